@@ -1,0 +1,76 @@
+# dem - a Unix-philosophy DEM toolchain. `make` builds lib/libdem.a and bin/; `make test` runs
+# every test; `make check` runs them under AddressSanitizer and UBSan. See README.md.
+CC       ?= cc
+CSTD     := -std=c11 -D_DEFAULT_SOURCE
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+OPT      ?= -O2 -g
+CFLAGS   ?=
+ALLFLAGS  = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Ilib
+LDLIBS   := -lz -lm
+BUILD    ?= build
+
+LIB_SRC  := $(wildcard lib/*.c)
+LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
+LIB      := $(BUILD)/libdem.a
+PROGS    := dem-pack dem-probe
+BIN      := $(PROGS:%=bin/%)
+CLI_OBJ  := $(BUILD)/bin/cli.o
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test unit bats check demo bench fuzz clean
+all: lib/libdem.a $(BIN)
+
+$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+lib/libdem.a: $(LIB)
+	@if [ "$(BUILD)" = build ]; then cp $(LIB) $@; fi
+
+$(BUILD)/bin/%.o: bin/%.c bin/cli.h $(wildcard lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) -c $< -o $@
+
+$(BIN): bin/%: $(BUILD)/bin/%.o $(CLI_OBJ) $(LIB)
+	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) -Itests/unit $< $(LIB) -o $@ $(LDLIBS)
+
+unit: $(UNIT_BIN)
+	@tests/unit/run $(UNIT_BIN)
+
+bats: $(BIN)
+	bats tests/bats
+
+test: all unit bats
+
+# Every test again with the sanitizers: a separate build tree, the programs rebuilt into it.
+check:
+	$(MAKE) BUILD=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	        BINDIR=build-san/bin test-san
+
+test-san: $(UNIT_BIN) $(PROGS:%=$(BUILD)/bin/%)
+	@tests/unit/run $(UNIT_BIN)
+	DEM_BIN=$(CURDIR)/$(BUILD)/bin bats tests/bats
+
+$(PROGS:%=$(BUILD)/bin/%): $(BUILD)/bin/%: $(BUILD)/bin/%.o $(CLI_OBJ) $(LIB)
+	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
+
+demo: all
+	tools/demo.sh
+
+bench: all
+	$(MAKE) -C tools/bench
+
+fuzz:
+	$(MAKE) -C tests/fuzz run
+
+clean:
+	rm -rf build build-san lib/libdem.a $(BIN)
+	$(MAKE) -C tests/fuzz clean

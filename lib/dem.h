@@ -1,0 +1,14 @@
+/* dem.h - libdem, the library behind the dem toolchain: include this one header. */
+#ifndef DEM_H
+#define DEM_H
+
+#include "codec.h"
+#include "error.h"
+#include "fields.h"
+#include "select.h"
+#include "stream.h"
+#include "system.h"
+#include "text.h"
+#include "vec.h"
+
+#endif
