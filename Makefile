@@ -17,6 +17,8 @@ BIN      := $(PROGS:%=bin/%)
 CLI_OBJ  := $(BUILD)/bin/cli.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC := $(wildcard tests/tools/*.c)
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
 .PHONY: all test unit bats check demo bench fuzz clean
 all: lib/libdem.a $(BIN)
@@ -42,10 +44,14 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -Itests/unit $< $(LIB) -o $@ $(LDLIBS)
 
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) $< $(LIB) -o $@ $(LDLIBS)
+
 unit: $(UNIT_BIN)
 	@tests/unit/run $(UNIT_BIN)
 
-bats: $(BIN)
+bats: $(BIN) $(TOOL_BIN)
 	bats tests/bats
 
 test: all unit bats
@@ -55,9 +61,9 @@ check:
 	$(MAKE) BUILD=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	        BINDIR=build-san/bin test-san
 
-test-san: $(UNIT_BIN) $(PROGS:%=$(BUILD)/bin/%)
+test-san: $(UNIT_BIN) $(TOOL_BIN) $(PROGS:%=$(BUILD)/bin/%)
 	@tests/unit/run $(UNIT_BIN)
-	DEM_BIN=$(CURDIR)/$(BUILD)/bin bats tests/bats
+	DEM_BIN=$(CURDIR)/$(BUILD)/bin DEM_TOOLS=$(CURDIR)/$(BUILD)/tests/tools bats tests/bats
 
 $(PROGS:%=$(BUILD)/bin/%): $(BUILD)/bin/%: $(BUILD)/bin/%.o $(CLI_OBJ) $(LIB)
 	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
