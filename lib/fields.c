@@ -113,7 +113,7 @@ static const dem_field contact_fields[] = {
     F(dem_contact, "sx", DEM_FT_I32, shift[0], "-", "periodic image shift of j along a"),
     F(dem_contact, "sy", DEM_FT_I32, shift[1], "-", "periodic image shift of j along b"),
     F(dem_contact, "sz", DEM_FT_I32, shift[2], "-", "periodic image shift of j along c"),
-    F(dem_contact, "overlap", DEM_FT_F64, overlap, "m", "overlap r_i + r_j - |x_i - x_j|"),
+    F(dem_contact, "overlap", DEM_FT_F64, overlap, "m", "overlap: r_i + r_j minus the distance of the centres"),
     V3(dem_contact, "n", normal, "-", "unit normal from j to i"),
     V3(dem_contact, "fn", fn, "N", "normal force on i"),
     V3(dem_contact, "ft", ft, "N", "tangential force on i"),

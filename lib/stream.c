@@ -18,6 +18,7 @@
 #define SECTION_HEADER 16u /* tag[4], flags u32, length u64 */
 #define TABLE_HEADER 16u   /* count u64, record size u32, extra u32 */
 #define SECTION_REQUIRED 1u
+#define RECORD_SIZE_MAX 65536u /* no record of any version may exceed it: bounds memory on hostile input */
 
 /* ============================== writing ============================== */
 struct dem_writer {
@@ -420,6 +421,9 @@ static dem_status r_table_header(dem_reader *r, const char *tag, uint64_t len, u
     th->count = dem_get_u64(p);
     th->recsize = dem_get_u32(p + 8);
     th->extra = dem_get_u32(p + 12);
+    if (th->recsize > RECORD_SIZE_MAX)
+        return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: section %s: record size %u exceeds the limit of %u bytes",
+                        (unsigned long long)r->frames, tag, th->recsize, RECORD_SIZE_MAX);
     if (th->recsize < base)
         return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: section %s: record size %u is smaller than the %u bytes of format 1.0",
                         (unsigned long long)r->frames, tag, th->recsize, base);
@@ -712,7 +716,7 @@ static dem_status r_frame(dem_reader *r, dem_system *s, dem_error *err)
         return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: %llu bytes follow the END section", (unsigned long long)r->frames,
                         (unsigned long long)(r->out_len - r->out_pos));
     if ((st = dem_system_check(s, err))) {
-        dem_error_prefix(err, "frame %llu: ", (unsigned long long)r->frames);
+        dem_error_prefix(err, "frame %llu (byte %llu): ", (unsigned long long)r->frames, (unsigned long long)r->frame_start);
         return st;
     }
     return DEM_OK;

@@ -221,24 +221,24 @@ static dem_status check_particle(const dem_system *s, size_t k, dem_error *err)
     const dem_particle *p = &s->particles[k];
 #define BAD(...) dem_fail(err, DEM_ERR_VALUE, __VA_ARGS__)
     if (!(p->radius > 0.0) || !isfinite(p->radius))
-        return BAD("particle %zu (id %llu): radius %g must be positive and finite", k, (unsigned long long)p->id, p->radius);
+        return BAD("particle record %zu (id %llu): radius %g must be positive and finite", k, (unsigned long long)p->id, p->radius);
     if (!(p->mass > 0.0) || !isfinite(p->mass))
-        return BAD("particle %zu (id %llu): mass %g must be positive and finite", k, (unsigned long long)p->id, p->mass);
+        return BAD("particle record %zu (id %llu): mass %g must be positive and finite", k, (unsigned long long)p->id, p->mass);
     if (!(p->inertia > 0.0) || !isfinite(p->inertia))
-        return BAD("particle %zu (id %llu): inertia %g must be positive and finite", k, (unsigned long long)p->id, p->inertia);
-    if (!dem_v3_isfinite(p->pos))
-        return BAD("particle %zu (id %llu): position (%g, %g, %g) is not finite", k, (unsigned long long)p->id, p->pos.x, p->pos.y, p->pos.z);
-    if (!dem_v3_isfinite(p->vel))
-        return BAD("particle %zu (id %llu): velocity is not finite", k, (unsigned long long)p->id);
-    if (!dem_v3_isfinite(p->omega))
-        return BAD("particle %zu (id %llu): angular velocity is not finite", k, (unsigned long long)p->id);
-    if (!dem_v3_isfinite(p->force) || !dem_v3_isfinite(p->torque))
-        return BAD("particle %zu (id %llu): force or torque is not finite", k, (unsigned long long)p->id);
+        return BAD("particle record %zu (id %llu): inertia %g must be positive and finite", k, (unsigned long long)p->id, p->inertia);
+    static const char *const names[5][3] = {{"x", "y", "z"}, {"vx", "vy", "vz"}, {"wx", "wy", "wz"},
+                                            {"fx", "fy", "fz"}, {"tx", "ty", "tz"}};
+    const dem_vec3 vecs[5] = {p->pos, p->vel, p->omega, p->force, p->torque};
+    for (int v = 0; v < 5; v++)
+        for (int a = 0; a < 3; a++)
+            if (!isfinite(dem_v3_get(vecs[v], a)))
+                return BAD("particle record %zu (id %llu): %s = %g is not finite", k, (unsigned long long)p->id,
+                           names[v][a], dem_v3_get(vecs[v], a));
     double qn = dem_quat_norm(p->orient);
     if (!isfinite(qn) || fabs(qn - 1.0) > 1e-6)
-        return BAD("particle %zu (id %llu): orientation quaternion has norm %g, not 1", k, (unsigned long long)p->id, qn);
+        return BAD("particle record %zu (id %llu): orientation quaternion has norm %g, not 1", k, (unsigned long long)p->id, qn);
     if (p->material >= s->nmaterials)
-        return BAD("particle %zu (id %llu): material %u does not exist (%zu materials)", k, (unsigned long long)p->id, p->material, s->nmaterials);
+        return BAD("particle record %zu (id %llu): material %u does not exist: the frame has %zu material(s)", k, (unsigned long long)p->id, p->material, s->nmaterials);
     return DEM_OK;
 }
 
@@ -246,30 +246,30 @@ static dem_status check_material(const dem_system *s, size_t k, dem_error *err)
 {
     const dem_material *m = &s->materials[k];
     if (memchr(m->name, 0, DEM_NAME_MAX) == NULL)
-        return BAD("material %zu: name is not NUL terminated within %d bytes", k, DEM_NAME_MAX);
-    if (!(m->density > 0.0) || !isfinite(m->density)) return BAD("material %zu (%s): density %g must be positive", k, m->name, m->density);
-    if (!(m->young > 0.0) || !isfinite(m->young)) return BAD("material %zu (%s): young %g must be positive", k, m->name, m->young);
-    if (!(m->poisson > -1.0 && m->poisson < 0.5)) return BAD("material %zu (%s): poisson %g must lie in (-1, 0.5)", k, m->name, m->poisson);
-    if (!(m->friction >= 0.0) || !isfinite(m->friction)) return BAD("material %zu (%s): friction %g must be >= 0", k, m->name, m->friction);
-    if (!(m->restitution > 0.0 && m->restitution <= 1.0)) return BAD("material %zu (%s): restitution %g must lie in (0, 1]", k, m->name, m->restitution);
-    if (!(m->rolling_friction >= 0.0) || !isfinite(m->rolling_friction)) return BAD("material %zu (%s): rolling_friction %g must be >= 0", k, m->name, m->rolling_friction);
-    if (!(m->twisting_friction >= 0.0) || !isfinite(m->twisting_friction)) return BAD("material %zu (%s): twisting_friction %g must be >= 0", k, m->name, m->twisting_friction);
-    if (!(m->surface_energy >= 0.0) || !isfinite(m->surface_energy)) return BAD("material %zu (%s): surface_energy %g must be >= 0", k, m->name, m->surface_energy);
+        return BAD("material record %zu: name is not NUL terminated within %d bytes", k, DEM_NAME_MAX);
+    if (!(m->density > 0.0) || !isfinite(m->density)) return BAD("material record %zu (%s): density %g must be positive", k, m->name, m->density);
+    if (!(m->young > 0.0) || !isfinite(m->young)) return BAD("material record %zu (%s): young %g must be positive", k, m->name, m->young);
+    if (!(m->poisson > -1.0 && m->poisson < 0.5)) return BAD("material record %zu (%s): poisson %g must lie in (-1, 0.5)", k, m->name, m->poisson);
+    if (!(m->friction >= 0.0) || !isfinite(m->friction)) return BAD("material record %zu (%s): friction %g must be >= 0", k, m->name, m->friction);
+    if (!(m->restitution > 0.0 && m->restitution <= 1.0)) return BAD("material record %zu (%s): restitution %g must lie in (0, 1]", k, m->name, m->restitution);
+    if (!(m->rolling_friction >= 0.0) || !isfinite(m->rolling_friction)) return BAD("material record %zu (%s): rolling_friction %g must be >= 0", k, m->name, m->rolling_friction);
+    if (!(m->twisting_friction >= 0.0) || !isfinite(m->twisting_friction)) return BAD("material record %zu (%s): twisting_friction %g must be >= 0", k, m->name, m->twisting_friction);
+    if (!(m->surface_energy >= 0.0) || !isfinite(m->surface_energy)) return BAD("material record %zu (%s): surface_energy %g must be >= 0", k, m->name, m->surface_energy);
     return DEM_OK;
 }
 
 static dem_status check_wall(const dem_system *s, size_t k, dem_error *err)
 {
     const dem_wall *w = &s->walls[k];
-    if (w->kind != DEM_WALL_PLANE && w->kind != DEM_WALL_CYLINDER) return BAD("wall %zu: unknown kind %u", k, w->kind);
-    if (w->material >= s->nmaterials) return BAD("wall %zu: material %u does not exist (%zu materials)", k, w->material, s->nmaterials);
+    if (w->kind != DEM_WALL_PLANE && w->kind != DEM_WALL_CYLINDER) return BAD("wall record %zu: unknown kind %u", k, w->kind);
+    if (w->material >= s->nmaterials) return BAD("wall record %zu: material %u does not exist: the frame has %zu material(s)", k, w->material, s->nmaterials);
     if (!dem_v3_isfinite(w->point) || !dem_v3_isfinite(w->vel) || !dem_v3_isfinite(w->omega) ||
         !dem_v3_isfinite(w->force) || !dem_v3_isfinite(w->torque) || !isfinite(w->work))
-        return BAD("wall %zu: a value is not finite", k);
+        return BAD("wall record %zu: a value is not finite", k);
     double nn = dem_v3_norm(w->normal);
-    if (!isfinite(nn) || fabs(nn - 1.0) > 1e-9) return BAD("wall %zu: normal has length %g, not 1", k, nn);
+    if (!isfinite(nn) || fabs(nn - 1.0) > 1e-9) return BAD("wall record %zu: normal has length %g, not 1", k, nn);
     if (w->kind == DEM_WALL_CYLINDER && !(w->radius > 0.0 && isfinite(w->radius)))
-        return BAD("wall %zu: cylinder radius %g must be positive", k, w->radius);
+        return BAD("wall record %zu: cylinder radius %g must be positive", k, w->radius);
     return DEM_OK;
 }
 
@@ -277,19 +277,19 @@ static dem_status check_contact(const dem_system *s, size_t k, const uint64_t *i
 {
     const dem_contact *c = &s->contacts[k];
     if (!has_id(ids, s->nparticles, c->i))
-        return BAD("contact %zu: particle i = %llu does not exist", k, (unsigned long long)c->i);
+        return BAD("contact record %zu: particle i = %llu does not exist", k, (unsigned long long)c->i);
     if (c->flags & DEM_CONTACT_WALL) {
-        if (c->j >= s->nwalls) return BAD("contact %zu: wall j = %llu does not exist (%zu walls)", k, (unsigned long long)c->j, s->nwalls);
+        if (c->j >= s->nwalls) return BAD("contact record %zu: wall j = %llu does not exist: the frame has %zu wall(s)", k, (unsigned long long)c->j, s->nwalls);
     } else {
         if (!has_id(ids, s->nparticles, c->j))
-            return BAD("contact %zu: particle j = %llu does not exist", k, (unsigned long long)c->j);
+            return BAD("contact record %zu: particle j = %llu does not exist", k, (unsigned long long)c->j);
         if (c->i == c->j && !c->shift[0] && !c->shift[1] && !c->shift[2])
-            return BAD("contact %zu: particle %llu in contact with itself", k, (unsigned long long)c->i);
+            return BAD("contact record %zu: particle %llu in contact with itself", k, (unsigned long long)c->i);
     }
     if (!isfinite(c->overlap) || !dem_v3_isfinite(c->normal) || !dem_v3_isfinite(c->fn) || !dem_v3_isfinite(c->ft))
-        return BAD("contact %zu (%llu-%llu): a value is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j);
+        return BAD("contact record %zu (%llu-%llu): a value is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j);
     for (uint32_t h = 0; h < s->hist_slots; h++)
-        if (!isfinite(c->hist[h])) return BAD("contact %zu (%llu-%llu): history slot %u is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j, h);
+        if (!isfinite(c->hist[h])) return BAD("contact record %zu (%llu-%llu): history slot %u is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j, h);
     return DEM_OK;
 }
 

@@ -1,4 +1,5 @@
 # helpers.bash - shared setup of the bats end-to-end tests.
+bats_require_minimum_version 1.5.0
 # DEM_BIN points at the programs under test (bin/ by default; `make check` sets it to the
 # sanitizer build). DEM_TOOLS points at the test-only helper programs built from tests/tools/.
 REPO="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"

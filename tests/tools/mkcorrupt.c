@@ -1,0 +1,197 @@
+/* mkcorrupt - write the corrupt-input corpus of tests/corrupt/ (one file per failure class of
+ * formats/dem-stream.md section 6). Usage: mkcorrupt DIR, or mkcorrupt --valid FILE for a valid
+ * two-frame stream (the fuzzer's seed)
+ * The corpus is committed together with the message each file must produce (NAME.expected);
+ * tests/bats/corrupt.bats checks both, and that this program still writes the same bytes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../unit/gz.h"
+#include "dem.h"
+
+static const char *dir;
+
+static void save(const char *name, const uint8_t *p, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.dem", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
+        perror(path);
+        exit(1);
+    }
+}
+
+/* A small valid system: 4 particles, 2 contacts, one wall. */
+static void base_system(dem_system *s)
+{
+    dem_error err;
+    dem_system_init(s);
+    s->dt = 1e-6;
+    dem_material m = dem_material_default();
+    dem_system_push_material(s, &m, &err);
+    dem_wall w = {0};
+    w.kind = DEM_WALL_PLANE;
+    w.normal = dem_v3(0, 0, 1);
+    dem_system_push_wall(s, &w, &err);
+    for (int k = 0; k < 4; k++) {
+        dem_particle p = dem_particle_default();
+        p.id = (uint64_t)k + 1;
+        p.radius = 1e-3;
+        dem_sphere_mass(p.radius, m.density, &p.mass, &p.inertia);
+        p.pos = dem_v3(2e-3 * k, 0, 1e-3);
+        dem_system_push_particle(s, &p, &err);
+    }
+    s->hist_slots = 3;
+    dem_contact c = {0};
+    c.i = 2;
+    c.j = 1;
+    c.normal = dem_v3(1, 0, 0);
+    dem_system_push_contact(s, &c, &err);
+    c.i = 3;
+    c.j = 0;
+    c.flags = DEM_CONTACT_WALL;
+    c.normal = dem_v3(0, 0, 1);
+    dem_system_push_contact(s, &c, &err);
+}
+
+static bytes encode(const dem_system *s, int nframes)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    dem_error err;
+    FILE *f = open_memstream(&buf, &len);
+    dem_writer *w = dem_writer_new(f, 6, &err);
+    for (int k = 0; k < nframes; k++) dem_writer_put(w, s, &err);
+    dem_writer_free(w);
+    fclose(f);
+    bytes b = {(uint8_t *)buf, len};
+    return b;
+}
+
+static void save_system(const char *name, const dem_system *s)
+{
+    bytes b = encode(s, 1);
+    save(name, b.p, b.n);
+    free(b.p);
+}
+
+static void save_payload(const char *name, const bytes *pl)
+{
+    bytes g = gz_member(pl->p, pl->n);
+    save(name, g.p, g.n);
+    free(g.p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--valid") == 0) { /* a valid 2-frame seed for the fuzzer */
+        dem_system v;
+        base_system(&v);
+        bytes b = encode(&v, 2);
+        FILE *f = fopen(argv[2], "wb");
+        if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f)) return 1;
+        free(b.p);
+        dem_system_free(&v);
+        return 0;
+    }
+    if (argc != 2) {
+        fprintf(stderr, "usage: mkcorrupt DIR | mkcorrupt --valid FILE\n");
+        return 2;
+    }
+    dir = argv[1];
+    dem_system s;
+    base_system(&s);
+    bytes one = encode(&s, 1), three = encode(&s, 3), pl = gz_payload(one.p, one.n);
+
+    save("empty", (const uint8_t *)"", 0);
+    save("not-gzip", (const uint8_t *)"x\ty\tz\tr\n0\t0\t0\t0.001\n", 22);
+    const char *txt = "this gzip member holds text, not a dem frame\n";
+    bytes g = gz_member((const uint8_t *)txt, strlen(txt));
+    save("wrong-magic", g.p, g.n);
+    free(g.p);
+    g = gz_member((const uint8_t *)"DEM", 3);
+    save("short-member", g.p, g.n);
+    free(g.p);
+
+    bytes v = {0, 0};
+    bytes_add(&v, pl.p, pl.n);
+    v.p[8] = 2; /* major version 2 */
+    save_payload("major-version", &v);
+    free(v.p);
+
+    save("truncated-member", one.p, one.n / 2);
+    save("truncated-after-2-frames", three.p, 2 * one.n + one.n / 2);
+    save("truncated-gzip-trailer", one.p, one.n - 3);
+
+    v.p = malloc(one.n);
+    v.n = one.n;
+    memcpy(v.p, one.p, one.n);
+    v.p[one.n - 8] ^= 0x01; /* first byte of the CRC-32 */
+    save("crc-mismatch", v.p, v.n);
+    memcpy(v.p, one.p, one.n);
+    v.p[one.n - 4] ^= 0x01; /* ISIZE */
+    save("length-mismatch", v.p, v.n);
+    memcpy(v.p, one.p, one.n);
+    v.p[10] = 0xff; /* first deflate block header: reserved block type */
+    save("deflate-error", v.p, v.n);
+    free(v.p);
+
+    /* Trailing bytes that are not a frame. */
+    v.p = NULL;
+    v.n = 0;
+    bytes_add(&v, one.p, one.n);
+    bytes_add(&v, "garbage\n", 8);
+    save("trailing-garbage", v.p, v.n);
+    free(v.p);
+
+    /* Structure: a section length that disagrees with its records. */
+    v.p = NULL;
+    v.n = 0;
+    bytes_add(&v, pl.p, pl.n);
+    size_t part = payload_section(&v, "PART");
+    dem_put_u64(v.p + part + 16, 5); /* count 5, but 4 records follow */
+    save_payload("section-length", &v);
+    dem_put_u64(v.p + part + 16, 4);
+    memcpy(v.p + part, "PARX", 4);
+    save_payload("unknown-required-section", &v);
+    memcpy(v.p + part, "PART", 4);
+    bytes_add(&v, "XY", 2); /* after END */
+    save_payload("bytes-after-end", &v);
+    free(v.p);
+
+    /* Impossible values. */
+    s.particles[2].radius = -1e-3;
+    save_system("negative-radius", &s);
+    s.particles[2].radius = 1e-3;
+    s.particles[1].mass = -1;
+    save_system("negative-mass", &s);
+    s.particles[1].mass = s.particles[0].mass;
+    s.particles[3].pos.z = INFINITY;
+    save_system("nonfinite-position", &s);
+    s.particles[3].pos.z = NAN;
+    save_system("nan-position", &s);
+    s.particles[3].pos.z = 1e-3;
+    s.contacts[0].j = 99;
+    save_system("contact-missing-particle", &s);
+    s.contacts[0].j = 1;
+    s.contacts[1].j = 5;
+    save_system("contact-missing-wall", &s);
+    s.contacts[1].j = 0;
+    s.particles[3].id = 2;
+    save_system("duplicate-id", &s);
+    s.particles[3].id = 4;
+    s.particles[0].material = 3;
+    save_system("material-index", &s);
+    s.particles[0].material = 0;
+    s.particles[0].orient.w = 0.5;
+    save_system("orientation-not-unit", &s);
+    s.particles[0].orient.w = 1;
+
+    free(one.p);
+    free(three.p);
+    free(pl.p);
+    dem_system_free(&s);
+    return 0;
+}
