@@ -171,36 +171,75 @@ const dem_field *dem_record_field(const dem_record_type *rt, const char *name)
 
 void dem_record_encode(const dem_record_type *rt, const void *src, uint8_t *dst)
 {
-    const uint8_t *s = src;
-    for (size_t k = 0; k < rt->nfields; k++) {
-        const dem_field *f = &rt->fields[k];
-        const void *v = s + f->offset;
-        switch (f->type) {
-        case DEM_FT_U32: { uint32_t x; memcpy(&x, v, 4); dem_put_u32(dst, x); break; }
-        case DEM_FT_I32: { int32_t x; memcpy(&x, v, 4); dem_put_i32(dst, x); break; }
-        case DEM_FT_U64: { uint64_t x; memcpy(&x, v, 8); dem_put_u64(dst, x); break; }
-        case DEM_FT_F64: { double x; memcpy(&x, v, 8); dem_put_f64(dst, x); break; }
-        case DEM_FT_CHAR32: memcpy(dst, v, 32); break;
-        }
-        dst += dem_ftype_size(f->type);
-    }
+    dem_record_encode_n(rt, src, 0, 1, dst, dem_record_size(rt));
 }
 
 void dem_record_decode(const dem_record_type *rt, const uint8_t *src, unsigned rec_size, void *dst)
 {
-    uint8_t *d = dst;
+    dem_record_decode_n(rt, src, rec_size, 1, dst, 0);
+}
+
+void dem_record_encode_n(const dem_record_type *rt, const void *src, size_t stride, size_t count,
+                         uint8_t *dst, unsigned rec_size)
+{
+    unsigned at = 0;
+    for (size_t k = 0; k < rt->nfields; k++) {
+        const dem_field *f = &rt->fields[k];
+        const uint8_t *s = (const uint8_t *)src + f->offset;
+        uint8_t *d = dst + at;
+        switch (f->type) {
+        case DEM_FT_U32:
+        case DEM_FT_I32:
+            for (size_t r = 0; r < count; r++) {
+                uint32_t x;
+                memcpy(&x, s + r * stride, 4);
+                dem_put_u32(d + r * rec_size, x);
+            }
+            break;
+        case DEM_FT_U64:
+        case DEM_FT_F64:
+            for (size_t r = 0; r < count; r++) {
+                uint64_t x;
+                memcpy(&x, s + r * stride, 8);
+                dem_put_u64(d + r * rec_size, x);
+            }
+            break;
+        case DEM_FT_CHAR32:
+            for (size_t r = 0; r < count; r++) memcpy(d + r * rec_size, s + r * stride, 32);
+            break;
+        }
+        at += dem_ftype_size(f->type);
+    }
+}
+
+void dem_record_decode_n(const dem_record_type *rt, const uint8_t *src, unsigned rec_size, size_t count,
+                         void *dst, size_t stride)
+{
     unsigned at = 0;
     for (size_t k = 0; k < rt->nfields; k++) {
         const dem_field *f = &rt->fields[k];
         unsigned sz = dem_ftype_size(f->type);
         if (at + sz > rec_size) break; /* written by an older minor version: keep defaults */
-        void *v = d + f->offset;
+        const uint8_t *s = src + at;
+        uint8_t *d = (uint8_t *)dst + f->offset;
         switch (f->type) {
-        case DEM_FT_U32: { uint32_t x = dem_get_u32(src + at); memcpy(v, &x, 4); break; }
-        case DEM_FT_I32: { int32_t x = dem_get_i32(src + at); memcpy(v, &x, 4); break; }
-        case DEM_FT_U64: { uint64_t x = dem_get_u64(src + at); memcpy(v, &x, 8); break; }
-        case DEM_FT_F64: { double x = dem_get_f64(src + at); memcpy(v, &x, 8); break; }
-        case DEM_FT_CHAR32: memcpy(v, src + at, 32); break;
+        case DEM_FT_U32:
+        case DEM_FT_I32:
+            for (size_t r = 0; r < count; r++) {
+                uint32_t x = dem_get_u32(s + r * rec_size);
+                memcpy(d + r * stride, &x, 4);
+            }
+            break;
+        case DEM_FT_U64:
+        case DEM_FT_F64:
+            for (size_t r = 0; r < count; r++) {
+                uint64_t x = dem_get_u64(s + r * rec_size);
+                memcpy(d + r * stride, &x, 8);
+            }
+            break;
+        case DEM_FT_CHAR32:
+            for (size_t r = 0; r < count; r++) memcpy(d + r * stride, s + r * rec_size, 32);
+            break;
         }
         at += sz;
     }

@@ -59,7 +59,7 @@ enum {
 };
 
 /* History slots a build can hold per contact; the stream says how many a frame uses. */
-#define DEM_HIST_MAX 16
+#define DEM_HIST_MAX 12
 
 typedef struct {
     uint64_t i, j;       /* particle ids (j: wall index if DEM_CONTACT_WALL) */
