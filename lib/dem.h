@@ -2,13 +2,17 @@
 #ifndef DEM_H
 #define DEM_H
 
+#include "analysis.h"
 #include "codec.h"
 #include "error.h"
+#include "pack.h"
 #include "fields.h"
 #include "select.h"
 #include "stream.h"
 #include "system.h"
+#include "rng.h"
 #include "text.h"
 #include "vec.h"
+#include "vtk.h"
 
 #endif

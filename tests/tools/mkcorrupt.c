@@ -106,7 +106,8 @@ int main(int argc, char **argv)
     bytes one = encode(&s, 1), three = encode(&s, 3), pl = gz_payload(one.p, one.n);
 
     save("empty", (const uint8_t *)"", 0);
-    save("not-gzip", (const uint8_t *)"x\ty\tz\tr\n0\t0\t0\t0.001\n", 22);
+    const char *tsv = "x\ty\tz\tr\n0\t0\t0\t0.001\n";
+    save("not-gzip", (const uint8_t *)tsv, strlen(tsv));
     const char *txt = "this gzip member holds text, not a dem frame\n";
     bytes g = gz_member((const uint8_t *)txt, strlen(txt));
     save("wrong-magic", g.p, g.n);

@@ -1,0 +1,505 @@
+/* dem-probe - look inside a dem stream: per-frame summary, particles or contacts as TSV, or
+ * VTK files for ParaView. The measurements and writers live in lib/analysis.c and lib/vtk.c;
+ * this file parses the command line, picks the frames and sends each one to the chosen output. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis.h"
+#include "cli.h"
+#include "dem.h"
+#include "vtk.h"
+
+static const char help_text[] =
+"Usage: dem-probe [MODE] [OPTIONS] [FILE]\n"
+"\n"
+"Read a dem stream from FILE (standard input if FILE is absent or '-') and print what it\n"
+"holds as tab-separated values on standard output: exactly one header line, whose column\n"
+"names carry their SI unit in brackets (time[s], x[m], vx[m/s]; dimensionless names are\n"
+"bare), then one row per record. Doubles are printed as the shortest text that reads back\n"
+"to the same value bit for bit, integers (ids, counts, flags) in decimal. Frames are\n"
+"numbered from 0 in the order they arrive (across concatenated streams: cat a b | dem-probe)\n"
+"and each is printed as soon as it is read. If the input is damaged or cut short, the frames\n"
+"before the damage are printed, then the reason, and the exit status is 1.\n"
+"\n"
+"Modes (at most one; --summary is the default):\n"
+"  --summary          one row per frame with the columns\n"
+"                       frame step time[s] particles contacts wall_contacts coordination\n"
+"                       solid_fraction vx_mean[m/s] vy_mean[m/s] vz_mean[m/s]\n"
+"                       granular_temperature[m^2/s^2] ekin_t[J] ekin_r[J]\n"
+"                     contacts, wall_contacts: contact records with overlap > 0 between two\n"
+"                       particles, and between a particle and a wall;\n"
+"                     coordination: mean coordination number Z = 2*contacts/particles (wall\n"
+"                       contacts excluded, particles without contacts included);\n"
+"                     solid_fraction: sum of the sphere volumes 4/3 pi r^3 over a volume:\n"
+"                       the periodic cell |det H| if the frame has one, else the --box\n"
+"                       (counting the spheres whose centre lies in it), else the box bounded\n"
+"                       by six axis-aligned plane walls, else nan;\n"
+"                     vx_mean, vy_mean, vz_mean: plain mean of the particle velocities;\n"
+"                     granular_temperature: 1/(3N) sum_i |vmean - v_i|^2, N particles\n"
+"                       (De Klerk et al., J. Comput. Phys. 462 (2022) 111253, eq 36);\n"
+"                     ekin_t = sum 1/2 m |v|^2, ekin_r = sum 1/2 I |w|^2 (all particles).\n"
+"                     Without particles: coordination, means and temperature are nan.\n"
+"  --particles        one row per selected particle per frame:\n"
+"                       frame step time[s] id x[m] y[m] z[m] vx[m/s] vy[m/s] vz[m/s]\n"
+"                       wx[rad/s] wy[rad/s] wz[rad/s] fx[N] fy[N] fz[N] r[m]\n"
+"                     then the --fields columns.\n"
+"  --contacts         one row per contact record (of a selected particle) per frame:\n"
+"                       frame step time[s] i j wall sx sy sz overlap[m] nx ny nz\n"
+"                       fnx[N] fny[N] fnz[N] ftx[N] fty[N] ftz[N] sliding\n"
+"                       diss_friction[J] diss_damp_n[J] diss_damp_t[J] h0 .. h{K-1}\n"
+"                     i, j: particle ids (j is a wall index when wall is 1); sx sy sz:\n"
+"                     periodic image of j; n: unit normal from j to i; fn, ft: normal and\n"
+"                     tangential force on i; sliding: 1 at the Coulomb limit; diss_*:\n"
+"                     energy dissipated at the contact by sliding and by the normal and\n"
+"                     tangential dashpots; h0..: model history slots, K = the slot count of\n"
+"                     the first frame printed (a later frame with fewer slots is padded\n"
+"                     with nan, one with more shows its first K).\n"
+"  --vtk DIR          write VTK XML files for ParaView into DIR (created if missing; files of\n"
+"                     the same names are replaced) and print nothing. For each printed frame\n"
+"                     N (6 digits or more: particles_000012.vtp is frame 12):\n"
+"                       DIR/particles_N.vtp  a point per selected particle at its centre, m,\n"
+"                         with id, radius[m], velocity[m/s], angular_velocity[rad/s],\n"
+"                         force[N], material and fixed (1 if fixed);\n"
+"                       DIR/contacts_N.vtp   a line per particle-particle contact record of a\n"
+"                         selected particle, from centre i to centre j (its periodic image),\n"
+"                         with normal_force[N] and tangential_force[N] (magnitudes),\n"
+"                         overlap[m] and sliding;\n"
+"                     and DIR/particles.pvd, DIR/contacts.pvd: the series with timestep =\n"
+"                     frame time in s, complete after every frame. In ParaView open\n"
+"                     particles.pvd; Glyph (Sphere, Scale Array radius, Scale Factor 2)\n"
+"                     draws the spheres.\n"
+"\n"
+"Frames (any mode; at most one of these; default every frame):\n"
+"  --frame K          only frame K (0 is the first); reading stops there. Exit status 1 if the\n"
+"                     stream has no frame K.\n"
+"  --last             only the last complete frame (of a damaged stream: the last one before\n"
+"                     the damage, then the error).\n"
+"  --every K          frames 0, K, 2K, ... (K >= 1).\n"
+"\n"
+"Particles (--particles, --contacts, --vtk; at most one of these; default all):\n"
+"  --select SEL       all | ids=LIST | box=X0,Y0,Z0,X1,Y1,Z1 | radius=RMIN,RMAX\n"
+"                     ids: ids and inclusive ranges, e.g. ids=1-10,15; box: particles whose\n"
+"                     centre lies in the box, m; radius: RMIN <= r <= RMAX, m.\n"
+"                     A contact is shown when particle i or particle j is selected.\n"
+"  --ids LIST         the same as --select ids=LIST\n"
+"  --region X0,Y0,Z0,X1,Y1,Z1\n"
+"                     the same as --select box=X0,Y0,Z0,X1,Y1,Z1\n"
+"\n"
+"Other options:\n"
+"  --fields LIST      (--particles) append the named particle fields, comma separated, as\n"
+"                     columns: mass[kg] inertia[kg*m^2] material flags group clump q0 q1 q2 q3\n"
+"                     tx[N*m] ty[N*m] tz[N*m] ix iy iz, or all for every field not shown yet.\n"
+"                     Integer fields print as integers (flags bit 0: fixed).\n"
+"  --box X0,Y0,Z0,X1,Y1,Z1\n"
+"                     (--summary) the control volume of solid_fraction, m, for frames without\n"
+"                     a periodic cell. A sphere counts whole if its centre lies in the box and\n"
+"                     not at all otherwise: spheres cut by the faces make an error of order\n"
+"                     r * (box surface) / (box volume).\n"
+"  -h, --help         print this help and exit\n"
+"\n"
+"Examples:\n"
+"  dem-probe run.dem\n"
+"      one summary row per frame\n"
+"  dem-probe --last --box 0,0,0,0.1,0.1,0.05 run.dem\n"
+"      the last frame, solid fraction in a 10 cm x 10 cm x 5 cm box\n"
+"  dem-probe --particles --ids 1-10 --fields mass,group run.dem\n"
+"      particles 1 to 10 in every frame, with their mass and interaction group\n"
+"  dem-probe --contacts --frame 3 run.dem | awk -F'\\t' 'NR == 1 || $4 == 7'\n"
+"      the contacts of frame 3 where particle 7 is i\n"
+"  dem-pack --from spheres.tsv | dem-probe --particles --fields all\n"
+"      check what dem-pack made of a table of spheres\n"
+"  dem-probe --vtk out --every 10 --region 0,0,0,0.1,0.1,0.1 run.dem\n"
+"      every tenth frame of the particles in a 10 cm cube, for paraview out/particles.pvd\n"
+"\n"
+"Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
+"2 bad usage.\n";
+
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_VTK };
+
+struct cmdline {
+    enum mode mode;
+    const char *input;        /* NULL or "-": stdin */
+    const char *vtk_dir;
+    long long frame;          /* --frame K, -1 if not given */
+    int last;                 /* --last */
+    long long every;          /* --every K, 1 if not given */
+    int has_box;
+    dem_aabb box;             /* --box */
+    int has_select;
+    dem_select sel;           /* --select, --ids or --region */
+    dem_particle_columns columns;
+};
+
+enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX };
+
+static const struct option long_options[] = {
+    {"summary", no_argument, NULL, OPT_SUMMARY},
+    {"particles", no_argument, NULL, OPT_PARTICLES},
+    {"contacts", no_argument, NULL, OPT_CONTACTS},
+    {"vtk", required_argument, NULL, OPT_VTK},
+    {"frame", required_argument, NULL, OPT_FRAME},
+    {"last", no_argument, NULL, OPT_LAST},
+    {"every", required_argument, NULL, OPT_EVERY},
+    {"select", required_argument, NULL, OPT_SELECT},
+    {"ids", required_argument, NULL, OPT_IDS},
+    {"region", required_argument, NULL, OPT_REGION},
+    {"fields", required_argument, NULL, OPT_FIELDS},
+    {"box", required_argument, NULL, OPT_BOX},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* How a selection was written: --select SEL, --ids LIST or --region BOX. */
+enum select_form { SELECT_TEXT, SELECT_IDS, SELECT_REGION };
+
+/* What parse_args collects before checking the combinations. */
+struct raw_args {
+    int modes, frame_opts, select_opts;
+    const char *mode_opt, *select_opt, *select_text, *fields, *box;
+    enum select_form select_form;
+};
+
+static void set_mode(struct cmdline *c, struct raw_args *raw, enum mode m, const char *opt)
+{
+    if (raw->modes++ && c->mode != m)
+        cli_usage("%s and %s exclude each other: choose one mode", raw->mode_opt, opt);
+    c->mode = m;
+    raw->mode_opt = opt;
+}
+
+static void set_selection(struct raw_args *raw, const char *opt, const char *text, enum select_form form)
+{
+    if (raw->select_opts++) cli_usage("%s and %s exclude each other: give one selection", raw->select_opt, opt);
+    raw->select_opt = opt;
+    raw->select_text = text;
+    raw->select_form = form;
+}
+
+static void parse_selection(struct cmdline *c, const struct raw_args *raw)
+{
+    dem_error err;
+    dem_status st;
+    if (raw->select_form == SELECT_IDS) {
+        st = dem_select_parse_ids(&c->sel, raw->select_text, &err);
+    } else if (raw->select_form == SELECT_REGION) {
+        /* The library's box selection checks the numbers and their order. */
+        size_t n = strlen(raw->select_text) + 5;
+        char *text = malloc(n);
+        if (!text) cli_die("out of memory");
+        snprintf(text, n, "box=%s", raw->select_text);
+        st = dem_select_parse(&c->sel, text, &err);
+        free(text);
+    } else {
+        st = dem_select_parse(&c->sel, raw->select_text, &err);
+    }
+    if (st) cli_usage_err(raw->select_opt, &err);
+    c->has_select = 1;
+}
+
+static void parse_box(struct cmdline *c, const char *text)
+{
+    double v[6];
+    cli_doubles("--box", text, v, 6);
+    c->box.lo = dem_v3(v[0], v[1], v[2]);
+    c->box.hi = dem_v3(v[3], v[4], v[5]);
+    if (!(v[0] < v[3] && v[1] < v[4] && v[2] < v[5]))
+        cli_usage("--box: '%s' must have X0 < X1, Y0 < Y1 and Z0 < Z1", text);
+    c->has_box = 1;
+}
+
+static void check_combinations(const struct cmdline *c, const struct raw_args *raw)
+{
+    if (raw->frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
+    if (raw->fields && c->mode != MODE_PARTICLES) cli_usage("--fields needs --particles");
+    if (raw->box && c->mode != MODE_SUMMARY) cli_usage("--box applies to the summary only");
+    if (raw->select_opts && c->mode == MODE_SUMMARY)
+        cli_usage("%s applies to --particles, --contacts and --vtk, not to the summary", raw->select_opt);
+}
+
+static void parse_args(int argc, char **argv, struct cmdline *c)
+{
+    struct raw_args raw;
+    memset(&raw, 0, sizeof raw);
+    memset(c, 0, sizeof *c);
+    c->mode = MODE_SUMMARY;
+    c->frame = -1;
+    c->every = 1;
+    int opt;
+    opterr = 0; /* our own messages, in the cli_usage format */
+    while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+        switch (opt) {
+        case 'h': fputs(help_text, stdout); exit(0);
+        case OPT_SUMMARY: set_mode(c, &raw, MODE_SUMMARY, "--summary"); break;
+        case OPT_PARTICLES: set_mode(c, &raw, MODE_PARTICLES, "--particles"); break;
+        case OPT_CONTACTS: set_mode(c, &raw, MODE_CONTACTS, "--contacts"); break;
+        case OPT_VTK: set_mode(c, &raw, MODE_VTK, "--vtk"); c->vtk_dir = optarg; break;
+        case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
+        case OPT_LAST: raw.frame_opts++; c->last = 1; break;
+        case OPT_EVERY: raw.frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
+        case OPT_SELECT: set_selection(&raw, "--select", optarg, SELECT_TEXT); break;
+        case OPT_IDS: set_selection(&raw, "--ids", optarg, SELECT_IDS); break;
+        case OPT_REGION: set_selection(&raw, "--region", optarg, SELECT_REGION); break;
+        case OPT_FIELDS: raw.fields = optarg; break;
+        case OPT_BOX: raw.box = optarg; break;
+        case ':': cli_usage("%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
+            cli_usage("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
+    if (c->mode == MODE_VTK && !*c->vtk_dir) cli_usage("--vtk: the directory name is empty");
+    c->input = optind < argc ? argv[optind] : NULL;
+    check_combinations(c, &raw);
+    if (raw.select_opts) parse_selection(c, &raw);
+    if (raw.box) parse_box(c, raw.box);
+    dem_particle_columns_default(&c->columns);
+    if (raw.fields) {
+        dem_error err;
+        if (dem_particle_columns_add(&c->columns, raw.fields, &err)) cli_usage_err("--fields", &err);
+    }
+}
+
+/* ---- output of one frame ------------------------------------------------------------------ */
+struct probe {
+    const struct cmdline *cl;
+    const dem_select *sel;     /* NULL: every particle */
+    int header_done;
+    unsigned hist_slots;       /* --contacts: the history columns, fixed by the first frame */
+    int warned_box;
+    uint64_t printed;          /* frames printed */
+    dem_id_index ix;
+    FILE *pvd_particles, *pvd_contacts;
+    char *path;                /* --vtk: DIR/ + a file name */
+    size_t path_size;
+};
+
+static void check_output(FILE *out, const char *what)
+{
+    if (fflush(out) != 0 || ferror(out)) cli_die("cannot write %s: %s", what, strerror(errno));
+}
+
+static void print_header(struct probe *pr)
+{
+    dem_error err;
+    dem_status st = DEM_OK;
+    switch (pr->cl->mode) {
+    case MODE_SUMMARY: st = dem_tsv_summary_header(stdout, &err); break;
+    case MODE_PARTICLES: st = dem_tsv_particles_header(stdout, &pr->cl->columns, &err); break;
+    case MODE_CONTACTS: st = dem_tsv_contacts_header(stdout, pr->hist_slots, &err); break;
+    case MODE_VTK: break;
+    }
+    if (st) cli_die_err(&err);
+    pr->header_done = 1;
+}
+
+/* mkdir -p: the directory and any missing parents. */
+static void make_dir(const char *dir)
+{
+    char *p = strdup(dir);
+    if (!p) cli_die("out of memory");
+    for (char *q = p + 1; *q; q++) {
+        if (*q != '/') continue;
+        *q = 0;
+        mkdir(p, 0777); /* a parent that cannot be made makes the last mkdir fail with the reason */
+        *q = '/';
+    }
+    struct stat sb;
+    if (mkdir(p, 0777) != 0 && !(errno == EEXIST && stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)))
+        cli_die("--vtk: cannot create directory '%s': %s", dir, errno == EEXIST ? "a file of that name exists" : strerror(errno));
+    free(p);
+}
+
+static const char *vtk_path(struct probe *pr, const char *name)
+{
+    snprintf(pr->path, pr->path_size, "%s/%s", pr->cl->vtk_dir, name);
+    return pr->path;
+}
+
+static FILE *open_output(struct probe *pr, const char *name)
+{
+    FILE *f = fopen(vtk_path(pr, name), "wb");
+    if (!f) cli_die("cannot create '%s': %s", pr->path, strerror(errno));
+    return f;
+}
+
+static FILE *start_collection(struct probe *pr, const char *name)
+{
+    dem_error err;
+    FILE *f = open_output(pr, name);
+    if (dem_pvd_begin(f, &err)) cli_die("%s: %s", pr->path, err.msg);
+    return f;
+}
+
+static void vtk_start(struct probe *pr)
+{
+    make_dir(pr->cl->vtk_dir);
+    pr->path_size = strlen(pr->cl->vtk_dir) + 64; /* file names have at most 34 bytes */
+    pr->path = malloc(pr->path_size);
+    if (!pr->path) cli_die("out of memory");
+    pr->pvd_particles = start_collection(pr, "particles.pvd");
+    pr->pvd_contacts = start_collection(pr, "contacts.pvd");
+}
+
+typedef dem_status (*vtk_writer)(struct probe *pr, FILE *out, const dem_system *s, dem_error *err);
+
+static dem_status write_particles_vtp(struct probe *pr, FILE *out, const dem_system *s, dem_error *err)
+{
+    return dem_vtk_particles(out, s, pr->sel, err);
+}
+
+static dem_status write_contacts_vtp(struct probe *pr, FILE *out, const dem_system *s, dem_error *err)
+{
+    return dem_vtk_contacts(out, s, &pr->ix, pr->sel, err);
+}
+
+/* DIR/<prefix>_NNNNNN.vtp, then its entry in the collection. */
+static void vtk_file(struct probe *pr, const char *prefix, uint64_t frame, const dem_system *s,
+                     vtk_writer writer, FILE *pvd)
+{
+    char name[64];
+    dem_error err;
+    snprintf(name, sizeof name, "%s_%06llu.vtp", prefix, (unsigned long long)frame);
+    FILE *f = open_output(pr, name);
+    if (writer(pr, f, s, &err)) cli_die("%s: %s", pr->path, err.msg);
+    if (fclose(f) != 0) cli_die("cannot write '%s': %s", pr->path, strerror(errno));
+    if (dem_pvd_add(pvd, s->time, name, &err)) cli_die("%s/%s.pvd: %s", pr->cl->vtk_dir, prefix, err.msg);
+}
+
+static void emit_vtk(struct probe *pr, uint64_t frame, const dem_system *s)
+{
+    vtk_file(pr, "particles", frame, s, write_particles_vtp, pr->pvd_particles);
+    vtk_file(pr, "contacts", frame, s, write_contacts_vtp, pr->pvd_contacts);
+}
+
+static dem_status emit_summary(struct probe *pr, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    dem_summary sum;
+    if (pr->cl->has_box && s->cell.flags && !pr->warned_box) {
+        cli_warn("frame %llu has a periodic cell: its solid fraction uses the cell, not --box", (unsigned long long)frame);
+        pr->warned_box = 1;
+    }
+    dem_summarize(s, pr->cl->has_box ? &pr->cl->box : NULL, &sum);
+    return dem_tsv_summary_row(stdout, frame, s, &sum, err);
+}
+
+static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    switch (pr->cl->mode) {
+    case MODE_SUMMARY: return emit_summary(pr, frame, s, err);
+    case MODE_PARTICLES: return dem_tsv_particles_rows(stdout, frame, s, &pr->cl->columns, pr->sel, err);
+    case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
+    case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
+    }
+    return DEM_OK;
+}
+
+static void emit_frame(struct probe *pr, uint64_t frame, const dem_system *s)
+{
+    dem_error err;
+    if (pr->cl->mode == MODE_CONTACTS && !pr->header_done) pr->hist_slots = s->hist_slots;
+    if (!pr->header_done) print_header(pr);
+    /* Contacts name particles by id: finding their positions and selection needs the index. */
+    int need_index = pr->cl->mode == MODE_VTK || (pr->cl->mode == MODE_CONTACTS && pr->sel);
+    if (need_index && dem_id_index_build(&pr->ix, s, &err)) cli_die_err(&err);
+    if (emit_rows(pr, frame, s, &err)) cli_die_err(&err);
+    /* Flush every frame: someone watching a running simulation through a pipe sees it now. */
+    check_output(stdout, "standard output");
+    pr->printed++;
+}
+
+/* The header even if no frame was printed, so that every output has its columns. */
+static void finish_output(struct probe *pr)
+{
+    if (!pr->header_done) print_header(pr);
+    check_output(stdout, "standard output");
+}
+
+/* ---- frame selection ---------------------------------------------------------------------- */
+static int wanted(const struct cmdline *c, uint64_t frame)
+{
+    if (c->frame >= 0) return frame == (uint64_t)c->frame;
+    return frame % (uint64_t)c->every == 0;
+}
+
+static _Noreturn void fail_read(struct probe *pr, const dem_error *err)
+{
+    finish_output(pr);
+    cli_die_err(err);
+}
+
+/* --last: keep the latest frame, print it when the input ends (or breaks). */
+static void run_last(struct probe *pr, dem_reader *r)
+{
+    dem_system a, b, *cur = &a, *held = &b;
+    dem_system_init(&a);
+    dem_system_init(&b);
+    dem_error err;
+    int rc;
+    while ((rc = dem_reader_next(r, cur, &err)) == 1) {
+        dem_system *t = held;
+        held = cur;
+        cur = t;
+    }
+    uint64_t n = dem_reader_frames(r);
+    if (n) emit_frame(pr, n - 1, held);
+    if (rc < 0) fail_read(pr, &err);
+    dem_system_free(&a);
+    dem_system_free(&b);
+}
+
+static void run_frames(struct probe *pr, dem_reader *r)
+{
+    const struct cmdline *c = pr->cl;
+    dem_system s;
+    dem_system_init(&s);
+    dem_error err;
+    int rc;
+    while ((rc = dem_reader_next(r, &s, &err)) == 1) {
+        uint64_t frame = dem_reader_frames(r) - 1;
+        if (wanted(c, frame)) emit_frame(pr, frame, &s);
+        if (c->frame >= 0 && frame == (uint64_t)c->frame) break;
+    }
+    if (rc < 0) fail_read(pr, &err);
+    if (c->frame >= 0 && !pr->printed) {
+        finish_output(pr);
+        cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", c->frame,
+                (unsigned long long)dem_reader_frames(r), (unsigned long long)dem_reader_frames(r) - 1);
+    }
+    dem_system_free(&s);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init("dem-probe");
+    struct cmdline cl;
+    parse_args(argc, argv, &cl);
+    struct probe pr;
+    memset(&pr, 0, sizeof pr);
+    pr.cl = &cl;
+    pr.sel = cl.has_select ? &cl.sel : NULL;
+    dem_id_index_init(&pr.ix);
+    if (cl.mode == MODE_VTK) vtk_start(&pr);
+
+    dem_error err;
+    int fd = cli_open_input(cl.input);
+    dem_reader *r = dem_reader_new_fd(fd, &err);
+    if (!r) cli_die_err(&err);
+    if (cl.last) run_last(&pr, r);
+    else run_frames(&pr, r);
+    finish_output(&pr);
+
+    dem_reader_free(r);
+    dem_id_index_free(&pr.ix);
+    dem_select_free(&cl.sel);
+    if (pr.pvd_particles && fclose(pr.pvd_particles) != 0) cli_die("cannot write particles.pvd: %s", strerror(errno));
+    if (pr.pvd_contacts && fclose(pr.pvd_contacts) != 0) cli_die("cannot write contacts.pvd: %s", strerror(errno));
+    free(pr.path);
+    return 0;
+}
