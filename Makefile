@@ -1,7 +1,7 @@
 # dem - a Unix-philosophy DEM toolchain. `make` builds lib/libdem.a and bin/; `make test` runs
 # every test; `make check` runs them under AddressSanitizer and UBSan. See README.md.
 CC       ?= cc
-CSTD     := -std=c11 -D_DEFAULT_SOURCE
+CSTD     := -std=c11 -D_DEFAULT_SOURCE -fopenmp
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT      ?= -O2 -g
 CFLAGS   ?=
@@ -12,7 +12,7 @@ BUILD    ?= build
 LIB_SRC  := $(wildcard lib/*.c)
 LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
 LIB      := $(BUILD)/libdem.a
-PROGS    := dem-pack dem-probe
+PROGS    := dem-pack dem-probe dem-step
 BIN      := $(PROGS:%=bin/%)
 CLI_OBJ  := $(BUILD)/bin/cli.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

@@ -1,0 +1,374 @@
+/* dem-step - advance a particle system in time. */
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dem.h"
+
+static const char usage_text[] =
+"Usage: dem-step (-n N | --time T) [OPTIONS] [FILE] > out.dem\n"
+"\n"
+"Advance the system of the last frame of FILE (standard input if FILE is absent or '-')\n"
+"in time with the discrete element method, and write frames of the dem stream to standard\n"
+"output. Settings given here are stored in every frame written, so a second dem-step\n"
+"continues with them: dem-step -n N | dem-step -n N gives the same bits as dem-step -n 2N.\n"
+"Results are also the same bits for any --threads. Units are SI.\n"
+"\n"
+"Running:\n"
+"  -n, --steps N        advance N steps\n"
+"      --time T         advance by T seconds (ceil(T/dt) steps)\n"
+"      --dt DT|auto     time step, s. auto: the estimate below. Default: the frame's dt, or\n"
+"                       auto if the frame has none. dem-step prints the estimates on standard\n"
+"                       error: the collision time tc of the smallest pair (linear spring:\n"
+"                       pi sqrt(m*/kn); Hertz: 2.868 (m*^2/(R* E*^2 vc))^(1/5)), the p-wave\n"
+"                       step r sqrt(rho/E) and the global-stiffness step sqrt(2m/K) (Yade\n"
+"                       DEM formulation §1.5.6); auto = min(tc/50, 0.2 p-wave, 0.3 stiffness).\n"
+"                       It warns when DT exceeds tc/10, the p-wave step or 0.5 stiffness step.\n"
+"      --every K        write a frame every K steps (and always the last); default: only the\n"
+"                       last frame\n"
+"      --threads T      OpenMP threads (default 1); the results do not depend on T\n"
+"      --level L        deflate level of the output, 0..9 (default 1)\n"
+"  -q, --quiet          do not print the time-step estimates\n"
+"\n"
+"Integrator:\n"
+"      --integrator vv|vv-improved\n"
+"                       vv: standard velocity-Verlet as in LAMMPS, LIGGGHTS, MercuryDPM (Vyas\n"
+"                       et al. 2025, Fig. 7); vv-improved (default): the relative velocity at\n"
+"                       a contact is taken with the half-step normal and the tangential\n"
+"                       history is carried through the half-step plane (Vyas et al. §4),\n"
+"                       which removes spurious trapping of small spheres (size ratio > 3).\n"
+"      --gravity GX,GY,GZ  gravitational acceleration, m/s^2 (default 0,0,0)\n"
+"\n"
+"Contact law (a normal, a tangential and a damping sub-model):\n"
+"      --normal hooke|hertz\n"
+"                       hooke: F = kn delta; hertz (default): F = 4/3 E* sqrt(R*) delta^(3/2)\n"
+"      --kn KN          hooke stiffness, N/m (sets --kn-from given)\n"
+"      --kn-from hertz|yade|overlap\n"
+"                       derive hooke's kn per pair from the materials: hertz (default): the\n"
+"                       collision lasts as long as a Hertzian one at --vc (Vyas et al. eq 1);\n"
+"                       yade: springs in series K_i = E_i 2 r_i; overlap: the overlap at --vc\n"
+"                       is --max-overlap of the smaller diameter (Vyas et al. eq 27)\n"
+"      --vc V           characteristic impact velocity, m/s (default 1)\n"
+"      --max-overlap F  fraction of the smaller diameter (default 0.001)\n"
+"      --tangential none|history\n"
+"                       history (default): a tangential spring with history, capped by\n"
+"                       Coulomb friction mu |Fn| (the spring is reset to the cap); its\n"
+"                       stiffness is --kt or kn 4G*/E* with hooke, Mindlin's 8 G* a with hertz\n"
+"      --kt KT          hooke tangential stiffness, N/m (default: derived)\n"
+"      --damping none|viscous|restitution\n"
+"                       restitution (default): dashpots that reproduce each pair's coefficient\n"
+"                       of restitution for any sizes (Vyas et al. eqs 31-32), the tangential\n"
+"                       one with the same damping ratio; viscous: --gamma-n, --gamma-t\n"
+"      --gamma-n G, --gamma-t G   viscous damping coefficients, kg/s\n"
+"                       Pair properties: E*, G* from both materials; friction and restitution\n"
+"                       of a pair are the smaller of the two materials' values.\n"
+"\n"
+"Other dissipation:\n"
+"      --local-damping C   Cundall's local damping coefficient in [0, 1) (default 0)\n"
+"      --local-damping-form hanley|yade\n"
+"                       hanley: F - C |F| sgn(v) per component (Hanley eq 21); yade: sign of\n"
+"                       F (v + a dt/2) (Yade DEM formulation eq 1.9)\n"
+"      --drag GD        multiply the half-step velocity by GD in (0, 1] every step (Hanley\n"
+"                       eq 25); terminal velocity g dt / (1 - GD)\n"
+"      --ignore A:B[,A:B...]\n"
+"                       particles of group A do not interact with those of group B (groups\n"
+"                       1..32 are the bits of the particles' group field)\n"
+"      --skin S         neighbour-list skin, m (default 0.2 of the smallest radius)\n"
+"      --wall-velocity K=VX,VY,VZ\n"
+"                       set the velocity of wall K (0-based, as dem-probe lists them), m/s\n"
+"\n"
+"  -h, --help           print this help and exit\n"
+"\n"
+"Examples:\n"
+"  dem-pack --random 2000 --box 0,0,0,0.02,0.02,0.04 --radius 5e-4 --enclose |\n"
+"      dem-step --gravity 0,0,-9.81 -n 20000 --every 1000 | dem-probe\n"
+"  dem-step -n 100000 --dt 1e-7 --normal hooke --kn 1e5 --damping none run.dem > more.dem\n"
+"\n"
+"Progress is shown on standard error when it is a terminal. SIGINT or SIGTERM: the current\n"
+"step is finished, a last complete frame is written, and the exit status is 130.\n"
+"Exit status: 0 success; 1 bad input or a failed run; 2 bad usage; 130 interrupted.\n";
+
+struct cmdline {
+    long long steps;       /* -1: not given */
+    double run_time;       /* < 0: not given */
+    double dt;             /* 0: not given; -1: auto */
+    long long every;
+    int threads;
+    int level;
+    int quiet;
+    const char *input;
+    /* setting overrides: applied to the frame's settings */
+    const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore;
+    int has_gravity, has_kn, has_kt, has_vc, has_max_overlap, has_gamma_n, has_gamma_t, has_local, has_drag, has_skin;
+    double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin;
+    char **wall_velocity;
+    int nwall_velocity;
+};
+
+enum {
+    OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_INTEGRATOR, OPT_GRAVITY, OPT_NORMAL, OPT_KN,
+    OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
+    OPT_LOCAL, OPT_LOCAL_FORM, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY
+};
+
+static void parse_args(int argc, char **argv, struct cmdline *c)
+{
+    static const struct option opts[] = {
+        {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
+        {"dt", required_argument, 0, OPT_DT}, {"every", required_argument, 0, OPT_EVERY},
+        {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"integrator", required_argument, 0, OPT_INTEGRATOR}, {"gravity", required_argument, 0, OPT_GRAVITY},
+        {"normal", required_argument, 0, OPT_NORMAL}, {"kn", required_argument, 0, OPT_KN},
+        {"kn-from", required_argument, 0, OPT_KN_FROM}, {"vc", required_argument, 0, OPT_VC},
+        {"max-overlap", required_argument, 0, OPT_MAX_OVERLAP}, {"tangential", required_argument, 0, OPT_TANGENTIAL},
+        {"kt", required_argument, 0, OPT_KT}, {"damping", required_argument, 0, OPT_DAMPING},
+        {"gamma-n", required_argument, 0, OPT_GAMMA_N}, {"gamma-t", required_argument, 0, OPT_GAMMA_T},
+        {"local-damping", required_argument, 0, OPT_LOCAL}, {"local-damping-form", required_argument, 0, OPT_LOCAL_FORM},
+        {"drag", required_argument, 0, OPT_DRAG}, {"ignore", required_argument, 0, OPT_IGNORE},
+        {"skin", required_argument, 0, OPT_SKIN}, {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
+        {0, 0, 0, 0}};
+    memset(c, 0, sizeof *c);
+    c->steps = -1;
+    c->run_time = -1.0;
+    c->threads = 1;
+    c->level = DEM_LEVEL_DEFAULT;
+    c->wall_velocity = calloc((size_t)argc, sizeof *c->wall_velocity);
+    int ch;
+    while ((ch = getopt_long(argc, argv, "n:qh", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'n': c->steps = cli_int("--steps", optarg, 0, 1000000000000000LL); break;
+        case OPT_TIME:
+            c->run_time = cli_double("--time", optarg);
+            if (!(c->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", optarg);
+            break;
+        case OPT_DT:
+            if (strcmp(optarg, "auto") == 0) c->dt = -1.0;
+            else {
+                c->dt = cli_double("--dt", optarg);
+                if (!(c->dt > 0.0)) cli_usage("--dt: '%s' must be positive (or auto)", optarg);
+            }
+            break;
+        case OPT_EVERY: c->every = cli_int("--every", optarg, 1, 1000000000000000LL); break;
+        case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
+        case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
+        case 'q': c->quiet = 1; break;
+        case 'h': fputs(usage_text, stdout); exit(0);
+        case OPT_INTEGRATOR: c->integrator = optarg; break;
+        case OPT_GRAVITY: cli_doubles("--gravity", optarg, c->gravity, 3); c->has_gravity = 1; break;
+        case OPT_NORMAL: c->normal = optarg; break;
+        case OPT_KN: c->kn = cli_double("--kn", optarg); c->has_kn = 1; break;
+        case OPT_KN_FROM: c->kn_from = optarg; break;
+        case OPT_VC: c->vc = cli_double("--vc", optarg); c->has_vc = 1; break;
+        case OPT_MAX_OVERLAP: c->max_overlap = cli_double("--max-overlap", optarg); c->has_max_overlap = 1; break;
+        case OPT_TANGENTIAL: c->tangential = optarg; break;
+        case OPT_KT: c->kt = cli_double("--kt", optarg); c->has_kt = 1; break;
+        case OPT_DAMPING: c->damping = optarg; break;
+        case OPT_GAMMA_N: c->gamma_n = cli_double("--gamma-n", optarg); c->has_gamma_n = 1; break;
+        case OPT_GAMMA_T: c->gamma_t = cli_double("--gamma-t", optarg); c->has_gamma_t = 1; break;
+        case OPT_LOCAL: c->local = cli_double("--local-damping", optarg); c->has_local = 1; break;
+        case OPT_LOCAL_FORM: c->local_form = optarg; break;
+        case OPT_DRAG: c->drag = cli_double("--drag", optarg); c->has_drag = 1; break;
+        case OPT_IGNORE: c->ignore = optarg; break;
+        case OPT_SKIN: c->skin = cli_double("--skin", optarg); c->has_skin = 1; break;
+        case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
+        default: cli_usage("unknown option");
+        }
+    }
+    if (optind < argc) c->input = argv[optind++];
+    if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
+    if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
+    if (c->has_kn && c->kn_from) cli_usage("--kn and --kn-from exclude each other");
+}
+
+/* Settings: the frame's, then the command line's. Errors in values are usage errors. */
+static void apply_overrides(const struct cmdline *c, dem_settings *st)
+{
+    dem_error err;
+    dem_system tmp;
+    dem_system_init(&tmp);
+    char names[128];
+    if (c->integrator) {
+        if (strcmp(c->integrator, "vv") == 0) st->integrator = DEM_INTEGRATOR_VV;
+        else if (strcmp(c->integrator, "vv-improved") == 0) st->integrator = DEM_INTEGRATOR_VV_IMPROVED;
+        else cli_usage("--integrator: unknown '%s' (vv, vv-improved)", c->integrator);
+    }
+    if (c->has_gravity) st->gravity = dem_v3(c->gravity[0], c->gravity[1], c->gravity[2]);
+    if (c->normal && (st->normal = dem_normal_find(c->normal)) < 0) {
+        dem_model_names(names, sizeof names, 0);
+        cli_usage("--normal: unknown '%s' (%s)", c->normal, names);
+    }
+    if (c->tangential && (st->tangential = dem_tangential_find(c->tangential)) < 0) {
+        dem_model_names(names, sizeof names, 2);
+        cli_usage("--tangential: unknown '%s' (%s)", c->tangential, names);
+    }
+    if (c->damping && (st->damping = dem_damping_find(c->damping)) < 0) {
+        dem_model_names(names, sizeof names, 1);
+        cli_usage("--damping: unknown '%s' (%s)", c->damping, names);
+    }
+    if (c->has_kn) { st->kn = c->kn; st->kn_rule = DEM_KN_GIVEN; }
+    if (c->kn_from) {
+        if (strcmp(c->kn_from, "hertz") == 0) st->kn_rule = DEM_KN_HERTZ;
+        else if (strcmp(c->kn_from, "yade") == 0) st->kn_rule = DEM_KN_YADE;
+        else if (strcmp(c->kn_from, "overlap") == 0) st->kn_rule = DEM_KN_OVERLAP;
+        else cli_usage("--kn-from: unknown '%s' (hertz, yade, overlap)", c->kn_from);
+    }
+    if (c->has_kt) st->kt = c->kt;
+    if (c->has_vc) st->vc = c->vc;
+    if (c->has_max_overlap) st->max_overlap = c->max_overlap;
+    if (c->has_gamma_n) st->gamma_n = c->gamma_n;
+    if (c->has_gamma_t) st->gamma_t = c->gamma_t;
+    if (c->has_local) st->local_damping = c->local;
+    if (c->local_form) {
+        if (strcmp(c->local_form, "hanley") == 0) st->local_form = DEM_LOCAL_HANLEY;
+        else if (strcmp(c->local_form, "yade") == 0) st->local_form = DEM_LOCAL_YADE;
+        else cli_usage("--local-damping-form: unknown '%s' (hanley, yade)", c->local_form);
+    }
+    if (c->has_drag) st->drag = c->drag;
+    if (c->has_skin) st->skin = c->skin;
+    if (c->ignore && dem_settings_parse_ignore(st, c->ignore, &err)) cli_usage_err("--ignore", &err);
+    /* validate the combination through the same checks a frame gets */
+    if (dem_settings_write(st, &tmp, &err)) cli_usage("%s", err.msg);
+    dem_system_free(&tmp);
+}
+
+static void apply_wall_velocities(const struct cmdline *c, dem_system *s)
+{
+    for (int k = 0; k < c->nwall_velocity; k++) {
+        const char *arg = c->wall_velocity[k], *eq = strchr(arg, '=');
+        if (!eq) cli_usage("--wall-velocity: '%s' is not K=VX,VY,VZ", arg);
+        char idx[32];
+        size_t n = (size_t)(eq - arg);
+        if (n == 0 || n >= sizeof idx) cli_usage("--wall-velocity: '%s' is not K=VX,VY,VZ", arg);
+        memcpy(idx, arg, n);
+        idx[n] = 0;
+        long long w = cli_int("--wall-velocity", idx, 0, 1000000);
+        if ((size_t)w >= s->nwalls) cli_die("--wall-velocity: wall %lld does not exist: the frame has %zu wall(s)", w, s->nwalls);
+        double v[3];
+        cli_doubles("--wall-velocity", eq + 1, v, 3);
+        s->walls[w].vel = dem_v3(v[0], v[1], v[2]);
+    }
+}
+
+/* The last frame of the input. */
+static void read_last_frame(const char *path, dem_system *s)
+{
+    dem_error err;
+    int fd = cli_open_input(path);
+    dem_reader *r = dem_reader_new_fd(fd, &err);
+    if (!r) cli_die_err(&err);
+    dem_system next;
+    dem_system_init(&next);
+    int st, got = 0;
+    while ((st = dem_reader_next(r, &next, &err)) == 1) {
+        dem_system t = *s;
+        *s = next;
+        next = t;
+        got = 1;
+    }
+    dem_system_free(&next);
+    dem_reader_free(r);
+    if (fd != 0) close(fd);
+    if (st < 0) cli_die_err(&err);
+    if (!got) cli_die("no frame in the input");
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { (void)sig; interrupted = 1; }
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
+{
+    if (!quiet)
+        fprintf(stderr, "dem-step: dt = %.4g s; estimates: collision time tc = %.4g s (dt = tc/%.3g), p-wave %.4g s, global stiffness %.4g s\n",
+                dt, e->contact_time, e->contact_time / dt, e->pwave, e->stiffness);
+    if (dt > e->contact_time / 10.0)
+        cli_warn("dt = %g s is more than a tenth of the collision time %g s: collisions will be inaccurate", dt, e->contact_time);
+    if (isfinite(e->pwave) && dt > e->pwave)
+        cli_warn("dt = %g s exceeds the p-wave time step %g s: the run may be unstable", dt, e->pwave);
+    if (isfinite(e->stiffness) && dt > 0.5 * e->stiffness)
+        cli_warn("dt = %g s exceeds half the global-stiffness time step %g s: the run may be unstable", dt, e->stiffness);
+}
+
+static void write_frame(dem_writer *w, const dem_sim *sim, dem_system *s)
+{
+    dem_error err;
+    if (dem_sim_store(sim, s, &err) || dem_system_check(s, &err)) cli_die("step %llu: %s", (unsigned long long)dem_sim_steps(sim), err.msg);
+    if (dem_writer_put(w, s, &err)) cli_die_err(&err);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init("dem-step");
+    struct cmdline c;
+    parse_args(argc, argv, &c);
+    dem_error err;
+    dem_system s;
+    dem_system_init(&s);
+    read_last_frame(c.input, &s);
+    dem_settings st;
+    if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
+    apply_overrides(&c, &st);
+    apply_wall_velocities(&c, &s);
+    cli_refuse_binary_tty();
+
+    dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
+    if (!sim) cli_die_err(&err);
+    dem_dt_estimates est;
+    dem_sim_set_dt(sim, c.dt > 0.0 ? c.dt : s.dt > 0.0 && c.dt == 0.0 ? s.dt : 1.0);
+    dem_sim_estimate_dt(sim, &est);
+    double dt = c.dt > 0.0 ? c.dt : (s.dt > 0.0 && c.dt == 0.0) ? s.dt : est.recommended;
+    if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
+    dem_sim_set_dt(sim, dt);
+    report_dt(&est, dt, c.quiet);
+
+    long long steps = c.steps >= 0 ? c.steps : (long long)ceil(c.run_time / dt - 1e-9);
+    dem_writer *w = dem_writer_new(stdout, c.level, &err);
+    if (!w) cli_die_err(&err);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    int progress = isatty(STDERR_FILENO);
+    double t0 = now(), last_report = t0;
+    for (long long k = 1; k <= steps; k++) {
+        if (dem_sim_step(sim, &err)) cli_die_err(&err);
+        if (interrupted) {
+            write_frame(w, sim, &s);
+            if (progress) fputc('\n', stderr);
+            fprintf(stderr, "dem-step: interrupted after %lld of %lld steps; the last frame is step %llu\n", k, steps,
+                    (unsigned long long)dem_sim_steps(sim));
+            dem_writer_free(w);
+            dem_sim_free(sim);
+            dem_system_free(&s);
+            return 130;
+        }
+        if (k == steps || (c.every && k % c.every == 0)) write_frame(w, sim, &s);
+        if (progress && now() - last_report > 0.5) {
+            double el = now() - t0;
+            fprintf(stderr, "\rdem-step: step %lld/%lld (%.0f%%), t = %.6g s, %.0f s left   ", k, steps,
+                    100.0 * k / steps, dem_sim_time(sim), el / k * (steps - k));
+            last_report = now();
+        }
+    }
+    if (steps == 0) write_frame(w, sim, &s);
+    if (progress && steps > 0) fprintf(stderr, "\r%60s\r", "");
+    dem_writer_free(w);
+    dem_sim_free(sim);
+    dem_system_free(&s);
+    free(c.wall_velocity);
+    return 0;
+}

@@ -1,0 +1,16 @@
+/* law_damping_none.c - no contact damping: elastic contacts conserve energy. */
+#include "model.h"
+
+static double eta_n(const dem_pair *p, const dem_settings *st, double sn)
+{
+    (void)p, (void)st, (void)sn;
+    return 0.0;
+}
+
+static double eta_t(const dem_pair *p, const dem_settings *st, double sn, double stt)
+{
+    (void)p, (void)st, (void)sn, (void)stt;
+    return 0.0;
+}
+
+const dem_damping_model dem_law_damping_none = {"none", eta_n, eta_t};

@@ -1,0 +1,1244 @@
+/* sim.c - the time integrator, contact evaluation and neighbour list of dem-step.
+ *
+ * One step (seed 001 Fig. 7 and §4, seed 000 eqs 1-12):
+ *   1. half kick v += dt/2 F/m, w += dt/2 T/I; drag v *= gamma_d (seed 000 eq 25);
+ *      drift x += dt v; orientation q <- dq(w dt) q (seed 002 §1.5.2); walls move; wrap.
+ *   2. neighbour list rebuilt if a particle moved more than half the skin (seed 002 §1.1.3).
+ *   3. forces at t + dt: every pair, in parallel, writes its own result; then every particle
+ *      sums its contacts sorted by partner id, so the sums do not depend on thread count, list
+ *      order or when the list was rebuilt; local damping (seed 000 eq 21, seed 002 eq 1.9).
+ *   4. half kick v += dt/2 F/m.
+ * The improved velocity-Verlet (seed 001 §4, equations.md §1.5) evaluates the relative
+ * velocity with the half-step normal and carries the tangential history through the half-step
+ * plane into the full-step plane. */
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+enum { PAIR_TOUCH = 1u, PAIR_SLIDING = 2u };
+
+/* A pair of particles within the neighbour cutoff. i has the smaller id; j is seen through
+ * its periodic image x_j + H s. The history lives here between steps. */
+typedef struct {
+    uint32_t i, j;
+    int32_t s[3];
+    uint32_t flags;
+    double xi[3];     /* tangential spring displacement, m (seed 001 eq 14) */
+    double kn, kt;    /* hooke stiffnesses of this pair, N/m */
+    double diss[3];   /* dissipated at this contact since it formed: friction, damp_n, damp_t, J */
+} nbr_pair;
+
+/* What the force pass computed for one contact at this step. */
+typedef struct {
+    dem_vec3 n;       /* unit normal at t + dt, from j to i */
+    dem_vec3 ft;      /* tangential force on i, N */
+    double fn;        /* normal force on i along n, N (negative: attractive dashpot) */
+    double delta;     /* overlap, m */
+    double de[3];     /* dissipated during this step: friction, damp_n, damp_t, J */
+    uint32_t touch;
+} contact_out;
+
+/* One particle's view of a pair, in the order its forces are summed. */
+typedef struct {
+    uint32_t pair;
+    uint32_t side; /* 0: the particle is i; 1: it is j */
+} adj_entry;
+
+/* Material-pair constants (index a * nmat + b). */
+typedef struct {
+    double estar, gstar, gstar_l, mu, beta;
+} mat_pair;
+
+struct dem_sim {
+    dem_settings st;
+    int threads;
+    double dt;
+    uint64_t step;
+    double time;
+    size_t n;
+    /* particles */
+    dem_vec3 *x, *v, *w, *f, *t;
+    dem_quat *q;
+    double *r, *m, *inertia;
+    uint32_t *mat, *flags, *group;
+    uint64_t *id;
+    int32_t (*image)[3];
+    /* materials */
+    size_t nmat;
+    dem_material *materials;
+    mat_pair *mp;
+    /* walls */
+    size_t nwalls;
+    dem_wall *walls;
+    nbr_pair *whist;        /* n * nwalls: particle-wall history, same layout as pairs */
+    contact_out *wout;      /* n * nwalls */
+    /* periodic cell */
+    dem_cell cell;
+    int periodic[3];
+    dem_mat3 hinv;
+    /* neighbour list */
+    double skin, rmax;
+    nbr_pair *pairs;
+    size_t npairs, cap_pairs;
+    contact_out *out;
+    size_t cap_out;
+    adj_entry *adj;
+    size_t *adj_start;
+    size_t cap_adj;
+    dem_vec3 *x_build;      /* positions at the last rebuild */
+    int32_t (*wrapped)[3];  /* images crossed by each particle in this step's wrap */
+    uint64_t rebuilds;
+    /* cell grid scratch */
+    size_t *cell_start, *cell_items, cap_cells;
+    /* energy */
+    double energy[DEM_E_COUNT];
+    double *edis;           /* per particle per step: friction, damp_n, damp_t, local, drag (J) */
+    int forces_current;     /* forces in f, t belong to the current state */
+    double hdt;             /* time step of history and energy updates: dt, 0 in the setup call */
+};
+
+#define EDIS 5
+
+/* ================================================================ vector helpers */
+/* Rotate a onto the plane normal to n, keeping its length (equations.md §0, RR). */
+static inline dem_vec3 rotate_rescale(dem_vec3 a, dem_vec3 n)
+{
+    dem_vec3 p = dem_v3_madd(a, n, -dem_v3_dot(a, n));
+    double p2 = dem_v3_norm2(p);
+    if (p2 == 0.0) return dem_v3_zero();
+    return dem_v3_scale(p, sqrt(dem_v3_norm2(a) / p2));
+}
+
+/* Rotation by phi about unit n of a vector in the plane normal to n (seed 000 eq 9 with the R of
+ * equations.md §4.3; seed 003 eq 23): cos phi f + sin phi n x f. */
+static inline dem_vec3 twirl(dem_vec3 f, dem_vec3 n, double phi)
+{
+    if (phi == 0.0) return f;
+    return dem_v3_add(dem_v3_scale(f, cos(phi)), dem_v3_scale(dem_v3_cross(n, f), sin(phi)));
+}
+
+static inline dem_vec3 cell_shift(const dem_sim *sim, const int32_t s[3])
+{
+    dem_vec3 d = dem_v3_zero();
+    for (int a = 0; a < 3; a++)
+        if (s[a]) d = dem_v3_madd(d, dem_m3_col(sim->cell.h, a), (double)s[a]);
+    return d;
+}
+
+/* ================================================================ contact law */
+typedef struct {
+    dem_vec3 n;       /* unit normal at t + dt, from j to i */
+    double delta;     /* overlap at t + dt, m */
+    dem_vec3 d;       /* x_i - x_j(image) at t + dt (for the half-step normal) */
+    dem_vec3 vij;     /* v_i - v_j (for walls: minus the wall's velocity at the contact), t + dt/2 */
+    dem_vec3 wterm;   /* r_i' w_i + r_j' w_j: the rotation part of the contact velocity */
+    double spin;      /* (w_i + w_j)/2 . n: the pair's spin rate about the normal, rad/s */
+    int half_normal;  /* use the half-step normal for the velocities (improved, particle pairs) */
+} contact_in;
+
+/* Evaluate one contact at t + dt; updates the history in h, fills o. */
+static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in *c, nbr_pair *h, contact_out *o)
+{
+    const dem_settings *st = &sim->st;
+    double hdt = sim->hdt, delta = c->delta;
+    dem_vec3 n = c->n;
+    o->delta = delta;
+    o->n = n;
+    dem_vec3 nh = n;
+    if (c->half_normal && hdt > 0.0) { /* equations.md §1.5 step 3: n at t + dt/2 from x_ij(t+dt) - dt/2 v_ij */
+        dem_vec3 dh = dem_v3_madd(c->d, c->vij, -0.5 * sim->dt);
+        nh = dem_v3_scale(dh, 1.0 / dem_v3_norm(dh));
+    }
+    double vn = dem_v3_dot(c->vij, nh);                                          /* seed 001 eq 11 */
+    dem_vec3 vt = dem_v3_sub(dem_v3_madd(c->vij, nh, -vn), dem_v3_cross(c->wterm, nh)); /* eq 12 */
+
+    const dem_normal_model *nm = dem_normal_models[st->normal];
+    const dem_damping_model *dm = dem_damping_models[st->damping];
+    double sn = nm->stiffness(p, delta);
+    double eta_n = dm->eta_n(p, st, sn);
+    double fn = nm->force(p, delta) - eta_n * vn;                                /* seed 001 eq 13 */
+    o->fn = fn;
+    o->de[1] = eta_n * vn * vn * hdt;
+    o->de[0] = o->de[2] = 0.0;
+    o->ft = dem_v3_zero();
+    if (!dem_tangential_models[st->tangential]->uses_history) {
+        h->flags = PAIR_TOUCH;
+        return;
+    }
+    double stt = dem_tangential_models[st->tangential]->stiffness(p, st->normal, delta);
+    double eta_t = dm->eta_t(p, st, sn, stt);
+    dem_vec3 xi = (h->flags & PAIR_TOUCH) ? dem_v3(h->xi[0], h->xi[1], h->xi[2]) : dem_v3_zero();
+    xi = rotate_rescale(xi, nh);                      /* seed 000 eqs 7-8; equations.md §1.5 step 5 */
+    xi = twirl(xi, nh, c->spin * hdt);                /* seed 000 eq 9; seed 003 eq 23 */
+    xi = dem_v3_madd(xi, vt, hdt);                    /* seed 001 eq 14 */
+    dem_vec3 vts = vt;
+    if (c->half_normal) {                             /* equations.md §1.5 step 6 */
+        xi = rotate_rescale(xi, n);
+        vts = rotate_rescale(vt, n);
+    }
+    dem_vec3 ft = dem_v3_sub(dem_v3_scale(xi, -stt), dem_v3_scale(vts, eta_t)); /* seed 001 eq 16 */
+    double cap = p->mu * fabs(fn), ftn = dem_v3_norm(ft);
+    uint32_t flags = PAIR_TOUCH;
+    if (ftn > cap) { /* Coulomb: cap the force and reset the spring to match (seed 001 eqs 17-18) */
+        flags |= PAIR_SLIDING;
+        ft = ftn > 0.0 ? dem_v3_scale(ft, cap / ftn) : dem_v3_zero();
+        dem_vec3 xi_new = stt > 0.0 ? dem_v3_scale(dem_v3_madd(ft, vts, eta_t), -1.0 / stt) : dem_v3_zero();
+        o->de[0] = 0.5 * stt * (dem_v3_norm2(xi) - dem_v3_norm2(xi_new));
+        xi = xi_new;
+    }
+    o->de[2] = eta_t * dem_v3_norm2(vts) * hdt;
+    o->ft = ft;
+    h->xi[0] = xi.x;
+    h->xi[1] = xi.y;
+    h->xi[2] = xi.z;
+    h->flags = flags;
+}
+
+static void pair_properties(const dem_sim *sim, dem_pair *p, uint32_t i, uint32_t j, const nbr_pair *np)
+{
+    const mat_pair *mp = &sim->mp[sim->mat[i] * sim->nmat + sim->mat[j]];
+    p->mstar = sim->m[i] * sim->m[j] / (sim->m[i] + sim->m[j]);
+    p->rstar = sim->r[i] * sim->r[j] / (sim->r[i] + sim->r[j]);
+    p->estar = mp->estar;
+    p->gstar = mp->gstar;
+    p->gstar_l = mp->gstar_l;
+    p->mu = mp->mu;
+    p->beta = mp->beta;
+    p->kn = np->kn;
+    p->kt = np->kt;
+}
+
+static void eval_pair(const dem_sim *sim, nbr_pair *np, contact_out *o)
+{
+    uint32_t i = np->i, j = np->j;
+    dem_vec3 xj = sim->x[j];
+    if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
+    contact_in c;
+    c.d = dem_v3_sub(sim->x[i], xj);
+    double rs = sim->r[i] + sim->r[j], d2 = dem_v3_norm2(c.d);
+    if (d2 >= rs * rs) {
+        o->touch = 0;
+        if (np->flags) { /* contact lost: the history goes with it */
+            np->flags = 0;
+            np->xi[0] = np->xi[1] = np->xi[2] = 0.0;
+            np->diss[0] = np->diss[1] = np->diss[2] = 0.0;
+        }
+        return;
+    }
+    o->touch = 1;
+    dem_pair p;
+    pair_properties(sim, &p, i, j, np);
+    double dist = sqrt(d2);
+    c.delta = rs - dist;
+    c.n = dem_v3_scale(c.d, 1.0 / dist);
+    c.vij = dem_v3_sub(sim->v[i], sim->v[j]);
+    /* lever arms to the contact point in the middle of the overlap */
+    double li = sim->r[i] - 0.5 * c.delta, lj = sim->r[j] - 0.5 * c.delta;
+    c.wterm = dem_v3_add(dem_v3_scale(sim->w[i], li), dem_v3_scale(sim->w[j], lj));
+    c.half_normal = sim->st.integrator == DEM_INTEGRATOR_VV_IMPROVED;
+    c.spin = 0.5 * dem_v3_dot(dem_v3_add(sim->w[i], sim->w[j]), c.n);
+    eval_contact(sim, &p, &c, np, o);
+    for (int k = 0; k < 3; k++) np->diss[k] += o->de[k];
+}
+
+int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_material *b, double dt,
+                      const dem_probe_state *in, double hist[3], int *sliding, dem_vec3 *fn, dem_vec3 *ft)
+{
+    dem_sim sim;
+    memset(&sim, 0, sizeof sim);
+    sim.st = *st;
+    sim.dt = sim.hdt = dt;
+    contact_in c;
+    c.d = dem_v3_sub(in->xi, in->xj);
+    double dist = dem_v3_norm(c.d);
+    nbr_pair h;
+    memset(&h, 0, sizeof h);
+    if (dist >= in->ri + in->rj) {
+        hist[0] = hist[1] = hist[2] = 0.0;
+        *sliding = 0;
+        *fn = *ft = dem_v3_zero();
+        return 0;
+    }
+    dem_pair p;
+    dem_pair_init(&p, st, in->ri, in->mi, a, in->rj, in->mj, b);
+    h.kn = p.kn;
+    h.kt = p.kt;
+    h.flags = PAIR_TOUCH;
+    memcpy(h.xi, hist, sizeof h.xi);
+    c.delta = in->ri + in->rj - dist;
+    c.n = dem_v3_scale(c.d, 1.0 / dist);
+    c.vij = dem_v3_sub(in->vi, in->vj);
+    c.wterm = dem_v3_add(dem_v3_scale(in->wi, in->ri - 0.5 * c.delta), dem_v3_scale(in->wj, in->rj - 0.5 * c.delta));
+    c.half_normal = st->integrator == DEM_INTEGRATOR_VV_IMPROVED;
+    c.spin = 0.5 * dem_v3_dot(dem_v3_add(in->wi, in->wj), c.n);
+    contact_out o;
+    eval_contact(&sim, &p, &c, &h, &o);
+    memcpy(hist, h.xi, sizeof h.xi);
+    *sliding = (h.flags & PAIR_SLIDING) != 0;
+    *fn = dem_v3_scale(o.n, o.fn);
+    *ft = o.ft;
+    return 1;
+}
+
+/* Signed geometry of particle a against wall k: fills the normal (from the wall to the
+ * particle) and the centre's distance from the wall surface; returns 0 if no contact is
+ * possible (particle on the wrong side of a cylinder axis, ...). */
+static int wall_geometry(const dem_wall *wl, dem_vec3 x, dem_vec3 *n, double *gap)
+{
+    dem_vec3 rel = dem_v3_sub(x, wl->point);
+    if (wl->kind == DEM_WALL_PLANE) {
+        *n = wl->normal;
+        *gap = dem_v3_dot(rel, wl->normal);
+        return 1;
+    }
+    dem_vec3 radial = dem_v3_madd(rel, wl->normal, -dem_v3_dot(rel, wl->normal));
+    double d = dem_v3_norm(radial);
+    if (d == 0.0) return 0;
+    dem_vec3 e = dem_v3_scale(radial, 1.0 / d);
+    if (wl->flags & DEM_WALL_OUTSIDE) {
+        *n = e;
+        *gap = d - wl->radius;
+    } else {
+        *n = dem_v3_neg(e);
+        *gap = wl->radius - d;
+    }
+    return 1;
+}
+
+static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k, nbr_pair *h, contact_out *o)
+{
+    const dem_wall *wl = &sim->walls[k];
+    dem_vec3 n;
+    double gap;
+    if (!wall_geometry(wl, sim->x[a], &n, &gap) || gap >= sim->r[a]) {
+        o->touch = 0;
+        if (h->flags) { /* contact lost: the history goes with it (the stiffnesses stay) */
+            h->flags = 0;
+            h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
+            h->diss[0] = h->diss[1] = h->diss[2] = 0.0;
+        }
+        return;
+    }
+    o->touch = 1;
+    const mat_pair *mp = &sim->mp[sim->mat[a] * sim->nmat + wl->material];
+    dem_pair p;
+    p.mstar = sim->m[a];
+    p.rstar = sim->r[a];
+    p.estar = mp->estar;
+    p.gstar = mp->gstar;
+    p.gstar_l = mp->gstar_l;
+    p.mu = mp->mu;
+    p.beta = mp->beta;
+    p.kn = h->kn;
+    p.kt = h->kt;
+    contact_in c;
+    c.n = n;
+    c.delta = sim->r[a] - gap;
+    c.d = dem_v3_scale(n, gap);
+    dem_vec3 cp = dem_v3_madd(sim->x[a], n, -(sim->r[a] - 0.5 * c.delta));
+    dem_vec3 vw = dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point)));
+    c.vij = dem_v3_sub(sim->v[a], vw);
+    c.wterm = dem_v3_scale(sim->w[a], sim->r[a] - 0.5 * c.delta);
+    c.half_normal = 0; /* walls: no half-step normal (as LAMMPS does for flat walls) */
+    c.spin = 0.5 * dem_v3_dot(dem_v3_add(sim->w[a], wl->omega), n);
+    eval_contact(sim, &p, &c, h, o);
+    for (int j = 0; j < 3; j++) h->diss[j] += o->de[j];
+}
+
+/* ================================================================ neighbour list */
+static int cmp_pair_key(const void *pa, const void *pb)
+{
+    const nbr_pair *a = pa, *b = pb;
+    if (a->i != b->i) return a->i < b->i ? -1 : 1;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (a->s[k] != b->s[k]) return a->s[k] < b->s[k] ? -1 : 1;
+    return 0;
+}
+
+static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
+{
+    if (need <= sim->cap_pairs) return DEM_OK;
+    size_t cap = sim->cap_pairs ? sim->cap_pairs : 1024;
+    while (cap < need) cap *= 2;
+    nbr_pair *p = realloc(sim->pairs, cap * sizeof *p);
+    if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
+    sim->pairs = p;
+    sim->cap_pairs = cap;
+    return DEM_OK;
+}
+
+/* Fractional coordinate of x along the cell (or x itself without a cell). */
+static inline dem_vec3 frac(const dem_sim *sim, dem_vec3 x)
+{
+    if (!sim->cell.flags) return x;
+    return dem_m3_mulv(sim->hinv, dem_v3_sub(x, sim->cell.origin));
+}
+
+/* Width of the cell perpendicular to face pair a (volume / area of the other two vectors). */
+static double cell_width(const dem_cell *c, int a)
+{
+    dem_vec3 u = dem_m3_col(c->h, (a + 1) % 3), w = dem_m3_col(c->h, (a + 2) % 3);
+    return fabs(dem_m3_det(c->h)) / dem_v3_norm(dem_v3_cross(u, w));
+}
+
+typedef struct {
+    int n[3];         /* cells along each axis */
+    double lo[3];     /* fractional (or absolute) coordinate of the grid's lower corner */
+    double size[3];   /* cell size in the same coordinates */
+} grid;
+
+static void grid_setup(const dem_sim *sim, double cutoff, grid *g)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t a = 0; a < sim->n; a++) {
+        dem_vec3 s = frac(sim, sim->x[a]);
+        for (int k = 0; k < 3; k++) {
+            double c = dem_v3_get(s, k);
+            if (c < lo[k]) lo[k] = c;
+            if (c > hi[k]) hi[k] = c;
+        }
+    }
+    /* Limit the grid to a few cells per particle so that a stray particle far away does not
+     * make it huge. */
+    double max_cells = 8.0 * (double)sim->n + 27.0;
+    for (int k = 0; k < 3; k++) {
+        double width = sim->cell.flags ? cell_width(&sim->cell, k) : 1.0; /* metres per unit */
+        double cut = cutoff / width;                                       /* cutoff in these units */
+        if (sim->periodic[k]) {
+            g->lo[k] = 0.0;
+            g->n[k] = (int)fmax(1.0, floor(1.0 / cut));
+            g->size[k] = 1.0 / g->n[k];
+        } else {
+            double extent = hi[k] - lo[k];
+            g->lo[k] = lo[k];
+            g->n[k] = (int)fmax(1.0, floor(extent / cut) + 1.0);
+            g->size[k] = cut;
+        }
+    }
+    while ((double)g->n[0] * g->n[1] * g->n[2] > max_cells) {
+        for (int k = 0; k < 3; k++) {
+            if (sim->periodic[k]) {
+                if (g->n[k] > 1) { g->n[k] = (g->n[k] + 1) / 2; g->size[k] = 1.0 / g->n[k]; }
+            } else if (g->n[k] > 1) {
+                g->size[k] *= 2.0;
+                g->n[k] = (g->n[k] + 1) / 2;
+            }
+        }
+    }
+}
+
+static inline int grid_index(const grid *g, int k, double c)
+{
+    int i = (int)floor((c - g->lo[k]) / g->size[k]);
+    if (i < 0) i = 0;
+    if (i >= g->n[k]) i = g->n[k] - 1;
+    return i;
+}
+
+/* Keep the history of pairs that touch, look it up by key in the new list. */
+static dem_status carry_history(dem_sim *sim, nbr_pair *old, size_t nold)
+{
+    qsort(old, nold, sizeof *old, cmp_pair_key);
+    size_t k = 0;
+    for (size_t p = 0; p < sim->npairs && k < nold; p++) {
+        nbr_pair *np = &sim->pairs[p];
+        while (k < nold && cmp_pair_key(&old[k], np) < 0) k++;
+        if (k < nold && cmp_pair_key(&old[k], np) == 0) {
+            memcpy(np->xi, old[k].xi, sizeof np->xi);
+            memcpy(np->diss, old[k].diss, sizeof np->diss);
+            np->flags = old[k].flags;
+        }
+    }
+    return DEM_OK;
+}
+
+static void hooke_stiffness(const dem_sim *sim, nbr_pair *np)
+{
+    np->kn = np->kt = 0.0;
+    if (sim->st.normal != DEM_NORMAL_HOOKE) return;
+    dem_pair p;
+    dem_pair_init(&p, &sim->st, sim->r[np->i], sim->m[np->i], &sim->materials[sim->mat[np->i]],
+                  sim->r[np->j], sim->m[np->j], &sim->materials[sim->mat[np->j]]);
+    np->kn = p.kn;
+    np->kt = p.kt;
+}
+
+typedef struct {
+    uint64_t id;
+    int32_t s[3];
+    adj_entry e;
+} adj_sort;
+
+static int cmp_adj(const void *pa, const void *pb)
+{
+    const adj_sort *a = pa, *b = pb;
+    if (a->id != b->id) return a->id < b->id ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (a->s[k] != b->s[k]) return a->s[k] < b->s[k] ? -1 : 1;
+    return 0;
+}
+
+/* Per particle, its pairs sorted by (partner id, image): the order forces are summed in. */
+static dem_status build_adjacency(dem_sim *sim, dem_error *err)
+{
+    size_t need = 2 * sim->npairs;
+    if (need > sim->cap_adj) {
+        adj_entry *a = realloc(sim->adj, (need ? need : 1) * sizeof *a);
+        if (!a) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact adjacency");
+        sim->adj = a;
+        sim->cap_adj = need;
+    }
+    size_t *start = sim->adj_start;
+    memset(start, 0, (sim->n + 1) * sizeof *start);
+    for (size_t p = 0; p < sim->npairs; p++) {
+        start[sim->pairs[p].i + 1]++;
+        start[sim->pairs[p].j + 1]++;
+    }
+    for (size_t a = 0; a < sim->n; a++) start[a + 1] += start[a];
+    size_t *fill = malloc((sim->n + 1) * sizeof *fill);
+    adj_sort *tmp = malloc((need ? need : 1) * sizeof *tmp);
+    if (!fill || !tmp) {
+        free(fill);
+        free(tmp);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact adjacency");
+    }
+    memcpy(fill, start, (sim->n + 1) * sizeof *fill);
+    for (size_t p = 0; p < sim->npairs; p++) {
+        const nbr_pair *np = &sim->pairs[p];
+        adj_sort *a = &tmp[fill[np->i]++], *b = &tmp[fill[np->j]++];
+        a->id = sim->id[np->j];
+        b->id = sim->id[np->i];
+        for (int k = 0; k < 3; k++) {
+            a->s[k] = np->s[k];
+            b->s[k] = -np->s[k];
+        }
+        a->e.pair = b->e.pair = (uint32_t)p;
+        a->e.side = 0;
+        b->e.side = 1;
+    }
+    for (size_t a = 0; a < sim->n; a++) {
+        /* lists are short: insertion sort */
+        for (size_t x = start[a] + 1; x < start[a + 1]; x++) {
+            adj_sort key = tmp[x];
+            size_t y = x;
+            while (y > start[a] && cmp_adj(&tmp[y - 1], &key) > 0) {
+                tmp[y] = tmp[y - 1];
+                y--;
+            }
+            tmp[y] = key;
+        }
+    }
+    for (size_t k = 0; k < need; k++) sim->adj[k] = tmp[k].e;
+    free(fill);
+    free(tmp);
+    return DEM_OK;
+}
+
+static dem_status rebuild(dem_sim *sim, dem_error *err)
+{
+    dem_status st;
+    /* the touching pairs of the old list, whose history must survive */
+    size_t nold = 0;
+    for (size_t p = 0; p < sim->npairs; p++)
+        if (sim->pairs[p].flags) nold++;
+    nbr_pair *old = malloc((nold ? nold : 1) * sizeof *old);
+    if (!old) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    nold = 0;
+    for (size_t p = 0; p < sim->npairs; p++)
+        if (sim->pairs[p].flags) old[nold++] = sim->pairs[p];
+
+    double cutoff = 2.0 * sim->rmax + sim->skin;
+    grid g;
+    grid_setup(sim, cutoff, &g);
+    size_t ncells = (size_t)g.n[0] * g.n[1] * g.n[2];
+    if (ncells + 1 > sim->cap_cells) {
+        size_t *a = realloc(sim->cell_start, (ncells + 1) * sizeof *a);
+        if (!a) { free(old); return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu grid cells", ncells); }
+        sim->cell_start = a;
+        sim->cap_cells = ncells + 1;
+    }
+    size_t *cs = sim->cell_start, *items = sim->cell_items;
+    uint32_t *cellof = malloc((sim->n ? sim->n : 1) * sizeof *cellof);
+    if (!cellof) { free(old); return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid"); }
+    memset(cs, 0, (ncells + 1) * sizeof *cs);
+    for (size_t a = 0; a < sim->n; a++) {
+        dem_vec3 s = frac(sim, sim->x[a]);
+        int ix = grid_index(&g, 0, s.x), iy = grid_index(&g, 1, s.y), iz = grid_index(&g, 2, s.z);
+        cellof[a] = (uint32_t)(((size_t)iz * g.n[1] + iy) * g.n[0] + ix);
+        cs[cellof[a] + 1]++;
+    }
+    for (size_t c = 0; c < ncells; c++) cs[c + 1] += cs[c];
+    {
+        size_t *fill = malloc((ncells + 1) * sizeof *fill);
+        if (!fill) { free(old); free(cellof); return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid"); }
+        memcpy(fill, cs, (ncells + 1) * sizeof *fill);
+        for (size_t a = 0; a < sim->n; a++) items[fill[cellof[a]]++] = a;
+        free(fill);
+    }
+    sim->npairs = 0;
+    for (size_t a = 0; a < sim->n; a++) {
+        int c[3] = {(int)(cellof[a] % g.n[0]), (int)(cellof[a] / g.n[0] % g.n[1]), (int)(cellof[a] / g.n[0] / g.n[1])};
+        for (int oz = -1; oz <= 1; oz++)
+            for (int oy = -1; oy <= 1; oy++)
+                for (int ox = -1; ox <= 1; ox++) {
+                    int o[3] = {ox, oy, oz}, nc[3];
+                    int32_t sh[3] = {0, 0, 0};
+                    int skip = 0;
+                    for (int k = 0; k < 3; k++) {
+                        int q = c[k] + o[k];
+                        if (sim->periodic[k]) {
+                            if (q < 0) { q += g.n[k]; sh[k] = -1; }
+                            else if (q >= g.n[k]) { q -= g.n[k]; sh[k] = 1; }
+                            /* fewer than 3 cells: offsets -1 and +1 reach the same cell through
+                             * different images, both genuine */
+                        } else if (q < 0 || q >= g.n[k]) skip = 1;
+                        nc[k] = q;
+                    }
+                    if (skip) continue;
+                    size_t cell = ((size_t)nc[2] * g.n[1] + nc[1]) * g.n[0] + nc[0];
+                    dem_vec3 shift = cell_shift(sim, sh);
+                    for (size_t e = cs[cell]; e < cs[cell + 1]; e++) {
+                        size_t b = items[e];
+                        int self = b == a;
+                        if (sim->id[a] > sim->id[b]) continue;          /* found from b's side */
+                        if (self) {                                     /* own image: keep s > 0 */
+                            if (!(sh[0] | sh[1] | sh[2])) continue;
+                            int pos = sh[0] ? sh[0] > 0 : sh[1] ? sh[1] > 0 : sh[2] > 0;
+                            if (!pos) continue;
+                        }
+                        dem_vec3 xb = dem_v3_add(sim->x[b], shift);
+                        double reach = sim->r[a] + sim->r[b] + sim->skin;
+                        if (dem_v3_norm2(dem_v3_sub(sim->x[a], xb)) >= reach * reach) continue;
+                        if (!dem_groups_interact(&sim->st, sim->group[a], sim->group[b])) continue;
+                        if ((st = grow_pairs(sim, sim->npairs + 1, err))) { free(old); free(cellof); return st; }
+                        nbr_pair *np = &sim->pairs[sim->npairs++];
+                        memset(np, 0, sizeof *np);
+                        np->i = (uint32_t)a;
+                        np->j = (uint32_t)b;
+                        memcpy(np->s, sh, sizeof sh);
+                        hooke_stiffness(sim, np);
+                    }
+                }
+    }
+    free(cellof);
+    qsort(sim->pairs, sim->npairs, sizeof *sim->pairs, cmp_pair_key);
+    st = carry_history(sim, old, nold);
+    free(old);
+    if (st) return st;
+    if (sim->npairs > sim->cap_out) {
+        contact_out *o = realloc(sim->out, sim->npairs * sizeof *o);
+        if (!o) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
+        sim->out = o;
+        sim->cap_out = sim->npairs;
+    }
+    if ((st = build_adjacency(sim, err))) return st;
+    memcpy(sim->x_build, sim->x, sim->n * sizeof *sim->x);
+    sim->rebuilds++;
+    return DEM_OK;
+}
+
+/* Rebuild when the two largest displacements since the last build could close the skin. */
+static int needs_rebuild(const dem_sim *sim)
+{
+    double m1 = 0.0, m2 = 0.0;
+    for (size_t a = 0; a < sim->n; a++) {
+        double d2 = dem_v3_norm2(dem_v3_sub(sim->x[a], sim->x_build[a]));
+        if (d2 > m1) { m2 = m1; m1 = d2; }
+        else if (d2 > m2) m2 = d2;
+    }
+    return sqrt(m1) + sqrt(m2) >= sim->skin;
+}
+
+/* ================================================================ forces */
+/* Local (non-viscous) damping of the total force and torque (seed 000 eq 21; seed 002 eq 1.9),
+ * per component. Returns the power of the damping force (W). */
+static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 *t)
+{
+    double g = sim->st.local_damping, power = 0.0;
+    if (g == 0.0) return 0.0;
+    for (int which = 0; which < 2; which++) {
+        dem_vec3 *F = which ? t : f;
+        dem_vec3 vel = which ? sim->w[a] : sim->v[a];
+        double inv = which ? 1.0 / sim->inertia[a] : 1.0 / sim->m[a];
+        for (int k = 0; k < 3; k++) {
+            double fk = dem_v3_get(*F, k), vk = dem_v3_get(vel, k), d;
+            if (sim->st.local_form == DEM_LOCAL_YADE) {
+                /* sgn(F (v + a dt/2)): v's on-step estimate (seed 002 eq 1.9) */
+                double u = vk + 0.5 * sim->dt * fk * inv;
+                d = -g * fk * (fk * u > 0.0 ? 1.0 : fk * u < 0.0 ? -1.0 : 0.0);
+            } else {
+                d = -g * fabs(fk) * (vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0); /* seed 000 eq 21 */
+            }
+            dem_v3_set(F, k, fk + d);
+            power += d * vk;
+        }
+    }
+    return power;
+}
+
+static void particle_forces(dem_sim *sim, size_t a)
+{
+    dem_vec3 f = dem_v3_scale(sim->st.gravity, sim->m[a]);
+    dem_vec3 t = dem_v3_zero();
+    double *ed = &sim->edis[a * EDIS];
+    for (int k = 0; k < 4; k++) ed[k] = 0.0; /* ed[4], drag, was set by the drift */
+    for (size_t e = sim->adj_start[a]; e < sim->adj_start[a + 1]; e++) {
+        const adj_entry *ae = &sim->adj[e];
+        const contact_out *o = &sim->out[ae->pair];
+        if (!o->touch) continue;
+        dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
+        double lever = sim->r[a] - 0.5 * o->delta;
+        dem_vec3 tc = dem_v3_scale(dem_v3_cross(o->n, o->ft), -lever);  /* seed 001 Step 8 torque */
+        if (ae->side == 0) {
+            f = dem_v3_add(f, fc);
+            for (int k = 0; k < 3; k++) ed[k] += o->de[k];  /* each contact counted once, by i */
+        } else {
+            f = dem_v3_sub(f, fc);
+        }
+        t = dem_v3_add(t, tc);
+    }
+    for (size_t k = 0; k < sim->nwalls; k++) {
+        nbr_pair *h = &sim->whist[a * sim->nwalls + k];
+        contact_out *o = &sim->wout[a * sim->nwalls + k];
+        eval_wall(sim, (uint32_t)a, (uint32_t)k, h, o);
+        if (!o->touch) continue;
+        dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
+        f = dem_v3_add(f, fc);
+        t = dem_v3_add(t, dem_v3_scale(dem_v3_cross(o->n, o->ft), -(sim->r[a] - 0.5 * o->delta)));
+        for (int j = 0; j < 3; j++) ed[j] += o->de[j];
+    }
+    double p = local_damping(sim, a, &f, &t);
+    ed[3] = -p * sim->hdt;
+    sim->f[a] = f;
+    sim->t[a] = t;
+}
+
+/* Energy and wall totals, summed in a fixed order (particles in frame order). */
+static void totals(dem_sim *sim)
+{
+    static const int map[5] = {DEM_E_DISS_FRICTION, DEM_E_DISS_DAMP_N, DEM_E_DISS_DAMP_T, DEM_E_DISS_LOCAL, DEM_E_DISS_DRAG};
+    for (size_t a = 0; a < sim->n && sim->hdt > 0.0; a++) {
+        const double *ed = &sim->edis[a * EDIS];
+        for (int k = 0; k < 5; k++) sim->energy[map[k]] += ed[k];
+    }
+    for (size_t k = 0; k < sim->nwalls; k++) {
+        dem_wall *wl = &sim->walls[k];
+        dem_vec3 f = dem_v3_zero(), t = dem_v3_zero();
+        double work = 0.0;
+        for (size_t a = 0; a < sim->n; a++) {
+            const contact_out *o = &sim->wout[a * sim->nwalls + k];
+            if (!o->touch) continue;
+            dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn); /* on the particle */
+            dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
+            f = dem_v3_sub(f, fc);
+            t = dem_v3_sub(t, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
+            dem_vec3 vw = dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point)));
+            work += dem_v3_dot(fc, vw) * sim->hdt;
+        }
+        wl->force = f;
+        wl->torque = t;
+        wl->work += work;
+        sim->energy[DEM_E_WORK_WALLS] += work;
+    }
+}
+
+static void compute_forces(dem_sim *sim)
+{
+    size_t np = sim->npairs, n = sim->n;
+    sim->hdt = sim->dt;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t p = 0; p < np; p++) eval_pair(sim, &sim->pairs[p], &sim->out[p]);
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t a = 0; a < n; a++) particle_forces(sim, a);
+    totals(sim);
+    sim->forces_current = 1;
+}
+
+/* Forces of a state no step has produced (a new system): evaluated without advancing any
+ * history or energy accumulator (seed 001 §3: a_0 from a setup call). */
+static void setup_forces(dem_sim *sim)
+{
+    size_t np = sim->npairs, n = sim->n;
+    sim->hdt = 0.0;
+    for (size_t a = 0; a < n; a++) sim->edis[a * EDIS + 4] = 0.0;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t p = 0; p < np; p++) eval_pair(sim, &sim->pairs[p], &sim->out[p]);
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t a = 0; a < n; a++) particle_forces(sim, a);
+    totals(sim);
+    sim->forces_current = 1;
+    sim->hdt = sim->dt;
+}
+
+/* ================================================================ integration */
+static void half_kick(dem_sim *sim)
+{
+    double h = 0.5 * sim->dt;
+    size_t n = sim->n;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t a = 0; a < n; a++) {
+        if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
+        sim->v[a] = dem_v3_madd(sim->v[a], sim->f[a], h / sim->m[a]);  /* seed 001 eq 8, eq 20 */
+        sim->w[a] = dem_v3_madd(sim->w[a], sim->t[a], h / sim->inertia[a]);
+    }
+}
+
+static dem_quat rotation_quat(dem_vec3 w, double dt)
+{
+    double wn = dem_v3_norm(w), angle = wn * dt;
+    if (angle == 0.0) return dem_quat_identity();
+    double s = sin(0.5 * angle) / wn;
+    dem_quat q = {cos(0.5 * angle), w.x * s, w.y * s, w.z * s};
+    return q;
+}
+
+static void drift(dem_sim *sim)
+{
+    size_t n = sim->n;
+    double gd = sim->st.drag;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t a = 0; a < n; a++) {
+        sim->edis[a * EDIS + 4] = 0.0;
+        if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
+        if (gd != 1.0) { /* drag on the half-step velocity (seed 000 eq 25) */
+            double before = dem_v3_norm2(sim->v[a]);
+            sim->v[a] = dem_v3_scale(sim->v[a], gd);
+            sim->edis[a * EDIS + 4] = 0.5 * sim->m[a] * (before - dem_v3_norm2(sim->v[a]));
+        }
+        sim->x[a] = dem_v3_madd(sim->x[a], sim->v[a], sim->dt);        /* seed 001 eq 9 */
+        dem_quat q = dem_quat_mul(rotation_quat(sim->w[a], sim->dt), sim->q[a]); /* seed 002 §1.5.2 */
+        double qn = dem_quat_norm(q);
+        sim->q[a] = (dem_quat){q.w / qn, q.x / qn, q.y / qn, q.z / qn};
+    }
+    for (size_t k = 0; k < sim->nwalls; k++)
+        sim->walls[k].point = dem_v3_madd(sim->walls[k].point, sim->walls[k].vel, sim->dt);
+}
+
+/* Put centres that left the cell back in, counting images; pairs see their partner through an
+ * image that changes with it. Done every step so that it happens at the same step in any run. */
+static void wrap(dem_sim *sim)
+{
+    if (!sim->cell.flags) return;
+    int32_t (*e)[3] = sim->wrapped;
+    int any = 0;
+    for (size_t a = 0; a < sim->n; a++) {
+        dem_vec3 s = frac(sim, sim->x[a]);
+        e[a][0] = e[a][1] = e[a][2] = 0;
+        for (int k = 0; k < 3; k++) {
+            double c = dem_v3_get(s, k);
+            if (sim->periodic[k] && (c >= 1.0 || c < 0.0)) e[a][k] = (int32_t)floor(c);
+        }
+        if (!(e[a][0] | e[a][1] | e[a][2])) continue;
+        dem_vec3 shift = cell_shift(sim, e[a]);
+        sim->x[a] = dem_v3_sub(sim->x[a], shift);
+        sim->x_build[a] = dem_v3_sub(sim->x_build[a], shift);
+        for (int k = 0; k < 3; k++) sim->image[a][k] += e[a][k];
+        any = 1;
+    }
+    if (!any) return;
+    /* x_i - (x_j + H s) must not change: s' = s - e_i + e_j */
+    for (size_t p = 0; p < sim->npairs; p++) {
+        nbr_pair *np = &sim->pairs[p];
+        for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
+    }
+}
+
+static dem_status check_finite(const dem_sim *sim, dem_error *err)
+{
+    for (size_t a = 0; a < sim->n; a++)
+        if (!dem_v3_isfinite(sim->x[a]) || !dem_v3_isfinite(sim->v[a]) || !dem_v3_isfinite(sim->f[a]))
+            return dem_fail(err, DEM_ERR_VALUE,
+                            "step %llu: particle %llu has a non-finite position, velocity or force: the time step %g s is too large for the contact stiffness, or particles overlap by more than their radius",
+                            (unsigned long long)sim->step, (unsigned long long)sim->id[a], sim->dt);
+    return DEM_OK;
+}
+
+dem_status dem_sim_step(dem_sim *sim, dem_error *err)
+{
+    dem_status st;
+    if (!sim->forces_current) setup_forces(sim);
+    half_kick(sim);
+    drift(sim);
+    wrap(sim);
+    if (needs_rebuild(sim) && (st = rebuild(sim, err))) return st;
+    compute_forces(sim);
+    half_kick(sim);
+    sim->step++;
+    sim->time += sim->dt;
+    if (sim->step % 64 == 0 && (st = check_finite(sim, err))) return st;
+    return DEM_OK;
+}
+
+/* ================================================================ setup and store */
+static dem_status alloc_all(dem_sim *sim, dem_error *err)
+{
+    size_t n = sim->n ? sim->n : 1, nw = sim->nwalls;
+#define A(ptr, count) if (!((ptr) = calloc((count), sizeof *(ptr)))) goto nomem
+    A(sim->x, n); A(sim->v, n); A(sim->w, n); A(sim->f, n); A(sim->t, n); A(sim->q, n);
+    A(sim->r, n); A(sim->m, n); A(sim->inertia, n); A(sim->mat, n); A(sim->flags, n); A(sim->group, n);
+    A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->adj_start, n + 1);
+    A(sim->cell_items, n); A(sim->edis, n * EDIS);
+    A(sim->whist, n * (nw ? nw : 1)); A(sim->wout, n * (nw ? nw : 1));
+#undef A
+    return DEM_OK;
+nomem:
+    return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->n);
+}
+
+typedef struct {
+    uint64_t id;
+    uint32_t index;
+} id_slot;
+
+static int cmp_id_slot(const void *pa, const void *pb)
+{
+    const id_slot *a = pa, *b = pb;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static long find_index(const id_slot *ids, size_t n, uint64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ids[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && ids[lo].id == id ? (long)ids[lo].index : -1;
+}
+
+/* Contacts of the frame seed the histories of the list and the walls. */
+static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *err)
+{
+    id_slot *ids = malloc((sim->n ? sim->n : 1) * sizeof *ids);
+    if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    for (size_t a = 0; a < sim->n; a++) { ids[a].id = sim->id[a]; ids[a].index = (uint32_t)a; }
+    qsort(ids, sim->n, sizeof *ids, cmp_id_slot);
+    for (size_t k = 0; k < s->ncontacts; k++) {
+        const dem_contact *c = &s->contacts[k];
+        long i = find_index(ids, sim->n, c->i);
+        if (i < 0) continue; /* dem_system_check guarantees it exists */
+        dem_vec3 xi = dem_v3(c->hist[0], c->hist[1], c->hist[2]);
+        if (s->hist_slots < 3) xi = dem_v3_zero();
+        contact_out o;
+        memset(&o, 0, sizeof o);
+        o.touch = 1;
+        o.n = c->normal;
+        o.fn = dem_v3_dot(c->fn, c->normal);
+        o.ft = c->ft;
+        o.delta = c->overlap;
+        if (c->flags & DEM_CONTACT_WALL) {
+            nbr_pair *h = &sim->whist[(size_t)i * sim->nwalls + c->j];
+            sim->wout[(size_t)i * sim->nwalls + c->j] = o;
+            h->flags = PAIR_TOUCH | (c->flags & DEM_CONTACT_SLIDING ? PAIR_SLIDING : 0);
+            h->xi[0] = xi.x; h->xi[1] = xi.y; h->xi[2] = xi.z;
+            h->diss[0] = c->diss_friction; h->diss[1] = c->diss_damp_n; h->diss[2] = c->diss_damp_t;
+            continue;
+        }
+        long j = find_index(ids, sim->n, c->j);
+        if (j < 0) continue;
+        nbr_pair key;
+        memset(&key, 0, sizeof key);
+        if (sim->id[i] < sim->id[j] || (i == j)) {
+            key.i = (uint32_t)i; key.j = (uint32_t)j;
+            memcpy(key.s, c->shift, sizeof key.s);
+        } else { /* the frame names them the other way round: flip the pair */
+            key.i = (uint32_t)j; key.j = (uint32_t)i;
+            for (int a = 0; a < 3; a++) key.s[a] = -c->shift[a];
+            xi = dem_v3_neg(xi);
+            o.n = dem_v3_neg(o.n);
+            o.ft = dem_v3_neg(o.ft);
+        }
+        nbr_pair *np = bsearch(&key, sim->pairs, sim->npairs, sizeof key, cmp_pair_key);
+        if (!np) continue; /* not within the cutoff any more: cannot be touching */
+        sim->out[np - sim->pairs] = o;
+        np->flags = PAIR_TOUCH | (c->flags & DEM_CONTACT_SLIDING ? PAIR_SLIDING : 0);
+        np->xi[0] = xi.x; np->xi[1] = xi.y; np->xi[2] = xi.z;
+        np->diss[0] = c->diss_friction; np->diss[1] = c->diss_damp_n; np->diss[2] = c->diss_damp_t;
+    }
+    free(ids);
+    return DEM_OK;
+}
+
+static dem_status check_supported(const dem_system *s, dem_error *err)
+{
+    if (s->nclumps)
+        return dem_fail(err, DEM_ERR_VALUE, "the frame holds %zu rigid clumps: clumps are not supported by this dem-step yet", s->nclumps);
+    for (size_t a = 0; a < s->nparticles; a++)
+        if (s->particles[a].clump)
+            return dem_fail(err, DEM_ERR_VALUE, "particle %llu belongs to clump %llu: clumps are not supported by this dem-step yet",
+                            (unsigned long long)s->particles[a].id, (unsigned long long)s->particles[a].clump);
+    if (s->cell.flags) {
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                if (s->cell.vgrad.m[r][c] != 0.0)
+                    return dem_fail(err, DEM_ERR_VALUE, "the periodic cell has a velocity gradient: deforming cells are not supported by this dem-step yet");
+        if (s->cell.stress_mask)
+            return dem_fail(err, DEM_ERR_VALUE, "the periodic cell is stress controlled: servos are not supported by this dem-step yet");
+    }
+    if (s->nparticles > UINT32_MAX / 2)
+        return dem_fail(err, DEM_ERR_LIMIT, "%zu particles: at most %u are supported", s->nparticles, UINT32_MAX / 2);
+    return DEM_OK;
+}
+
+static double default_skin(const dem_sim *sim)
+{
+    double rmin = INFINITY;
+    for (size_t a = 0; a < sim->n; a++)
+        if (sim->r[a] < rmin) rmin = sim->r[a];
+    return sim->n ? 0.2 * rmin : 0.0;
+}
+
+dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err)
+{
+    if (check_supported(s, err)) return NULL;
+    dem_sim *sim = calloc(1, sizeof *sim);
+    if (!sim) { dem_fail(err, DEM_ERR_NOMEM, "out of memory"); return NULL; }
+    sim->st = *st;
+    sim->threads = threads < 1 ? 1 : threads;
+    sim->dt = s->dt;
+    sim->step = s->step;
+    sim->time = s->time;
+    sim->n = s->nparticles;
+    sim->nwalls = s->nwalls;
+    sim->nmat = s->nmaterials;
+    sim->cell = s->cell;
+    memcpy(sim->energy, s->energy, sizeof sim->energy);
+    if (alloc_all(sim, err)) { dem_sim_free(sim); return NULL; }
+    sim->materials = malloc((sim->nmat ? sim->nmat : 1) * sizeof *sim->materials);
+    sim->mp = malloc((sim->nmat ? sim->nmat * sim->nmat : 1) * sizeof *sim->mp);
+    sim->walls = malloc((sim->nwalls ? sim->nwalls : 1) * sizeof *sim->walls);
+    if (!sim->materials || !sim->mp || !sim->walls) { dem_fail(err, DEM_ERR_NOMEM, "out of memory"); dem_sim_free(sim); return NULL; }
+    memcpy(sim->materials, s->materials, sim->nmat * sizeof *sim->materials);
+    memcpy(sim->walls, s->walls, sim->nwalls * sizeof *sim->walls);
+    for (size_t a = 0; a < sim->nmat; a++)
+        for (size_t b = 0; b < sim->nmat; b++) {
+            dem_pair p;
+            dem_pair_init(&p, st, 1.0, 1.0, &sim->materials[a], 1.0, 1.0, &sim->materials[b]);
+            mat_pair *mp = &sim->mp[a * sim->nmat + b];
+            mp->estar = p.estar; mp->gstar = p.gstar; mp->gstar_l = p.gstar_l; mp->mu = p.mu; mp->beta = p.beta;
+        }
+    sim->rmax = 0.0;
+    for (size_t a = 0; a < sim->n; a++) {
+        const dem_particle *p = &s->particles[a];
+        sim->x[a] = p->pos; sim->v[a] = p->vel; sim->w[a] = p->omega;
+        sim->f[a] = p->force; sim->t[a] = p->torque; sim->q[a] = p->orient;
+        sim->r[a] = p->radius; sim->m[a] = p->mass; sim->inertia[a] = p->inertia;
+        sim->mat[a] = p->material; sim->flags[a] = p->flags; sim->group[a] = p->group;
+        sim->id[a] = p->id;
+        memcpy(sim->image[a], p->image, sizeof p->image);
+        if (p->radius > sim->rmax) sim->rmax = p->radius;
+    }
+    /* hooke stiffness of particle-wall pairs */
+    for (size_t a = 0; a < sim->n; a++)
+        for (size_t k = 0; k < sim->nwalls; k++) {
+            nbr_pair *h = &sim->whist[a * sim->nwalls + k];
+            if (st->normal == DEM_NORMAL_HOOKE) {
+                dem_pair p;
+                dem_pair_init(&p, st, sim->r[a], sim->m[a], &sim->materials[sim->mat[a]], 0.0, 0.0,
+                              &sim->materials[sim->walls[k].material]);
+                h->kn = p.kn;
+                h->kt = p.kt;
+            }
+        }
+    for (int k = 0; k < 3; k++) sim->periodic[k] = (s->cell.flags >> k) & 1;
+    if (s->cell.flags) {
+        /* H^-1 by cofactors */
+        const double (*h)[3] = s->cell.h.m;
+        double det = dem_m3_det(s->cell.h);
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) {
+                int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+                sim->hinv.m[r][c] = (h[r1][c1] * h[r2][c2] - h[r1][c2] * h[r2][c1]) / det;
+            }
+    }
+    sim->skin = st->skin > 0.0 ? st->skin : default_skin(sim);
+    for (int k = 0; k < 3; k++)
+        if (sim->periodic[k] && cell_width(&sim->cell, k) < 2.0 * sim->rmax + sim->skin) {
+            dem_fail(err, DEM_ERR_VALUE, "the periodic cell is %g m wide along cell vector %c, less than the neighbour cutoff %g m (largest diameter plus skin): a particle would touch its own image",
+                     cell_width(&sim->cell, k), "abc"[k], 2.0 * sim->rmax + sim->skin);
+            dem_sim_free(sim);
+            return NULL;
+        }
+    sim->forces_current = (s->flags & 1u) != 0;
+    dem_status r;
+    if (sim->n && (r = rebuild(sim, err))) {
+        dem_sim_free(sim);
+        return NULL;
+    }
+    for (size_t p = 0; p < sim->npairs; p++) sim->out[p].touch = 0;
+    /* With current forces, the frame's contacts stand for this step's results too, so that a
+     * frame stored before any step equals the one read. */
+    if (sim->n && (r = load_contacts(sim, s, err))) {
+        dem_sim_free(sim);
+        return NULL;
+    }
+    return sim;
+}
+
+void dem_sim_free(dem_sim *sim)
+{
+    if (!sim) return;
+    void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
+                    sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->adj_start, sim->cell_items,
+                    sim->edis, sim->whist, sim->wout, sim->materials, sim->mp, sim->walls, sim->pairs, sim->out,
+                    sim->adj, sim->cell_start};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
+    free(sim);
+}
+
+void dem_sim_set_dt(dem_sim *sim, double dt) { sim->dt = dt; }
+double dem_sim_dt(const dem_sim *sim) { return sim->dt; }
+uint64_t dem_sim_steps(const dem_sim *sim) { return sim->step; }
+double dem_sim_time(const dem_sim *sim) { return sim->time; }
+uint64_t dem_sim_rebuilds(const dem_sim *sim) { return sim->rebuilds; }
+
+void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
+{
+    const dem_settings *st = &sim->st;
+    est->contact_time = INFINITY;
+    est->pwave = INFINITY;
+    est->stiffness = INFINITY;
+    int uses_e = !(st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN);
+    for (size_t a = 0; a < sim->n; a++) {
+        const dem_material *m = &sim->materials[sim->mat[a]];
+        dem_pair p;
+        dem_pair_init(&p, st, sim->r[a], sim->m[a], m, sim->r[a], sim->m[a], m);
+        double tc = st->normal == DEM_NORMAL_HOOKE
+                        ? M_PI * sqrt(p.mstar / p.kn)                                            /* seed 001 eq 7 */
+                        : DEM_HERTZ_TC * pow(p.mstar * p.mstar / (p.rstar * p.estar * p.estar * st->vc), 0.2); /* eq 30 */
+        if (tc < est->contact_time) est->contact_time = tc;
+        double tp = sim->r[a] * sqrt(m->density / m->young);                                 /* seed 002 §1.5.6 */
+        if (tp < est->pwave) est->pwave = tp;
+    }
+    if (!uses_e) est->pwave = NAN;
+    /* global stiffness (seed 002 eq 1.12): sum of the normal stiffnesses of each particle's contacts */
+    if (!sim->forces_current && sim->n) setup_forces(sim);
+    double *k = calloc(sim->n ? sim->n : 1, sizeof *k);
+    if (k) {
+        const dem_normal_model *nm = dem_normal_models[st->normal];
+        for (size_t p = 0; p < sim->npairs; p++) {
+            const contact_out *o = &sim->out[p];
+            if (!o->touch) continue;
+            dem_pair pp;
+            pair_properties(sim, &pp, sim->pairs[p].i, sim->pairs[p].j, &sim->pairs[p]);
+            double s = nm->stiffness(&pp, o->delta);
+            k[sim->pairs[p].i] += s;
+            k[sim->pairs[p].j] += s;
+        }
+        for (size_t a = 0; a < sim->n; a++)
+            if (k[a] > 0.0) {
+                double t = sqrt(2.0 * sim->m[a] / k[a]);
+                if (t < est->stiffness) est->stiffness = t;
+            }
+        free(k);
+    }
+    double rec = est->contact_time / 50.0;
+    if (uses_e && 0.2 * est->pwave < rec) rec = 0.2 * est->pwave;
+    if (0.3 * est->stiffness < rec) rec = 0.3 * est->stiffness;
+    est->recommended = rec;
+}
+
+typedef struct {
+    uint64_t i, j;
+    int32_t s[3];
+    uint32_t wall;
+    const nbr_pair *h;
+    const contact_out *o;
+} out_contact;
+
+static int cmp_out_contact(const void *pa, const void *pb)
+{
+    const out_contact *a = pa, *b = pb;
+    if (a->wall != b->wall) return a->wall < b->wall ? -1 : 1;
+    if (a->i != b->i) return a->i < b->i ? -1 : 1;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (a->s[k] != b->s[k]) return a->s[k] < b->s[k] ? -1 : 1;
+    return 0;
+}
+
+static dem_contact make_contact(const out_contact *oc, int history)
+{
+    dem_contact c;
+    memset(&c, 0, sizeof c);
+    c.i = oc->i;
+    c.j = oc->j;
+    memcpy(c.shift, oc->s, sizeof c.shift);
+    c.flags = (oc->wall ? DEM_CONTACT_WALL : 0) | (oc->h->flags & PAIR_SLIDING ? DEM_CONTACT_SLIDING : 0);
+    c.overlap = oc->o->delta;
+    c.normal = oc->o->n;
+    c.fn = dem_v3_scale(oc->o->n, oc->o->fn);
+    c.ft = oc->o->ft;
+    c.diss_friction = oc->h->diss[0];
+    c.diss_damp_n = oc->h->diss[1];
+    c.diss_damp_t = oc->h->diss[2];
+    if (history)
+        for (int k = 0; k < 3; k++) c.hist[k] = oc->h->xi[k];
+    return c;
+}
+
+dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
+{
+    dem_status st;
+    if (!sim->forces_current) setup_forces((dem_sim *)sim);
+    out->step = sim->step;
+    out->time = sim->time;
+    out->dt = sim->dt;
+    out->flags |= 1u; /* forces are current */
+    memcpy(out->energy, sim->energy, sizeof out->energy);
+    for (size_t a = 0; a < sim->n; a++) {
+        dem_particle *p = &out->particles[a];
+        p->pos = sim->x[a]; p->vel = sim->v[a]; p->omega = sim->w[a];
+        p->force = sim->f[a]; p->torque = sim->t[a]; p->orient = sim->q[a];
+        memcpy(p->image, sim->image[a], sizeof p->image);
+    }
+    memcpy(out->walls, sim->walls, sim->nwalls * sizeof *sim->walls);
+    int history = dem_tangential_models[sim->st.tangential]->uses_history;
+    size_t count = 0;
+    for (size_t p = 0; p < sim->npairs; p++) count += sim->out[p].touch;
+    for (size_t k = 0; k < sim->n * sim->nwalls; k++) count += sim->wout[k].touch;
+    out_contact *list = malloc((count ? count : 1) * sizeof *list);
+    if (!list) return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing %zu contacts", count);
+    size_t c = 0;
+    for (size_t p = 0; p < sim->npairs; p++) {
+        if (!sim->out[p].touch) continue;
+        const nbr_pair *np = &sim->pairs[p];
+        out_contact *oc = &list[c++];
+        oc->i = sim->id[np->i];
+        oc->j = sim->id[np->j];
+        memcpy(oc->s, np->s, sizeof oc->s);
+        oc->wall = 0;
+        oc->h = np;
+        oc->o = &sim->out[p];
+    }
+    for (size_t a = 0; a < sim->n; a++)
+        for (size_t k = 0; k < sim->nwalls; k++) {
+            const contact_out *o = &sim->wout[a * sim->nwalls + k];
+            if (!o->touch) continue;
+            out_contact *oc = &list[c++];
+            oc->i = sim->id[a];
+            oc->j = k;
+            memset(oc->s, 0, sizeof oc->s);
+            oc->wall = 1;
+            oc->h = &sim->whist[a * sim->nwalls + k];
+            oc->o = o;
+        }
+    qsort(list, count, sizeof *list, cmp_out_contact);
+    out->ncontacts = 0;
+    out->hist_slots = history ? 3 : 0;
+    if ((st = dem_system_reserve_contacts(out, count, err))) { free(list); return st; }
+    for (size_t k = 0; k < count; k++) {
+        dem_contact ct = make_contact(&list[k], history);
+        dem_system_push_contact(out, &ct, err);
+    }
+    free(list);
+    return dem_settings_write(&sim->st, out, err);
+}

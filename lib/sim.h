@@ -1,0 +1,69 @@
+/* sim.h - advancing a system in time: velocity-Verlet (standard and improved), contact laws,
+ * walls, gravity, damping, a Verlet neighbour list over a general periodic cell.
+ *
+ * A dem_sim is built from a frame (dem_system + dem_settings), advanced step by step, and
+ * stored back into a frame at any time. It keeps its hot data in flat arrays. Results are
+ * bit-identical for any thread count and however a run is split: forces are summed per particle
+ * over its contacts sorted by partner id, every total is summed in a fixed order, and everything
+ * that carries over between steps (velocities, forces, contact histories, wall positions, energy
+ * accumulators) is in the frame. */
+#ifndef DEM_SIM_H
+#define DEM_SIM_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "model.h"
+#include "system.h"
+
+typedef struct dem_sim dem_sim;
+
+/* Time-step estimates (s) for the system as it is (seed 002 §1.5.6; seed 001 eqs 1-7). */
+typedef struct {
+    double contact_time;   /* duration of a collision of the smallest pair at model.vc */
+    double pwave;          /* min r sqrt(rho/E) (seed 002, p-wave), nan for a given kn */
+    double stiffness;      /* min sqrt(2 m / K), K the sum of contact stiffnesses; inf without contacts */
+    double recommended;    /* what --dt auto uses: min(contact_time/50, 0.2 pwave, 0.3 stiffness) */
+} dem_dt_estimates;
+
+/* Build a simulation from a frame. The frame's settings must have been read into st (whose
+ * copy the sim keeps). threads >= 1. Fails on states it cannot simulate (clumps, deforming or
+ * stress-controlled cells) with a message saying so. */
+dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err);
+void dem_sim_free(dem_sim *sim);
+
+void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est);
+/* Set the time step (s > 0). */
+void dem_sim_set_dt(dem_sim *sim, double dt);
+double dem_sim_dt(const dem_sim *sim);
+
+/* Advance one step. Fails if a particle leaves the range the neighbour grid can handle or a
+ * value becomes non-finite (naming particle and step). */
+dem_status dem_sim_step(dem_sim *sim, dem_error *err);
+uint64_t dem_sim_steps(const dem_sim *sim);
+double dem_sim_time(const dem_sim *sim);
+/* Neighbour-list rebuilds since the sim was made (for benchmarks and tests). */
+uint64_t dem_sim_rebuilds(const dem_sim *sim);
+
+/* Write the current state into out (which must be the frame the sim was built from, or a copy
+ * of it): particles, walls, contacts with their history, energy accumulators, step, time, dt,
+ * settings. */
+dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err);
+
+/* ---- one contact, driven kinematically -------------------------------------------------------
+ * Evaluate the contact law for a pair of spheres whose positions at t + dt and velocities at
+ * t + dt/2 are prescribed, exactly as a step of dem-step does: the history (3 doubles, zero for a
+ * new contact) and sliding flag are carried by the caller. For tests of the contact law under
+ * imposed motions (rigid rotation, load paths) and for stress probes. Returns 1 if touching. */
+typedef struct {
+    dem_vec3 xi, xj;   /* positions at t + dt, m */
+    dem_vec3 vi, vj;   /* velocities at t + dt/2, m/s */
+    dem_vec3 wi, wj;   /* angular velocities at t + dt/2, rad/s */
+    double ri, rj;     /* radii, m */
+    double mi, mj;     /* masses, kg */
+} dem_probe_state;
+
+int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_material *b, double dt,
+                      const dem_probe_state *in, double hist[3], int *sliding, dem_vec3 *fn, dem_vec3 *ft);
+
+#endif
