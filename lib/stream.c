@@ -505,6 +505,9 @@ static dem_status r_params(dem_reader *r, dem_system *s, uint64_t len, dem_error
     dem_status st;
     table_header th;
     if ((st = r_table_header(r, "PARM", len, 0, &th, err))) return st;
+    if (th.recsize != 0 || th.extra != 0)
+        return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: section PARM: record size %u and extra %u must be 0",
+                        (unsigned long long)r->frames, th.recsize, th.extra);
     uint64_t end = r_payload_offset(r) + (len - TABLE_HEADER);
     for (uint64_t k = 0; k < th.count; k++) {
         uint64_t at = r_payload_offset(r);
@@ -521,6 +524,10 @@ static dem_status r_params(dem_reader *r, dem_system *s, uint64_t len, dem_error
         if (strlen(key) != kl)
             return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: PARM entry %llu: key contains a NUL byte", (unsigned long long)r->frames, (unsigned long long)k);
         uint8_t type = p[kl], count = p[kl + 1];
+        if (dem_param_get(s, key))
+            return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s' appears twice", (unsigned long long)r->frames, key);
+        if (type != DEM_PARAM_F64 && count != 1)
+            return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s': count %u, must be 1 for this type", (unsigned long long)r->frames, key, count);
         if (type == DEM_PARAM_I64) {
             if (!(p = r_take(r, 8, &st, err))) return st;
             st = dem_param_set_i64(s, key, dem_get_i64(p), err);

@@ -236,7 +236,13 @@ static dem_status check_particle(const dem_system *s, size_t k, dem_error *err)
                            names[v][a], dem_v3_get(vecs[v], a));
     double qn = dem_quat_norm(p->orient);
     if (!isfinite(qn) || fabs(qn - 1.0) > 1e-6)
-        return BAD("particle record %zu (id %llu): orientation quaternion has norm %g, not 1", k, (unsigned long long)p->id, qn);
+        return BAD("particle record %zu (id %llu): orientation quaternion has norm %.17g, not 1", k, (unsigned long long)p->id, qn);
+    if (p->clump) {
+        size_t c = 0;
+        while (c < s->nclumps && s->clumps[c].id != p->clump) c++;
+        if (c == s->nclumps)
+            return BAD("particle record %zu (id %llu): clump %llu does not exist", k, (unsigned long long)p->id, (unsigned long long)p->clump);
+    }
     if (p->material >= s->nmaterials)
         return BAD("particle record %zu (id %llu): material %u does not exist: the frame has %zu material(s)", k, (unsigned long long)p->id, p->material, s->nmaterials);
     return DEM_OK;
@@ -249,9 +255,9 @@ static dem_status check_material(const dem_system *s, size_t k, dem_error *err)
         return BAD("material record %zu: name is not NUL terminated within %d bytes", k, DEM_NAME_MAX);
     if (!(m->density > 0.0) || !isfinite(m->density)) return BAD("material record %zu (%s): density %g must be positive", k, m->name, m->density);
     if (!(m->young > 0.0) || !isfinite(m->young)) return BAD("material record %zu (%s): young %g must be positive", k, m->name, m->young);
-    if (!(m->poisson > -1.0 && m->poisson < 0.5)) return BAD("material record %zu (%s): poisson %g must lie in (-1, 0.5)", k, m->name, m->poisson);
+    if (!(m->poisson > -1.0 && m->poisson < 0.5)) return BAD("material record %zu (%s): poisson %.17g must lie in (-1, 0.5)", k, m->name, m->poisson);
     if (!(m->friction >= 0.0) || !isfinite(m->friction)) return BAD("material record %zu (%s): friction %g must be >= 0", k, m->name, m->friction);
-    if (!(m->restitution > 0.0 && m->restitution <= 1.0)) return BAD("material record %zu (%s): restitution %g must lie in (0, 1]", k, m->name, m->restitution);
+    if (!(m->restitution > 0.0 && m->restitution <= 1.0)) return BAD("material record %zu (%s): restitution %.17g must lie in (0, 1]", k, m->name, m->restitution);
     if (!(m->rolling_friction >= 0.0) || !isfinite(m->rolling_friction)) return BAD("material record %zu (%s): rolling_friction %g must be >= 0", k, m->name, m->rolling_friction);
     if (!(m->twisting_friction >= 0.0) || !isfinite(m->twisting_friction)) return BAD("material record %zu (%s): twisting_friction %g must be >= 0", k, m->name, m->twisting_friction);
     if (!(m->surface_energy >= 0.0) || !isfinite(m->surface_energy)) return BAD("material record %zu (%s): surface_energy %g must be >= 0", k, m->name, m->surface_energy);
@@ -267,7 +273,7 @@ static dem_status check_wall(const dem_system *s, size_t k, dem_error *err)
         !dem_v3_isfinite(w->force) || !dem_v3_isfinite(w->torque) || !isfinite(w->work))
         return BAD("wall record %zu: a value is not finite", k);
     double nn = dem_v3_norm(w->normal);
-    if (!isfinite(nn) || fabs(nn - 1.0) > 1e-9) return BAD("wall record %zu: normal has length %g, not 1", k, nn);
+    if (!isfinite(nn) || fabs(nn - 1.0) > 1e-9) return BAD("wall record %zu: normal has length %.17g, not 1", k, nn);
     if (w->kind == DEM_WALL_CYLINDER && !(w->radius > 0.0 && isfinite(w->radius)))
         return BAD("wall record %zu: cylinder radius %g must be positive", k, w->radius);
     return DEM_OK;
@@ -286,11 +292,57 @@ static dem_status check_contact(const dem_system *s, size_t k, const uint64_t *i
         if (c->i == c->j && !c->shift[0] && !c->shift[1] && !c->shift[2])
             return BAD("contact record %zu: particle %llu in contact with itself", k, (unsigned long long)c->i);
     }
-    if (!isfinite(c->overlap) || !dem_v3_isfinite(c->normal) || !dem_v3_isfinite(c->fn) || !dem_v3_isfinite(c->ft))
+    if (!isfinite(c->overlap) || !dem_v3_isfinite(c->normal) || !dem_v3_isfinite(c->fn) || !dem_v3_isfinite(c->ft) ||
+        !isfinite(c->diss_friction) || !isfinite(c->diss_damp_n) || !isfinite(c->diss_damp_t))
         return BAD("contact record %zu (%llu-%llu): a value is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j);
     for (uint32_t h = 0; h < s->hist_slots; h++)
         if (!isfinite(c->hist[h])) return BAD("contact record %zu (%llu-%llu): history slot %u is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j, h);
     return DEM_OK;
+}
+
+#define BAD2(...) dem_fail(err, DEM_ERR_VALUE, __VA_ARGS__)
+
+/* A pair (or particle and wall) named twice, in either order, would have two histories. */
+typedef struct {
+    uint64_t a, b;
+    int32_t s[3];
+    uint32_t wall;
+} contact_key;
+
+static int cmp_contact_key(const void *pa, const void *pb)
+{
+    const contact_key *x = pa, *y = pb;
+    if (x->wall != y->wall) return x->wall < y->wall ? -1 : 1;
+    if (x->a != y->a) return x->a < y->a ? -1 : 1;
+    if (x->b != y->b) return x->b < y->b ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (x->s[k] != y->s[k]) return x->s[k] < y->s[k] ? -1 : 1;
+    return 0;
+}
+
+static dem_status check_duplicate_contacts(const dem_system *s, dem_error *err)
+{
+    if (s->ncontacts < 2) return DEM_OK;
+    contact_key *keys = malloc(s->ncontacts * sizeof *keys);
+    if (!keys) return dem_fail(err, DEM_ERR_NOMEM, "out of memory checking %zu contacts", s->ncontacts);
+    for (size_t k = 0; k < s->ncontacts; k++) {
+        const dem_contact *c = &s->contacts[k];
+        contact_key *q = &keys[k];
+        q->wall = c->flags & DEM_CONTACT_WALL;
+        int flip = !q->wall && c->j < c->i; /* (i, j, s) and (j, i, -s) are the same pair */
+        q->a = flip ? c->j : c->i;
+        q->b = flip ? c->i : c->j;
+        for (int d = 0; d < 3; d++) q->s[d] = flip ? -c->shift[d] : c->shift[d];
+    }
+    qsort(keys, s->ncontacts, sizeof *keys, cmp_contact_key);
+    dem_status st = DEM_OK;
+    for (size_t k = 1; k < s->ncontacts && !st; k++)
+        if (cmp_contact_key(&keys[k - 1], &keys[k]) == 0)
+            st = BAD2("contact between %s %llu and %s %llu (image %d,%d,%d) appears more than once", "particle",
+                      (unsigned long long)keys[k].a, keys[k].wall ? "wall" : "particle", (unsigned long long)keys[k].b,
+                      keys[k].s[0], keys[k].s[1], keys[k].s[2]);
+    free(keys);
+    return st;
 }
 
 dem_status dem_system_check(const dem_system *s, dem_error *err)
@@ -304,8 +356,28 @@ dem_status dem_system_check(const dem_system *s, dem_error *err)
     for (size_t k = 0; k < s->nwalls; k++)
         if ((st = check_wall(s, k, err))) return st;
     if (s->cell.flags) {
-        double v = dem_cell_volume(&s->cell);
-        if (!(v > 0.0) || !isfinite(v)) return BAD("periodic cell: volume det(H) = %g must be positive", v);
+        double det = dem_m3_det(s->cell.h);
+        if (!(det > 0.0) || !isfinite(det)) return BAD("periodic cell: det H = %.17g must be positive (right-handed cell vectors)", det);
+        if (!dem_v3_isfinite(s->cell.origin)) return BAD("periodic cell: origin is not finite");
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                if (!isfinite(s->cell.vgrad.m[r][c]) || !isfinite(s->cell.target_stress.m[r][c]))
+                    return BAD("periodic cell: l%d%d or s%d%d is not finite", r + 1, c + 1, r + 1, c + 1);
+    }
+    for (size_t k = 0; k < s->nclumps; k++) {
+        const dem_clump *c = &s->clumps[k];
+        if (!(c->mass > 0.0 && isfinite(c->mass)) || !(c->inertia.x > 0.0 && c->inertia.y > 0.0 && c->inertia.z > 0.0) ||
+            !dem_v3_isfinite(c->inertia))
+            return BAD("clump record %zu (id %llu): mass and principal moments must be positive and finite", k, (unsigned long long)c->id);
+        if (!dem_v3_isfinite(c->pos) || !dem_v3_isfinite(c->vel) || !dem_v3_isfinite(c->omega) ||
+            !dem_v3_isfinite(c->force) || !dem_v3_isfinite(c->torque))
+            return BAD("clump record %zu (id %llu): a value is not finite", k, (unsigned long long)c->id);
+        double qn = dem_quat_norm(c->orient);
+        if (!isfinite(qn) || fabs(qn - 1.0) > 1e-6)
+            return BAD("clump record %zu (id %llu): orientation quaternion has norm %.17g, not 1", k, (unsigned long long)c->id, qn);
+        if (c->id == 0) return BAD("clump record %zu: id 0 is reserved for 'no clump'", k);
+        for (size_t j = 0; j < k; j++)
+            if (s->clumps[j].id == c->id) return BAD("clump id %llu appears more than once", (unsigned long long)c->id);
     }
     for (size_t k = 0; k < s->nparticles; k++)
         if ((st = check_particle(s, k, err))) return st;
@@ -321,6 +393,7 @@ dem_status dem_system_check(const dem_system *s, dem_error *err)
         if (ids[k] == ids[k - 1]) st = BAD("particle id %llu appears more than once", (unsigned long long)ids[k]);
     for (size_t k = 0; k < s->ncontacts && !st; k++) st = check_contact(s, k, ids, err);
     free(ids);
+    if (!st) st = check_duplicate_contacts(s, err);
     return st;
 #undef BAD
 }

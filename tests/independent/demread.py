@@ -21,10 +21,10 @@ Usage: demread.py [--particles | --summary | --contacts | --all-fields | --dump]
   --repr        print doubles with Python's repr() instead of the default C-like text
 
 Doubles are printed by default as dem-probe prints them: the first of '%.15g', '%.16g',
-'%.17g' that reads back to the same double (for every normal double this has the same digits
-as Python's repr(), which is the shortest round-trip text, but the notation differs: repr
-writes 1000000000000000.0 and 123456.0 where '%g' writes 1e+15 and 123456, and for subnormals
-'%.15g' can be longer than the shortest text: 4.94065645841247e-324 versus 5e-324).
+'%.17g' (for subnormals: of '%.1g' .. '%.17g') that reads back to the same double. For every
+double this has the same digits as Python's repr(), the shortest round-trip text, but the
+notation differs: repr writes 1000000000000000.0 and 123456.0 where '%g' writes 1e+15 and
+123456.
 
 Frames are printed as soon as they are decoded and fully checked. On damaged input, the frames
 before the damage are printed, then one line `demread: frame N, offset B (where): class: detail`
@@ -574,7 +574,8 @@ def fmt(x):
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
-    for prec in (15, 16, 17):
+    first = 1 if 0 < abs(x) < 2.2250738585072014e-308 else 15  # subnormals: search from 1 digit
+    for prec in range(first, 18):
         s = "%.*g" % (prec, x)
         if float(s) == x:
             return s

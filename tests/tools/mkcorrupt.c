@@ -189,6 +189,42 @@ int main(int argc, char **argv)
     s.particles[0].orient.w = 0.5;
     save_system("orientation-not-unit", &s);
     s.particles[0].orient.w = 1;
+    dem_contact dup = s.contacts[0]; /* the same pair again, named the other way round */
+    dup.i = s.contacts[0].j;
+    dup.j = s.contacts[0].i;
+    dem_error e2;
+    dem_system_push_contact(&s, &dup, &e2);
+    save_system("duplicate-contact", &s);
+    s.ncontacts--;
+    s.cell.flags = 7;
+    s.cell.h = dem_m3_diag(0.01, -0.01, 0.01);
+    save_system("cell-left-handed", &s);
+    s.cell.h = dem_m3_diag(0.01, 0.01, 0.01);
+    s.cell.flags = 0;
+    s.particles[1].clump = 9;
+    save_system("missing-clump", &s);
+    s.particles[1].clump = 0;
+
+    /* A settings key twice. */
+    v.p = NULL;
+    v.n = 0;
+    bytes_add(&v, pl.p, pl.n);
+    size_t parm = payload_section(&v, "PARM");
+    uint8_t entry[2 + 1 + 2 + 8] = {1, 0, 'k', 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    bytes two = {0, 0};
+    bytes_add(&two, v.p, parm);
+    uint8_t hdr[32];
+    memcpy(hdr, v.p + parm, 32);
+    dem_put_u64(hdr + 8, 16 + 2 * sizeof entry);
+    dem_put_u64(hdr + 16, 2);
+    bytes_add(&two, hdr, 32);
+    bytes_add(&two, entry, sizeof entry);
+    bytes_add(&two, entry, sizeof entry);
+    uint64_t old_len = dem_get_u64(v.p + parm + 8);
+    bytes_add(&two, v.p + parm + 16 + old_len, v.n - parm - 16 - old_len);
+    save_payload("duplicate-setting", &two);
+    free(two.p);
+    free(v.p);
 
     free(one.p);
     free(three.p);

@@ -142,6 +142,7 @@ static void make_system(dem_system *s)
     memset(&c, 0, sizeof c);
     c.id = 7;
     c.mass = 1;
+    c.inertia = dem_v3(1e-3, 2e-3, 3e-3);
     c.orient = dem_quat_identity();
     dem_system_push_clump(s, &c, &err);
     for (uint64_t k = 0; k < 300; k++) {
