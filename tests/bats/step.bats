@@ -1,0 +1,193 @@
+#!/usr/bin/env bats
+# dem-step: options, errors, determinism, boundaries, signals.
+load helpers
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    # two spheres about to collide head-on, and a small settling heap
+    printf 'id\tx\ty\tz\tr\tvx\n1\t0\t0\t0\t0.001\t0.1\n2\t0.00201\t0\t0\t0.001\t-0.1\n' > two.tsv
+    dem-pack --from two.tsv > two.dem
+    dem-pack --random 150 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose --seed 3 \
+             --velocity-random 0.05 > heap.dem
+}
+
+@test "--help teaches on stdout and exits 0" {
+    run --separate-stderr dem-step --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Usage: dem-step"* ]]
+    [[ "$output" == *"--integrator vv|vv-improved"* ]]
+    [[ "$output" == *"--every K"* ]]
+    [ -z "$stderr" ]
+}
+
+@test "usage errors exit 2 with a pointer to --help" {
+    for args in "" "-n 5 --time 1" "-n x" "-n 5 --integrator euler" "-n 5 --kn 1 --kn-from yade" \
+                "-n 5 --threads 0" "-n 5 --dt -1" "-n 5 --normal spring" "-n 5 --damping maybe" \
+                "-n 5 --local-damping 1.5" "-n 5 --drag 0" "-n 5 --ignore 0:1" "-n 5 two.dem two.dem"; do
+        run --separate-stderr dem-step $args two.dem
+        [ "$status" -eq 2 ] || { echo "args '$args': status $status"; return 1; }
+        [[ "$stderr" == *"Try 'dem-step --help'"* ]] || { echo "args '$args': $stderr"; return 1; }
+    done
+}
+
+@test "data errors exit 1 with a message" {
+    run --separate-stderr dem-step -n 5 /dev/null
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "dem-step: empty input: no frame (0 bytes)" ]
+    run --separate-stderr dem-step -n 5 nonexistent.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == "dem-step: cannot open 'nonexistent.dem'"* ]]
+    run --separate-stderr dem-step -n 5 --wall-velocity 3=0,0,1 two.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"wall 3 does not exist"* ]]
+}
+
+@test "hooke without a stiffness is refused before any step" {
+    run --separate-stderr dem-step -n 5 --normal hooke --kn 0 two.dem
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"needs a positive kn"* ]]
+}
+
+@test "a frame with an unknown setting is refused, meta. and x- keys are not" {
+    command -v python3 >/dev/null || skip "python3 missing"
+    python3 -S "$REPO/tests/independent/demcraft.py" --parm model.future=s:hello < two.dem > b.dem
+    run --separate-stderr dem-step -n 1 b.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"unknown setting 'model.future'"* ]]
+    python3 -S "$REPO/tests/independent/demcraft.py" --parm x-note=s:hello --parm meta.lab=s:here < two.dem > c.dem
+    dem-step -q -n 1 c.dem > /dev/null
+}
+
+@test "the time-step estimates are reported, and a large dt is warned about" {
+    run --separate-stderr dem-step -n 1 two.dem
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == "dem-step: dt = "*"collision time tc = "*"p-wave"*"global stiffness"* ]]
+    run --separate-stderr dem-step -n 1 -q two.dem
+    [ -z "$stderr" ]
+    run --separate-stderr dem-step -n 1 -q --dt 1e-4 two.dem
+    [[ "$stderr" == *"warning: dt = 0.0001 s is more than a tenth of the collision time"* ]]
+}
+
+@test "-n 2N and -n N | -n N give the same bits; so do repeated runs" {
+    dem-step -q -n 400 --gravity 0,0,-9.81 --local-damping 0.1 heap.dem > a.dem
+    dem-step -q -n 200 --gravity 0,0,-9.81 --local-damping 0.1 heap.dem | dem-step -q -n 200 > b.dem
+    cmp a.dem b.dem
+    dem-step -q -n 400 --gravity 0,0,-9.81 --local-damping 0.1 heap.dem > c.dem
+    cmp a.dem c.dem
+}
+
+@test "--threads 1 and --threads 2 give the same bits" {
+    dem-step -q -n 300 --gravity 0,0,-9.81 --threads 1 heap.dem > a.dem
+    dem-step -q -n 300 --gravity 0,0,-9.81 --threads 2 heap.dem > b.dem
+    cmp a.dem b.dem
+}
+
+@test "settings given on the command line are stored and carried on" {
+    dem-step -q -n 100 --normal hooke --kn 2e4 --damping viscous --gamma-n 0.01 --integrator vv heap.dem > a.dem
+    dem-step -q -n 50 --normal hooke --kn 2e4 --damping viscous --gamma-n 0.01 --integrator vv heap.dem |
+        dem-step -q -n 50 > b.dem
+    cmp a.dem b.dem
+    # and they differ from the defaults
+    dem-step -q -n 100 heap.dem > c.dem
+    ! cmp -s a.dem c.dem
+}
+
+@test "--every K writes frames K, 2K, ... and always the last" {
+    dem-step -q -n 25 --every 10 two.dem > a.dem
+    run dem-probe a.dem
+    [ "${#lines[@]}" -eq 4 ]
+    [ "$(cut -f 2 <<< "${lines[1]}")" = 10 ]
+    [ "$(cut -f 2 <<< "${lines[2]}")" = 20 ]
+    [ "$(cut -f 2 <<< "${lines[3]}")" = 25 ]
+}
+
+@test "--time T runs ceil(T/dt) steps and --dt sets the step" {
+    dem-step -q --time 1e-4 --dt 1e-6 two.dem > a.dem
+    run dem-probe a.dem
+    [ "$(cut -f 2 <<< "${lines[1]}")" = 100 ]
+    awk -F'\t' 'NR == 2 { if ($3 < 0.99e-4 || $3 > 1.01e-4) exit 1 }' <<< "$output"
+}
+
+@test "the collision of two spheres conserves momentum and swaps their velocities" {
+    dem-step -q -n 3000 --damping none --tangential none two.dem > a.dem
+    run dem-probe --particles a.dem
+    v1=$(awk -F'\t' 'NR == 2 { print $8 }' <<< "$output")
+    v2=$(awk -F'\t' 'NR == 3 { print $8 }' <<< "$output")
+    awk -v a="$v1" -v b="$v2" 'BEGIN { exit !(a < -0.0999 && a > -0.1001 && b > 0.0999 && b < 0.1001 && (a + b)^2 < 1e-24) }'
+}
+
+@test "a sphere dropped on a wall comes to rest on it" {
+    printf 'x\ty\tz\tr\n0\t0\t0.003\t0.001\n' | dem-pack --from - --wall z=0 > drop.dem
+    dem-step -q --time 0.3 --gravity 0,0,-9.81 --local-damping 0.3 drop.dem > a.dem
+    run dem-probe --particles a.dem
+    z=$(awk -F'\t' 'NR == 2 { print $7 }' <<< "$output")
+    vz=$(awk -F'\t' 'NR == 2 { print $10 }' <<< "$output")
+    awk -v z="$z" -v v="$vz" 'BEGIN { exit !(z > 0.00099 && z < 0.001 && v * v < 1e-8) }'
+    run dem-probe --contacts a.dem
+    [ "$(awk -F'\t' 'NR == 2 { print $6 }' <<< "$output")" = 1 ] # a wall contact
+}
+
+@test "a moving wall pushes: --wall-velocity and walls moving from dem-pack" {
+    printf 'x\ty\tz\tr\n0\t0\t0.0010001\t0.001\n' | dem-pack --from - --wall 'z=0@0,0,0.01' > w.dem
+    dem-step -q --time 2e-4 --dt 2e-8 --damping none w.dem > a.dem
+    run dem-probe --particles a.dem
+    vz=$(awk -F'\t' 'NR == 2 { print $10 }' <<< "$output")
+    awk -v v="$vz" 'BEGIN { exit !(v > 0.019 && v < 0.021) }' # elastic bounce off a wall at 0.01 m/s
+    printf 'x\ty\tz\tr\n0\t0\t0.0010001\t0.001\n' | dem-pack --from - --wall z=0 |
+        dem-step -q --time 2e-4 --dt 2e-8 --damping none --wall-velocity 0=0,0,0.01 > b.dem
+    cmp a.dem b.dem
+}
+
+@test "fixed particles stay put and still push" {
+    printf 'id\tx\ty\tz\tr\tvx\tfixed\n1\t0\t0\t0\t0.001\t0\t1\n2\t0.00201\t0\t0\t0.001\t-0.1\t0\n' | dem-pack --from - > f.dem
+    dem-step -q -n 3000 --damping none --tangential none f.dem > a.dem
+    run dem-probe --particles a.dem
+    [ "$(awk -F'\t' 'NR == 2 { print $5 }' <<< "$output")" = 0 ]
+    vx=$(awk -F'\t' 'NR == 3 { print $8 }' <<< "$output")
+    awk -v v="$vx" 'BEGIN { exit !(v > 0.0999 && v < 0.1001) }'
+}
+
+@test "--ignore lets groups pass through each other" {
+    dem-step -q -n 3000 --damping none --tangential none --ignore 1:1 two.dem > a.dem
+    run dem-probe --particles a.dem
+    [ "$(awk -F'\t' 'NR == 2 { print $8 }' <<< "$output")" = 0.1 ]
+}
+
+@test "a particle leaving a periodic cell comes back on the other side, counting its image" {
+    printf 'x\ty\tz\tr\tvx\n0.009\t0.005\t0.005\t0.001\t1\n' |
+        dem-pack --from - --periodic 0,0,0,0.01,0.01,0.01 > p.dem
+    dem-step -q -n 100 --dt 2e-5 p.dem > a.dem
+    run dem-probe --particles --fields ix a.dem
+    x=$(awk -F'\t' 'NR == 2 { print $5 }' <<< "$output")
+    [ "$(awk -F'\t' 'NR == 2 { print $18 }' <<< "$output")" = 1 ]
+    awk -v x="$x" 'BEGIN { exit !(x > 0.000999 && x < 0.001001) }'
+}
+
+@test "contacts across a periodic boundary carry their image shift" {
+    printf 'id\tx\ty\tz\tr\tvx\n1\t0.0005\t0.005\t0.005\t0.001\t0\n2\t0.0095\t0.005\t0.005\t0.001\t0\n' |
+        dem-pack --from - --periodic 0,0,0,0.01,0.01,0.01 > p.dem
+    dem-step -q -n 1 --dt 1e-7 p.dem > a.dem
+    run dem-probe --contacts a.dem
+    [ "${#lines[@]}" -eq 2 ]
+    [ "$(cut -f 4,5,7 <<< "${lines[1]}")" = $'1\t2\t-1' ]
+}
+
+@test "SIGINT finishes the step, writes a last complete frame and exits 130" {
+    dem-pack --random 2000 --box 0,0,0,0.03,0.03,0.03 --radius 5e-4 --enclose --seed 1 > big.dem
+    dem-step -q -n 100000000 --gravity 0,0,-9.81 big.dem > out.dem &
+    pid=$!
+    sleep 1
+    kill -INT $pid
+    status=0
+    wait $pid || status=$?
+    [ "$status" -eq 130 ]
+    run dem-probe out.dem
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 2 ]
+}
+
+@test "a frame stored before any step reads back as itself (forces current)" {
+    dem-step -q -n 50 --gravity 0,0,-9.81 heap.dem > a.dem
+    dem-step -q -n 0 a.dem > b.dem
+    cmp a.dem b.dem
+}
