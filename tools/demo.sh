@@ -1,6 +1,6 @@
 #!/bin/sh
-# demo.sh - the main job on a default case (`make demo`): pack systems and summarise them.
-# Later programs (dem-step, dem-stress, dem-energy) extend this into a full pipeline.
+# demo.sh - the main job on a default case (`make demo`): pack systems, run them with dem-step,
+# and summarise them with dem-probe.
 set -eu
 cd "$(dirname "$0")/.."
 PATH="$PWD/bin:$PATH"
@@ -14,21 +14,22 @@ dem-probe "$out/fcc.dem"
 echo "   (solid fraction of touching fcc spheres: pi/sqrt(18) = 0.74048)"
 echo
 
-echo "== 2. 3000 spheres, radius uniform in [0.4, 0.6] mm, poured at random into a walled box"
-echo "   dem-pack --random 3000 --box 0,0,0,0.02,0.02,0.04 --radius-uniform 4e-4,6e-4 --seed 7 \\"
-echo "            --enclose --velocity-random 0.05 | dem-probe"
-dem-pack --random 3000 --box 0,0,0,0.02,0.02,0.04 --radius-uniform 4e-4,6e-4 --seed 7 \
-         --enclose --velocity-random 0.05 > "$out/box.dem"
-dem-probe "$out/box.dem"
+echo "== 2. Pour 1000 soft spheres (r = 0.4 mm, E = 5 MPa) into a walled box and let them settle"
+echo "   dem-pack --random 1000 --box 0,0,0,0.01,0.01,0.03 --radius 4e-4 --young 5e6 --enclose --seed 2 |"
+echo "   dem-step --gravity 0,0,-9.81 --time 0.08 --every 5000 --local-damping 0.2 | tee settle.dem | dem-probe"
+dem-pack --random 1000 --box 0,0,0,0.01,0.01,0.03 --radius 4e-4 --young 5e6 --enclose --seed 2 |
+    dem-step --gravity 0,0,-9.81 --time 0.08 --every 5000 --local-damping 0.2 | tee "$out/settle.dem" | dem-probe
+echo "   (the spheres fall, touch the floor and each other: contacts and coordination rise)"
 echo
 
-echo "== 3. The first particles of that packing, and a VTK series for ParaView"
-dem-probe --particles --ids 1-5 "$out/box.dem"
-dem-probe --vtk "$out/vtk" "$out/box.dem"
+echo "== 3. The first particles of the last frame, and a VTK series of the run for ParaView"
+dem-probe --particles --last --ids 1-5 "$out/settle.dem"
+dem-probe --vtk "$out/vtk" "$out/settle.dem"
 echo "   wrote $out/vtk/particles.pvd (open it in ParaView; Glyph by radius draws the spheres)"
 echo
 
-echo "== 4. A hand-written two-particle experiment: TSV in, TSV out, values exact"
+echo "== 4. A hand-written two-particle experiment: an elastic head-on collision swaps the velocities"
 printf 'id\tx\ty\tz\tr\tvx\n1\t0\t0\t0\t0.005\t0.1\n2\t0.0105\t0\t0\t0.005\t-0.1\n' > "$out/two.tsv"
 cat "$out/two.tsv"
-dem-pack --from "$out/two.tsv" | dem-probe --particles | cut -f4-8
+echo "   dem-pack --from two.tsv | dem-step --time 0.005 --damping none --tangential none | dem-probe --particles"
+dem-pack --from "$out/two.tsv" | dem-step -q --time 0.005 --damping none --tangential none | dem-probe --particles | cut -f4-8
