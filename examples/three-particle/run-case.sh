@@ -22,9 +22,11 @@ awk -v R="$R" -v ratio="$ratio" -v th0deg="$TH0" -f geometry.awk > "$work/init.t
     --friction "$mu" --restitution "$RESTITUTION" > "$work/last.dem"
 : > "$work/traj.tsv"
 while :; do
-    "$BIN/dem-step" -q --integrator "$integ" --normal hertz --tangential history --damping restitution \
+    if ! "$BIN/dem-step" -q --integrator "$integ" --normal hertz --tangential history --damping restitution \
         --gravity 0,0,-9.81 --dt "$DT" --time "$CHUNK" --every "$EVERY" "$work/last.dem" \
-        > "$work/chunk.dem" 2> "$work/dem-step.log"
+        > "$work/chunk.dem" 2> "$work/dem-step.log"; then
+        cat "$work/dem-step.log" >&2; exit 1
+    fi
     "$BIN/dem-probe" --particles --ids 1 "$work/chunk.dem" | tail -n +2 >> "$work/traj.tsv"
     mv "$work/chunk.dem" "$work/last.dem"
     state=$(tail -n 1 "$work/traj.tsv" | awk -F'\t' -v R="$R" -v ratio="$ratio" -v tmax="$TMAX" '{

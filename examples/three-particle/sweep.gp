@@ -6,10 +6,10 @@ set datafile separator "\t"
 set multiplot layout 1,2 title "Fine sphere between two large spheres: trapped or free ({/Symbol q}_0 = 10°, dt = 0.5 {/Symbol m}s)"
 set grid
 set xrange [2:21]
-set yrange [0:1.05]
+set yrange [0:1.5]
 set xlabel "size ratio R/r"
 set ylabel "friction coefficient {/Symbol m}"
-set key top right opaque
+set key top right
 set samples 400
 muc(x) = sqrt(1 + 2 * x) / x
 do for [integ in "vv vv-improved"] {

@@ -1,0 +1,94 @@
+# case.sh - the dem-step benchmark case, sourced by step.sh, compare.sh and lammps/run.sh.
+#
+# A settling case: 20 000 equal glass-like spheres poured at random into a walled box fall
+# under gravity and settle into a bed (Hertz-Mindlin contacts with friction and restitution
+# damping, six plane walls). The timed run continues from the dense, contact-rich bed (about
+# 3 contacts per sphere and about 1200 sphere-wall contacts), the typical DEM workload.
+#
+# Parameters (SI). Every one may be overridden from the environment (BENCH_N=5000 make step);
+# the cached state is keyed on all of them, so a change builds a new state.
+#   N, R          spheres and their radius: 20 000 x 0.5 mm
+#   BOX           the walled box x0,y0,z0,x1,y1,z1: 2.5 cm x 2.5 cm x 5.6 cm, solid fraction
+#                 0.30 when poured (a 10 cm tall box would give 0.17)
+#   RHO, NU       2500 kg/m^3, 0.25 (glass)
+#   E             Young's modulus 5e7 Pa instead of glass's 7e10 Pa: softer contacts (as is
+#                 common in DEM) allow a 38x longer time step (the p-wave step r sqrt(rho/E)
+#                 is 3.5e-6 s instead of 9.4e-8 s); overlaps stay below 1% of the radius
+#   MU, EREST     sliding friction 0.5, normal coefficient of restitution 0.9
+#   G             gravity, m/s^2, along -z
+#   SKIN          neighbour skin 1e-4 m = dem-step's default (0.2 of the radius), given
+#                 explicitly to both codes
+#   DT            time step of the timed run, 1e-6 s = tc/54 (Hertz collision time at 1 m/s,
+#                 5.4e-5 s) = 0.28 of the p-wave step
+#   STEPS         steps of the timed run (2 ms of physical time)
+#   WARM_DT, WARM_STEPS
+#                 the warm-up that builds the bed: 0.1 s at 2e-6 s (tc/27) from rest, enough
+#                 for the whole column to land; not timed
+#   SEED          dem-pack's seed
+# BENCH_WARM_THREADS (default 1) threads for the warm-up: the state is the same bits for any.
+BENCH_DIR=${BENCH_DIR:-$(cd "$(dirname "$0")" && pwd)}
+TOP=${TOP:-$(cd "$BENCH_DIR/../.." && pwd)}
+
+N=${BENCH_N:-20000}
+R=${BENCH_R:-5e-4}
+X0=0 Y0=0 Z0=0
+X1=${BENCH_X1:-0.025}
+Y1=${BENCH_Y1:-0.025}
+Z1=${BENCH_Z1:-0.056}
+RHO=${BENCH_RHO:-2500}
+E=${BENCH_E:-5e7}
+NU=${BENCH_NU:-0.25}
+MU=${BENCH_MU:-0.5}
+EREST=${BENCH_EREST:-0.9}
+G=${BENCH_G:-9.81}
+SKIN=${BENCH_SKIN:-1e-4}
+DT=${BENCH_DT:-1e-6}
+STEPS=${BENCH_STEPS:-2000}
+WARM_DT=${BENCH_WARM_DT:-2e-6}
+WARM_STEPS=${BENCH_WARM_STEPS:-50000}
+SEED=${BENCH_SEED:-1}
+BOX=$X0,$Y0,$Z0,$X1,$Y1,$Z1
+
+# Where the settled state is kept between runs (gitignored).
+CACHE=${BENCH_CACHE:-$BENCH_DIR/cache}
+
+# The dem-step options of the timed run, all explicit: the contact law (Hertz normal force,
+# Mindlin tangential spring with history and Coulomb cap, restitution dashpots), standard
+# velocity-Verlet as in LAMMPS' fix nve/sphere, gravity, skin, time step.
+DEM_STEP_OPTS="--integrator vv --normal hertz --tangential history --damping restitution --gravity 0,0,-$G --skin $SKIN --dt $DT"
+
+# The state key: every parameter that shapes the settled bed.
+case_key()
+{
+    echo "dem-bench-1 $N $R $BOX $RHO $E $NU $MU $EREST $G $SKIN $WARM_DT $WARM_STEPS $SEED" | cksum | cut -d' ' -f1
+}
+
+# Seconds since the epoch with nanoseconds.
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+
+# Print the path of the settled state, building it first if it is not cached. $1: directory
+# holding the dem-pack, dem-step and strip_history to build it with.
+case_state()
+{
+    bin=$1
+    state=$CACHE/state-$(case_key).dem
+    if [ -s "$state" ]; then
+        echo "$state"
+        return 0
+    fi
+    mkdir -p "$CACHE"
+    tmp=$CACHE/.build-$$
+    echo "# building the settled state once (cached as $state): $WARM_STEPS warm-up steps of $N spheres, a few minutes" >&2
+    t0=$(now)
+    "$bin/dem-pack" --random "$N" --box "$BOX" --radius "$R" --density "$RHO" --young "$E" --poisson "$NU" \
+        --friction "$MU" --restitution "$EREST" --enclose --seed "$SEED" > "$tmp.packed" || { rm -f "$tmp".*; return 1; }
+    "$bin/dem-step" -q -n "$WARM_STEPS" --threads "${BENCH_WARM_THREADS:-1}" --integrator vv --normal hertz --tangential history --damping restitution \
+        --gravity "0,0,-$G" --skin "$SKIN" --dt "$WARM_DT" "$tmp.packed" > "$tmp.warm" || { rm -f "$tmp".*; return 1; }
+    { "$bin/strip_history" < "$tmp.warm" > "$tmp.state" && "$bin/dem-probe" "$tmp.warm" > "$state.summary"; } ||
+        { rm -f "$tmp".*; return 1; }
+    mv "$tmp.state" "$state"
+    rm -f "$tmp.packed" "$tmp.warm"
+    echo "# state built in $(elapsed "$t0" "$(now)") s" >&2
+    echo "$state"
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# run.sh - run the benchmark case in LAMMPS from a dem state and time it.
+#
+# Usage: tools/bench/lammps/run.sh STATE.dem OUTDIR [NP]
+#
+# Converts the last frame of STATE.dem (dem-probe --particles, dem2lammps.awk) into
+# OUTDIR/data.settle, runs in.settle with the case's parameters (../case.sh) on NP MPI
+# processes (default 1: lmp directly; more: mpirun -np NP lmp), and prints one TSV row
+#   code threads particles steps wall[s] loop[s] ns_per_particle_step
+# with wall = the whole lmp process and loop = LAMMPS' "Loop time". The final particles are
+# left in OUTDIR/lammps-npNP.tsv (dem-probe --particles columns), the log in OUTDIR/log.npNP.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+BENCH_DIR=$(cd "$HERE/.." && pwd)
+. "$BENCH_DIR/case.sh"
+
+[ $# -ge 2 ] || { echo "usage: run.sh STATE.dem OUTDIR [NP]" >&2; exit 2; }
+state=$1 out=$2 np=${3:-1}
+command -v lmp > /dev/null || { echo "run.sh: lmp not found" >&2; exit 1; }
+mkdir -p "$out"
+
+# tsuji's number for LAMMPS: the e whose polynomial (pair_granular.cpp) equals dem-step's
+# damping factor sqrt(5) beta(EREST) (see in.settle), by bisection
+etsuji=$(awk -v e="$EREST" 'function a(c) {
+        return 1.2728 - 4.2783*c + 11.087*c^2 - 22.348*c^3 + 27.467*c^4 - 18.022*c^5 + 4.8218*c^6 }
+    BEGIN {
+        pi = atan2(0, -1); le = log(e); target = sqrt(5) * (-le / sqrt(pi * pi + le * le))
+        lo = 0.2; hi = 1.0  # a() decreases from 0.49 to 0 on [0.2, 1]
+        for (k = 0; k < 200; k++) { mid = (lo + hi) / 2; if (a(mid) > target) lo = mid; else hi = mid }
+        printf "%.17g\n", lo }')
+
+if [ ! -s "$out/data.settle" ] || [ "$state" -nt "$out/data.settle" ]; then
+    "$TOP/bin/dem-probe" --particles --last "$state" |
+        awk -f "$HERE/dem2lammps.awk" -v rho="$RHO" -v box="$BOX" > "$out/data.settle.tmp"
+    mv "$out/data.settle.tmp" "$out/data.settle"
+fi
+
+set -- lmp
+if [ "$np" -gt 1 ]; then
+    command -v mpirun > /dev/null || { echo "run.sh: mpirun not found" >&2; exit 1; }
+    # Open MPI refuses root without these
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    set -- mpirun -np "$np" --oversubscribe lmp
+fi
+t0=$(now)
+(cd "$out" && "$@" -nocite -in "$HERE/in.settle" -log "log.np$np" -screen none \
+    -var data data.settle -var steps "$STEPS" -var dt "$DT" -var skin "$SKIN" \
+    -var E "$E" -var nu "$NU" -var mu "$MU" -var etsuji "$etsuji" -var g "$G" \
+    -var x0 "$X0" -var y0 "$Y0" -var z0 "$Z0" -var x1 "$X1" -var y1 "$Y1" -var z1 "$Z1" \
+    -var dump "final.np$np.dump") || { echo "run.sh: lmp failed, see $out/log.np$np" >&2; exit 1; }
+wall=$(elapsed "$t0" "$(now)")
+loop=$(awk '/^Loop time of/ { print $4 }' "$out/log.np$np" | tail -n 1)
+atoms=$(awk '/^Loop time of/ { print $(NF - 1) }' "$out/log.np$np" | tail -n 1)
+[ -n "$loop" ] || { echo "run.sh: no Loop time in $out/log.np$np" >&2; exit 1; }
+[ "$atoms" = "$N" ] || echo "run.sh: warning: LAMMPS ended with $atoms atoms, not $N" >&2
+
+# the final particles with dem-probe's column names, for aggregate.awk
+awk 'BEGIN { OFS = "\t" }
+    /^ITEM: ATOMS/ { print "id", "x[m]", "y[m]", "z[m]", "vx[m/s]", "vy[m/s]", "vz[m/s]", "wx[rad/s]", "wy[rad/s]", "wz[rad/s]", "r[m]"; on = 1; next }
+    on { $1 = $1; print }' "$out/final.np$np.dump" > "$out/lammps-np$np.tsv"
+
+awk -v np="$np" -v n="$atoms" -v steps="$STEPS" -v wall="$wall" -v loop="$loop" 'BEGIN {
+    printf "lammps%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.1f\n", (np > 1 ? ":mpi" : ""), np, n, steps, wall, loop, loop / (n * steps) * 1e9 }'

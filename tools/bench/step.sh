@@ -1,0 +1,101 @@
+#!/bin/sh
+# step.sh - time dem-step on the dense settled bed of case.sh, with 1 and 2 threads.
+#
+# Usage: tools/bench/step.sh [--profile]     (make -C tools/bench step | profile)
+#
+# Builds the settled state once (cached, see case.sh), then runs
+#   dem-step -n 0      reading, neighbour list, first forces, writing: the fixed cost
+#   dem-step -n STEPS  with --threads 1 and 2, and once with the default vv-improved integrator
+# and prints TSV: code, threads, particles, steps, wall[s] (the whole process), loop[s] (wall
+# minus the -n 0 run: the time stepping alone, comparable with LAMMPS' "Loop time"),
+# ns/particle-step = loop / (particles x steps). Each time is the best of BENCH_REPEAT runs
+# (default 1). It then checks that 1 and 2 threads wrote the same bytes (cmp).
+# The programs are copied before the first run, so every run times the same build.
+# --profile: perf record -g of the 1-thread run instead, and the 15 functions with the most
+# self time (perf report --no-children).
+# BENCH_KEEP=DIR keeps the outputs there (compare.sh uses them for its physics check).
+set -eu
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$BENCH_DIR/case.sh"
+
+profile=0
+[ "${1:-}" = --profile ] && profile=1
+
+for p in dem-pack dem-step dem-probe; do
+    [ -x "$TOP/bin/$p" ] || { echo "step.sh: $TOP/bin/$p missing: run make first" >&2; exit 1; }
+done
+[ -x "$BENCH_DIR/strip_history" ] || { echo "step.sh: $BENCH_DIR/strip_history missing: make -C tools/bench strip_history" >&2; exit 1; }
+
+WORK=$(mktemp -d /tmp/dem-bench-step.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT INT TERM
+cp "$TOP/bin/dem-pack" "$TOP/bin/dem-step" "$TOP/bin/dem-probe" "$BENCH_DIR/strip_history" "$WORK/"
+KEEP=${BENCH_KEEP:-}
+REPEAT=${BENCH_REPEAT:-1}
+
+STATE=$(case_state "$WORK")
+cp "$STATE" "$WORK/state.dem" # a local copy: the cache may sit on a slower disk
+
+# run_best OUT ARGS...: run dem-step REPEAT times, print the best wall time.
+run_best()
+{
+    out=$1
+    shift
+    best=
+    k=0
+    while [ "$k" -lt "$REPEAT" ]; do
+        t0=$(now)
+        "$WORK/dem-step" -q "$@" "$WORK/state.dem" > "$out"
+        t=$(elapsed "$t0" "$(now)")
+        best=$(awk -v a="$t" -v b="$best" 'BEGIN { print ((b == "" || a < b) ? a : b) }')
+        k=$((k + 1))
+    done
+    echo "$best"
+}
+
+if [ "$profile" = 1 ]; then
+    command -v perf > /dev/null || { echo "step.sh: perf not found" >&2; exit 1; }
+    echo "# perf record -g: dem-step -n $STEPS --threads 1 on $N spheres (top 15 by self time)"
+    # shellcheck disable=SC2086
+    perf record -q -g -o "$WORK/perf.data" "$WORK/dem-step" -q -n "$STEPS" $DEM_STEP_OPTS --threads 1 \
+        "$WORK/state.dem" > "$WORK/out.dem"
+    perf report -i "$WORK/perf.data" --no-children --stdio --sort symbol -g none 2> /dev/null |
+        grep -E '^ +[0-9.]+%' | head -n 15
+    exit 0
+fi
+
+set -- $DEM_STEP_OPTS
+t_setup=$(run_best "$WORK/out0.dem" -n 0 "$@")
+t1=$(run_best "$WORK/out1.dem" -n "$STEPS" "$@" --threads 1)
+t2=$(run_best "$WORK/out2.dem" -n "$STEPS" "$@" --threads 2)
+# the default integrator (not in LAMMPS): what a dem-step user runs
+ti=$(run_best "$WORK/outi.dem" -n "$STEPS" $(echo "$*" | sed 's/--integrator vv/--integrator vv-improved/') --threads 1)
+
+row()
+{
+    awk -v code="$1" -v th="$2" -v n="$N" -v steps="$STEPS" -v wall="$3" -v setup="$t_setup" 'BEGIN {
+        loop = wall - setup
+        printf "%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.1f\n", code, th, n, steps, wall, loop, loop / (n * steps) * 1e9 }'
+}
+contacts=$("$WORK/dem-probe" "$WORK/out0.dem" | awk -F'\t' 'NR == 2 { print $5 "\t" $6 }')
+contacts_end=$("$WORK/dem-probe" "$WORK/out1.dem" | awk -F'\t' 'NR == 2 { print $5 "\t" $6 }')
+echo "# dem-step on a settled bed: $N spheres r=$R in a ${X1}x${Y1}x${Z1} m box, E=$E, dt=$DT;" \
+     "contacts/wall contacts $(echo "$contacts" | tr '\t' /) at the start (setup evaluation), $(echo "$contacts_end" | tr '\t' /) at the end"
+echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg) (timings are only meaningful on an idle machine); fixed cost (dem-step -n 0) $t_setup s"
+printf 'code\tthreads\tparticles\tsteps\twall[s]\tloop[s]\tns_per_particle_step\n'
+row dem-step 1 "$t1"
+row dem-step 2 "$t2"
+row dem-step:vv-improved 1 "$ti"
+if cmp -s "$WORK/out1.dem" "$WORK/out2.dem"; then
+    echo "# threads 1 vs 2: bit-identical output (cmp)"
+    same=0
+else
+    echo "# threads 1 vs 2: OUTPUTS DIFFER (cmp: $(cmp "$WORK/out1.dem" "$WORK/out2.dem" 2>&1 | head -n 1))"
+    same=1
+fi
+if [ -n "$KEEP" ]; then
+    mkdir -p "$KEEP"
+    cp "$WORK/out1.dem" "$KEEP/dem-step.dem"
+    cp "$WORK/state.dem" "$KEEP/state.dem"
+    printf '%s\t%s\t%s\t%s\n' "$t_setup" "$t1" "$t2" "$ti" > "$KEEP/dem-step.times"
+fi
+exit "$same"
