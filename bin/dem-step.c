@@ -290,13 +290,18 @@ static double now(void)
 
 static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
 {
+    char pw[32], gs[48];
+    if (isfinite(e->pwave)) snprintf(pw, sizeof pw, "%.4g s", e->pwave);
+    else snprintf(pw, sizeof pw, "n/a (kn given)");
+    if (isfinite(e->stiffness)) snprintf(gs, sizeof gs, "%.4g s", e->stiffness);
+    else snprintf(gs, sizeof gs, "n/a (no contacts yet)");
     if (!quiet)
-        fprintf(stderr, "dem-step: dt = %.4g s; estimates: collision time tc = %.4g s (dt = tc/%.3g), p-wave %.4g s, global stiffness %.4g s\n",
-                dt, e->contact_time, e->contact_time / dt, e->pwave, e->stiffness);
+        fprintf(stderr, "dem-step: dt = %.4g s; estimates: collision time tc = %.4g s at vc (dt = tc/%.3g), p-wave %s, global stiffness %s\n",
+                dt, e->contact_time, e->contact_time / dt, pw, gs);
     if (dt > e->contact_time / 10.0)
         cli_warn("dt = %g s is more than a tenth of the collision time %g s: collisions will be inaccurate", dt, e->contact_time);
     if (isfinite(e->pwave) && dt > e->pwave)
-        cli_warn("dt = %g s exceeds the p-wave time step %g s: the run may be unstable", dt, e->pwave);
+        cli_warn("dt = %g s exceeds the p-wave time step %g s, the stability bound of dense packings (Yade DEM formulation §1.5.6)", dt, e->pwave);
     if (isfinite(e->stiffness) && dt > 0.5 * e->stiffness)
         cli_warn("dt = %g s exceeds half the global-stiffness time step %g s: the run may be unstable", dt, e->stiffness);
 }

@@ -221,7 +221,9 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
         flags |= PAIR_SLIDING;
         ft = ftn > 0.0 ? dem_v3_scale(ft, cap / ftn) : dem_v3_zero();
         dem_vec3 xi_new = stt > 0.0 ? dem_v3_scale(dem_v3_madd(ft, vts, eta_t), -1.0 / stt) : dem_v3_zero();
-        o->de[0] = 0.5 * stt * (dem_v3_norm2(xi) - dem_v3_norm2(xi_new));
+        /* slip = the part of the spring's stretch given up this step; Coulomb friction of size
+         * cap acts against it, so it dissipates cap |slip| >= 0 */
+        o->de[0] = cap * dem_v3_norm(dem_v3_sub(xi, xi_new));
         xi = xi_new;
     }
     o->de[2] = eta_t * dem_v3_norm2(vts) * hdt;
@@ -879,9 +881,9 @@ static void compute_forces(dem_sim *sim)
 {
     size_t np = sim->npairs, n = sim->n;
     sim->hdt = sim->dt;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t p = 0; p < np; p++) eval_pair(sim, p);
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) particle_forces(sim, a);
     totals(sim);
     sim->forces_current = 1;
@@ -894,9 +896,9 @@ static void setup_forces(dem_sim *sim)
     size_t np = sim->npairs, n = sim->n;
     sim->hdt = 0.0;
     for (size_t a = 0; a < n; a++) sim->edis[a * EDIS + 4] = 0.0;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t p = 0; p < np; p++) eval_pair(sim, p);
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) particle_forces(sim, a);
     totals(sim);
     sim->forces_current = 1;
@@ -908,7 +910,7 @@ static void half_kick(dem_sim *sim)
 {
     double h = 0.5 * sim->dt;
     size_t n = sim->n;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) {
         if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
         sim->v[a] = dem_v3_madd(sim->v[a], sim->f[a], h / sim->m[a]);  /* seed 001 eq 8, eq 20 */
@@ -931,7 +933,7 @@ static void drift(dem_sim *sim)
 {
     size_t n = sim->n;
     double gd = sim->st.drag;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) {
         sim->edis[a * EDIS + 4] = 0.0;
         if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
