@@ -359,6 +359,7 @@ int main(int argc, char **argv)
             dem_writer_free(w);
             dem_sim_free(sim);
             dem_system_free(&s);
+            free(c.wall_velocity);
             return 130;
         }
         if (k == steps || (c.every && k % c.every == 0)) write_frame(w, sim, &s);

@@ -746,7 +746,7 @@ static dem_status rebuild(dem_sim *sim, dem_error *err)
                 }
     }
     free(cellof);
-    qsort(sim->pairs, sim->npairs, sizeof *sim->pairs, cmp_pair_key);
+    if (sim->npairs) qsort(sim->pairs, sim->npairs, sizeof *sim->pairs, cmp_pair_key);
     st = carry_history(sim, old, nold);
     free(old);
     if (st) return st;
@@ -1150,8 +1150,8 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
     sim->walls = malloc((sim->nwalls ? sim->nwalls : 1) * sizeof *sim->walls);
     sim->wwork = malloc((sim->nwalls ? sim->nwalls : 1) * sizeof *sim->wwork);
     if (!sim->materials || !sim->mp || !sim->walls || !sim->wwork) { dem_fail(err, DEM_ERR_NOMEM, "out of memory"); dem_sim_free(sim); return NULL; }
-    memcpy(sim->materials, s->materials, sim->nmat * sizeof *sim->materials);
-    memcpy(sim->walls, s->walls, sim->nwalls * sizeof *sim->walls);
+    if (sim->nmat) memcpy(sim->materials, s->materials, sim->nmat * sizeof *sim->materials);
+    if (sim->nwalls) memcpy(sim->walls, s->walls, sim->nwalls * sizeof *sim->walls);
     for (size_t a = 0; a < sim->nmat; a++)
         for (size_t b = 0; b < sim->nmat; b++) {
             dem_pair p;
@@ -1336,7 +1336,7 @@ dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
         p->force = sim->f[a]; p->torque = sim->t[a]; p->orient = sim->q[a];
         memcpy(p->image, sim->image[a], sizeof p->image);
     }
-    memcpy(out->walls, sim->walls, sim->nwalls * sizeof *sim->walls);
+    if (sim->nwalls) memcpy(out->walls, sim->walls, sim->nwalls * sizeof *sim->walls);
     int history = dem_tangential_models[sim->st.tangential]->uses_history;
     size_t count = 0;
     for (size_t p = 0; p < sim->npairs; p++) count += sim->out[p].touch;

@@ -47,11 +47,21 @@ static void build(dem_system *s, size_t n, int cpp)
     }
     s->hist_slots = 3;
     dem_system_reserve_contacts(s, n * (size_t)cpp, &err);
+    /* Partner j = i + d around the ring of ids, d random in [1, (n-1)/2] and distinct for one i:
+     * no pair appears twice, in either order (readers refuse duplicate contacts). */
+    size_t half = (n - 1) / 2, picked[64];
     for (size_t k = 0; k < n * (size_t)cpp; k++) {
         dem_contact c = {0};
-        c.i = k / (size_t)cpp + 1;
-        c.j = (size_t)(uniform(&rng) * n) + 1;
-        if (c.j == c.i) c.j = c.i % n + 1;
+        size_t i0 = k / (size_t)cpp, slot = k % (size_t)cpp, d;
+        int again;
+        do {
+            d = 1 + (size_t)(uniform(&rng) * half);
+            again = 0;
+            for (size_t q = 0; q < slot; q++) again |= picked[q] == d;
+        } while (again);
+        picked[slot] = d;
+        c.i = i0 + 1;
+        c.j = (i0 + d) % n + 1;
         c.overlap = 1e-6 * uniform(&rng);
         c.normal = dem_v3(0, 0, 1);
         c.fn = dem_v3(0, 0, uniform(&rng));
@@ -65,6 +75,10 @@ int main(int argc, char **argv)
 {
     size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
     int cpp = argc > 2 ? atoi(argv[2]) : 3;
+    if (cpp < 0 || cpp > 64 || (cpp > 0 && (size_t)cpp > (n - 1) / 2)) {
+        fprintf(stderr, "bench_io: %d contacts per particle: 0 to 64, and at most (particles - 1) / 2\n", cpp);
+        return 2;
+    }
     int levels[10] = {0, 1, 6}, nlevels = 3;
     if (argc > 3) {
         nlevels = 0;

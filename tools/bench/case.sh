@@ -2,8 +2,8 @@
 #
 # A settling case: 20 000 equal glass-like spheres poured at random into a walled box fall
 # under gravity and settle into a bed (Hertz-Mindlin contacts with friction and restitution
-# damping, six plane walls). The timed run continues from the dense, contact-rich bed (about
-# 3 contacts per sphere and about 1200 sphere-wall contacts), the typical DEM workload.
+# damping, six plane walls). The timed run continues from the dense, contact-rich bed (42 000
+# contacts, coordination 4.2, and 2200 sphere-wall contacts), the typical DEM workload.
 #
 # Parameters (SI). Every one may be overridden from the environment (BENCH_N=5000 make step);
 # the cached state is keyed on all of them, so a change builds a new state.
@@ -13,7 +13,8 @@
 #   RHO, NU       2500 kg/m^3, 0.25 (glass)
 #   E             Young's modulus 5e7 Pa instead of glass's 7e10 Pa: softer contacts (as is
 #                 common in DEM) allow a 38x longer time step (the p-wave step r sqrt(rho/E)
-#                 is 3.5e-6 s instead of 9.4e-8 s); overlaps stay below 1% of the radius
+#                 is 3.5e-6 s instead of 9.4e-8 s); overlaps in the bed stay below 0.5% of
+#                 the radius
 #   MU, EREST     sliding friction 0.5, normal coefficient of restitution 0.9
 #   G             gravity, m/s^2, along -z
 #   SKIN          neighbour skin 1e-4 m = dem-step's default (0.2 of the radius), given
@@ -25,6 +26,7 @@
 #                 the warm-up that builds the bed: 0.1 s at 2e-6 s (tc/27) from rest, enough
 #                 for the whole column to land; not timed
 #   SEED          dem-pack's seed
+# shellcheck disable=SC2034 # the variables are used by the scripts that source this file
 # BENCH_WARM_THREADS (default 1) threads for the warm-up: the state is the same bits for any.
 BENCH_DIR=${BENCH_DIR:-$(cd "$(dirname "$0")" && pwd)}
 TOP=${TOP:-$(cd "$BENCH_DIR/../.." && pwd)}
@@ -52,10 +54,11 @@ BOX=$X0,$Y0,$Z0,$X1,$Y1,$Z1
 # Where the settled state is kept between runs (gitignored).
 CACHE=${BENCH_CACHE:-$BENCH_DIR/cache}
 
-# The dem-step options of the timed run, all explicit: the contact law (Hertz normal force,
-# Mindlin tangential spring with history and Coulomb cap, restitution dashpots), standard
-# velocity-Verlet as in LAMMPS' fix nve/sphere, gravity, skin, time step.
-DEM_STEP_OPTS="--integrator vv --normal hertz --tangential history --damping restitution --gravity 0,0,-$G --skin $SKIN --dt $DT"
+# The dem-step options of the timed run, all explicit but the integrator (step.sh times
+# --integrator vv, the standard velocity-Verlet of LAMMPS' fix nve/sphere, and dem-step's
+# default vv-improved): the contact law (Hertz normal force, Mindlin tangential spring with
+# history and Coulomb cap, restitution dashpots), gravity, skin, time step.
+DEM_STEP_OPTS="--normal hertz --tangential history --damping restitution --gravity 0,0,-$G --skin $SKIN --dt $DT"
 
 # The state key: every parameter that shapes the settled bed.
 case_key()

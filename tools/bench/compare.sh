@@ -28,6 +28,7 @@ same=0
 BENCH_KEEP=$OUT "$BENCH_DIR/step.sh" > "$OUT/step.tsv" || same=$?
 [ -s "$OUT/dem-step.dem" ] || { cat "$OUT/step.tsv"; echo "compare.sh: step.sh failed" >&2; exit 1; }
 cat "$OUT/step.tsv"
+echo "# $(lmp -h 2> /dev/null | grep -m1 'Large-scale' | sed 's/^Large-scale Atomic.*Simulator - /LAMMPS /'), pair granular, 1 MPI process, no OpenMP styles"
 lammps_rows=$("$BENCH_DIR/lammps/run.sh" "$OUT/state.dem" "$OUT/lammps" 1)
 echo "$lammps_rows"
 if command -v mpirun > /dev/null && [ "$(nproc)" -ge 2 ]; then

@@ -55,20 +55,21 @@ run_best()
 if [ "$profile" = 1 ]; then
     command -v perf > /dev/null || { echo "step.sh: perf not found" >&2; exit 1; }
     echo "# perf record -g: dem-step -n $STEPS --threads 1 on $N spheres (top 15 by self time)"
-    # shellcheck disable=SC2086
-    perf record -q -g -o "$WORK/perf.data" "$WORK/dem-step" -q -n "$STEPS" $DEM_STEP_OPTS --threads 1 \
+    # shellcheck disable=SC2086 # DEM_STEP_OPTS is a list of options
+    perf record -q -g -o "$WORK/perf.data" "$WORK/dem-step" -q -n "$STEPS" --integrator vv $DEM_STEP_OPTS --threads 1 \
         "$WORK/state.dem" > "$WORK/out.dem"
     perf report -i "$WORK/perf.data" --no-children --stdio --sort symbol -g none 2> /dev/null |
-        grep -E '^ +[0-9.]+%' | head -n 15
+        awk '/^ +[0-9.]+%/ { printf "%s\t%s\n", $1, $3 }' | head -n 15
     exit 0
 fi
 
+# shellcheck disable=SC2086 # DEM_STEP_OPTS is a list of options
 set -- $DEM_STEP_OPTS
-t_setup=$(run_best "$WORK/out0.dem" -n 0 "$@")
-t1=$(run_best "$WORK/out1.dem" -n "$STEPS" "$@" --threads 1)
-t2=$(run_best "$WORK/out2.dem" -n "$STEPS" "$@" --threads 2)
+t_setup=$(run_best "$WORK/out0.dem" -n 0 --integrator vv "$@")
+t1=$(run_best "$WORK/out1.dem" -n "$STEPS" --integrator vv "$@" --threads 1)
+t2=$(run_best "$WORK/out2.dem" -n "$STEPS" --integrator vv "$@" --threads 2)
 # the default integrator (not in LAMMPS): what a dem-step user runs
-ti=$(run_best "$WORK/outi.dem" -n "$STEPS" $(echo "$*" | sed 's/--integrator vv/--integrator vv-improved/') --threads 1)
+ti=$(run_best "$WORK/outi.dem" -n "$STEPS" --integrator vv-improved "$@" --threads 1)
 
 row()
 {
