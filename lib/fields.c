@@ -135,12 +135,14 @@ static const dem_field energy_fields[] = {
     E("work_walls", DEM_E_WORK_WALLS, "J", "work done by walls on the particles"),
     E("work_cell", DEM_E_WORK_CELL, "J", "work done by the deforming periodic cell"),
     E("work_external", DEM_E_WORK_EXTERNAL, "J", "work of other prescribed motions and loads"),
+    /* format 1.1 */
+    E("e_initial", DEM_E_INITIAL, "J", "total mechanical energy at step 0 (NaN: not known)"),
 };
 RECORD(dem_rec_energy, "ENRG", "energy", energy_fields, dem_system, 80);
 
 const char *const dem_energy_names[] = {
     "ediss_friction", "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag",
-    "ediss_rolling", "ediss_twisting", "work_walls", "work_cell", "work_external",
+    "ediss_rolling", "ediss_twisting", "work_walls", "work_cell", "work_external", "e_initial",
 };
 
 unsigned dem_ftype_size(dem_ftype t)

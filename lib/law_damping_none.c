@@ -7,9 +7,9 @@ static double eta_n(const dem_pair *p, const dem_settings *st, double sn)
     return 0.0;
 }
 
-static double eta_t(const dem_pair *p, const dem_settings *st, double sn, double stt)
+static double eta_t(const dem_pair *p, const dem_settings *st, double eta_n, double sn, double stt)
 {
-    (void)p, (void)st, (void)sn, (void)stt;
+    (void)p, (void)st, (void)eta_n, (void)sn, (void)stt;
     return 0.0;
 }
 

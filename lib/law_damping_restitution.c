@@ -15,9 +15,10 @@ static double eta_n(const dem_pair *p, const dem_settings *st, double sn)
     return factor * p->beta * sqrt(p->mstar * sn);
 }
 
-static double eta_t(const dem_pair *p, const dem_settings *st, double sn, double stt)
+static double eta_t(const dem_pair *p, const dem_settings *st, double en, double sn, double stt)
 {
-    return sn > 0.0 ? eta_n(p, st, sn) * sqrt(stt / sn) : 0.0;
+    (void)p, (void)st;
+    return sn > 0.0 ? en * sqrt(stt / sn) : 0.0;
 }
 
 const dem_damping_model dem_law_damping_restitution = {"restitution", eta_n, eta_t};

@@ -8,9 +8,9 @@ static double eta_n(const dem_pair *p, const dem_settings *st, double sn)
     return st->gamma_n;
 }
 
-static double eta_t(const dem_pair *p, const dem_settings *st, double sn, double stt)
+static double eta_t(const dem_pair *p, const dem_settings *st, double eta_n, double sn, double stt)
 {
-    (void)p, (void)sn, (void)stt;
+    (void)p, (void)eta_n, (void)sn, (void)stt;
     return st->gamma_t;
 }
 

@@ -20,4 +20,12 @@ static double energy(const dem_pair *p, double delta)
     return 8.0 / 15.0 * p->estar * sqrt(p->rstar) * delta * delta * sqrt(delta);
 }
 
-const dem_normal_model dem_law_hertz = {"hertz", force, stiffness, energy};
+/* Both from the contact radius a = sqrt(R* delta): F = 4/3 E* a delta, S_n = 2 E* a. */
+static void eval(const dem_pair *p, double delta, double *f, double *s)
+{
+    double a = sqrt(p->rstar * delta);
+    *f = 4.0 / 3.0 * p->estar * a * delta;
+    *s = 2.0 * p->estar * a;
+}
+
+const dem_normal_model dem_law_hertz = {"hertz", force, stiffness, energy, eval};

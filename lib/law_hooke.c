@@ -6,4 +6,10 @@ static double force(const dem_pair *p, double delta) { return p->kn * delta; }
 static double stiffness(const dem_pair *p, double delta) { (void)delta; return p->kn; }
 static double energy(const dem_pair *p, double delta) { return 0.5 * p->kn * delta * delta; }
 
-const dem_normal_model dem_law_hooke = {"hooke", force, stiffness, energy};
+static void eval(const dem_pair *p, double delta, double *f, double *s)
+{
+    *f = p->kn * delta;
+    *s = p->kn;
+}
+
+const dem_normal_model dem_law_hooke = {"hooke", force, stiffness, energy, eval};

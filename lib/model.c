@@ -62,6 +62,7 @@ void dem_settings_default(dem_settings *st)
     st->max_overlap = 0.001;
     st->drag = 1.0;
     st->local_form = DEM_LOCAL_HANLEY;
+    st->sort_every = 1000;
 }
 
 static const char *const integrator_names[] = {"vv", "vv-improved"};
@@ -103,6 +104,7 @@ static const setting_key keys[] = {
     {"damping.local_form", K_STR_LOCAL_FORM, 0},
     {"damping.drag", K_F64, OFF(drag)},
     {"neighbor.skin", K_F64, OFF(skin)},
+    {"neighbor.sort_every", K_F64, OFF(sort_every)},
     {"interact.ignore", K_STR_IGNORE, 0},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -176,6 +178,8 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
     if (!(st->local_damping >= 0.0 && st->local_damping < 1.0)) return BAD("setting damping.local = %g must lie in [0, 1)", st->local_damping);
     if (!(st->drag > 0.0 && st->drag <= 1.0)) return BAD("setting damping.drag = %g must lie in (0, 1]", st->drag);
     if (!(st->skin >= 0.0 && isfinite(st->skin))) return BAD("setting neighbor.skin = %g must be >= 0", st->skin);
+    if (!(st->sort_every >= 0.0 && st->sort_every <= 1e15 && st->sort_every == floor(st->sort_every)))
+        return BAD("setting neighbor.sort_every = %g must be a whole number of steps >= 0", st->sort_every);
     return DEM_OK;
 #undef BAD
 }

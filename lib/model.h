@@ -47,6 +47,7 @@ typedef struct {
     dem_local_form local_form;
     double drag;                /* drag factor gamma_d per step (1: off), seed 000 eq 25 */
     double skin;                /* neighbour-list skin, m (0: automatic, 0.2 of the smallest radius) */
+    double sort_every;          /* steps between spatial sorts of the particles, counted from step 0 (0: never) */
     uint32_t ignore[DEM_GROUPS];/* ignore[a] bit b: group a+1 does not interact with group b+1 */
 } dem_settings;
 
@@ -88,20 +89,22 @@ void dem_pair_init(dem_pair *p, const dem_settings *st, double ri, double mi, co
                    double rj, double mj, const dem_material *b);
 
 /* ---- sub-model registry -------------------------------------------------------------------- */
-/* Normal elastic force magnitude F(delta) >= 0, its stiffness dF/d delta, and stored energy. */
+/* Normal elastic force magnitude F(delta) >= 0, its stiffness dF/d delta, and stored energy;
+ * eval gives force and stiffness together (the contact loop's call: they share a square root). */
 typedef struct {
     const char *name;
     double (*force)(const dem_pair *p, double delta);
     double (*stiffness)(const dem_pair *p, double delta);
     double (*energy)(const dem_pair *p, double delta);
+    void (*eval)(const dem_pair *p, double delta, double *force, double *stiffness);
 } dem_normal_model;
 
 /* Normal damping coefficient eta_n (kg/s) given the pair, the normal stiffness S_n and the
- * settings; tangential eta_t likewise from the tangential stiffness S_t. */
+ * settings; tangential eta_t given eta_n, S_n and the tangential stiffness S_t. */
 typedef struct {
     const char *name;
     double (*eta_n)(const dem_pair *p, const dem_settings *st, double sn);
-    double (*eta_t)(const dem_pair *p, const dem_settings *st, double sn, double stt);
+    double (*eta_t)(const dem_pair *p, const dem_settings *st, double eta_n, double sn, double stt);
 } dem_damping_model;
 
 /* Tangential stiffness S_t (N/m) at overlap delta; uses_history says whether the model keeps

@@ -5,8 +5,12 @@
  *      drift x += dt v; orientation q <- dq(w dt) q (seed 002 §1.5.2); walls move; wrap.
  *   2. neighbour list rebuilt if a particle moved more than half the skin (seed 002 §1.1.3).
  *   3. forces at t + dt: every pair, in parallel, writes its own result; then every particle
- *      sums its contacts sorted by partner id, so the sums do not depend on thread count, list
- *      order or when the list was rebuilt; local damping (seed 000 eq 21, seed 002 eq 1.9).
+ *      sums its contacts in the order of the (sorted) pair list, so the sums do not depend on
+ *      the thread count or on when the list was rebuilt; local damping (seed 000 eq 21, seed 002
+ *      eq 1.9).
+ * Particles are kept in grid-cell order for memory locality, re-sorted every neighbor.sort_every
+ * steps counted from step 0 (not from the start of a run), so the order — and with it every sum
+ * — is the same however a run is split.
  *   4. half kick v += dt/2 F/m.
  * The improved velocity-Verlet (seed 001 §4, equations.md §1.5) evaluates the relative
  * velocity with the half-step normal and carries the tangential history through the half-step
@@ -23,7 +27,7 @@
 
 enum { PAIR_TOUCH = 1u, PAIR_SLIDING = 2u };
 
-/* A pair of particles within the neighbour cutoff. i has the smaller id; j is seen through
+/* A pair of particles within the neighbour cutoff. i has the smaller index; j is seen through
  * its periodic image x_j + H s. The history lives here between steps. */
 typedef struct {
     uint32_t i, j;
@@ -31,6 +35,7 @@ typedef struct {
     uint32_t flags;
     double xi[3];     /* tangential spring displacement, m (seed 001 eq 14) */
     double kn, kt;    /* hooke stiffnesses of this pair, N/m */
+    double mstar, rstar; /* effective mass and radius, kg, m */
     double diss[3];   /* dissipated at this contact since it formed: friction, damp_n, damp_t, J */
 } nbr_pair;
 
@@ -99,6 +104,7 @@ struct dem_sim {
     size_t npairs, cap_pairs;
     contact_out *out;
     contact_hot *hot;
+    double (*pde)[3];       /* per pair: dissipated this step (friction, damp_n, damp_t), J */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
     size_t cap_out;
     adj_entry *adj;
@@ -106,8 +112,9 @@ struct dem_sim {
     size_t cap_adj;
     dem_vec3 *x_build;      /* positions at the last rebuild */
     int32_t (*wrapped)[3];  /* images crossed by each particle in this step's wrap */
-    uint32_t *order;        /* frame position -> internal index: particles are kept in grid-cell order
-                             * for memory locality, the frame's order is restored on output */
+    double *inv_m, *inv_i;  /* 1/m, 1/I */
+    uint64_t sort_every;    /* steps between spatial sorts of the particles (0: never) */
+    uint64_t sorted_step;   /* step of the last sort (UINT64_MAX: none yet) */
     uint64_t rebuilds;
     /* cell grid scratch */
     size_t *cell_start, *cell_items, cap_cells;
@@ -192,9 +199,10 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
 
     const dem_normal_model *nm = dem_normal_models[st->normal];
     const dem_damping_model *dm = dem_damping_models[st->damping];
-    double sn = nm->stiffness(p, delta);
+    double fe, sn;
+    nm->eval(p, delta, &fe, &sn);
     double eta_n = dm->eta_n(p, st, sn);
-    double fn = nm->force(p, delta) - eta_n * vn;                                /* seed 001 eq 13 */
+    double fn = fe - eta_n * vn;                                                 /* seed 001 eq 13 */
     o->fn = fn;
     o->de[1] = eta_n * vn * vn * hdt;
     o->de[0] = o->de[2] = 0.0;
@@ -204,7 +212,7 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
         return;
     }
     double stt = dem_tangential_models[st->tangential]->stiffness(p, st->normal, delta);
-    double eta_t = dm->eta_t(p, st, sn, stt);
+    double eta_t = dm->eta_t(p, st, eta_n, sn, stt);
     dem_vec3 xi = (h->flags & PAIR_TOUCH) ? dem_v3(h->xi[0], h->xi[1], h->xi[2]) : dem_v3_zero();
     xi = rotate_rescale(xi, nh);                      /* seed 000 eqs 7-8; equations.md §1.5 step 5 */
     xi = twirl(xi, nh, c->spin * hdt);                /* seed 000 eq 9; seed 003 eq 23 */
@@ -237,8 +245,9 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
 static void pair_properties(const dem_sim *sim, dem_pair *p, uint32_t i, uint32_t j, const nbr_pair *np)
 {
     const mat_pair *mp = &sim->mp[sim->mat[i] * sim->nmat + sim->mat[j]];
-    p->mstar = sim->m[i] * sim->m[j] / (sim->m[i] + sim->m[j]);
-    p->rstar = sim->r[i] * sim->r[j] / (sim->r[i] + sim->r[j]);
+    (void)i, (void)j;
+    p->mstar = np->mstar;
+    p->rstar = np->rstar;
     p->estar = mp->estar;
     p->gstar = mp->gstar;
     p->gstar_l = mp->gstar_l;
@@ -266,8 +275,12 @@ static void eval_pair(const dem_sim *sim, size_t pi)
     c.d = dem_v3_sub(sim->x[i], xj);
     double rs = sim->r[i] + sim->r[j], d2 = dem_v3_norm2(c.d);
     if (d2 >= rs * rs) {
-        o->touch = 0;
-        sim->ptouch[pi] = 0;
+        if (sim->ptouch[pi]) { /* results of the last step: now exact zeros */
+            o->touch = 0;
+            sim->ptouch[pi] = 0;
+            memset(&sim->hot[pi], 0, sizeof sim->hot[pi]);
+            memset(sim->pde[pi], 0, sizeof sim->pde[pi]);
+        }
         if (np->flags) { /* contact lost: the history goes with it */
             np->flags = 0;
             np->xi[0] = np->xi[1] = np->xi[2] = 0.0;
@@ -290,6 +303,7 @@ static void eval_pair(const dem_sim *sim, size_t pi)
     eval_contact(sim, &p, &c, np, o);
     for (int k = 0; k < 3; k++) np->diss[k] += o->de[k];
     set_hot(&sim->hot[pi], o);
+    for (int k = 0; k < 3; k++) sim->pde[pi][k] = o->de[k];
     sim->ptouch[pi] = 1;
 }
 
@@ -511,8 +525,10 @@ static dem_status carry_history(dem_sim *sim, nbr_pair *old, size_t nold)
     return DEM_OK;
 }
 
-static void hooke_stiffness(const dem_sim *sim, nbr_pair *np)
+static void pair_constants(const dem_sim *sim, nbr_pair *np)
 {
+    np->mstar = sim->m[np->i] * sim->m[np->j] / (sim->m[np->i] + sim->m[np->j]);
+    np->rstar = sim->r[np->i] * sim->r[np->j] / (sim->r[np->i] + sim->r[np->j]);
     np->kn = np->kt = 0.0;
     if (sim->st.normal != DEM_NORMAL_HOOKE) return;
     dem_pair p;
@@ -522,22 +538,9 @@ static void hooke_stiffness(const dem_sim *sim, nbr_pair *np)
     np->kt = p.kt;
 }
 
-typedef struct {
-    uint64_t id;
-    int32_t s[3];
-    adj_entry e;
-} adj_sort;
-
-static int cmp_adj(const void *pa, const void *pb)
-{
-    const adj_sort *a = pa, *b = pb;
-    if (a->id != b->id) return a->id < b->id ? -1 : 1;
-    for (int k = 0; k < 3; k++)
-        if (a->s[k] != b->s[k]) return a->s[k] < b->s[k] ? -1 : 1;
-    return 0;
-}
-
-/* Per particle, its pairs sorted by (partner id, image): the order forces are summed in. */
+/* Per particle, its pairs in the order of the sorted pair list: the order forces are summed in.
+ * Pairs that do not touch add exact zeros (see particle_forces), so only the touching ones
+ * matter, and their order in the sorted list is the same whenever the list was built. */
 static dem_status build_adjacency(dem_sim *sim, dem_error *err)
 {
     size_t need = 2 * sim->npairs;
@@ -547,49 +550,19 @@ static dem_status build_adjacency(dem_sim *sim, dem_error *err)
         sim->adj = a;
         sim->cap_adj = need;
     }
-    size_t *start = sim->adj_start;
+    size_t *start = sim->adj_start, *fill = sim->cell_items; /* cell_items is free scratch here */
     memset(start, 0, (sim->n + 1) * sizeof *start);
     for (size_t p = 0; p < sim->npairs; p++) {
         start[sim->pairs[p].i + 1]++;
         start[sim->pairs[p].j + 1]++;
     }
     for (size_t a = 0; a < sim->n; a++) start[a + 1] += start[a];
-    size_t *fill = malloc((sim->n + 1) * sizeof *fill);
-    adj_sort *tmp = malloc((need ? need : 1) * sizeof *tmp);
-    if (!fill || !tmp) {
-        free(fill);
-        free(tmp);
-        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact adjacency");
-    }
-    memcpy(fill, start, (sim->n + 1) * sizeof *fill);
+    memcpy(fill, start, sim->n * sizeof *fill);
     for (size_t p = 0; p < sim->npairs; p++) {
         const nbr_pair *np = &sim->pairs[p];
-        adj_sort *a = &tmp[fill[np->i]++], *b = &tmp[fill[np->j]++];
-        a->id = sim->id[np->j];
-        b->id = sim->id[np->i];
-        for (int k = 0; k < 3; k++) {
-            a->s[k] = np->s[k];
-            b->s[k] = -np->s[k];
-        }
-        a->e.pair = b->e.pair = (uint32_t)p;
-        a->e.side = 0;
-        b->e.side = 1;
+        sim->adj[fill[np->i]++] = (adj_entry){(uint32_t)p, 0};
+        sim->adj[fill[np->j]++] = (adj_entry){(uint32_t)p, 1};
     }
-    for (size_t a = 0; a < sim->n; a++) {
-        /* lists are short: insertion sort */
-        for (size_t x = start[a] + 1; x < start[a + 1]; x++) {
-            adj_sort key = tmp[x];
-            size_t y = x;
-            while (y > start[a] && cmp_adj(&tmp[y - 1], &key) > 0) {
-                tmp[y] = tmp[y - 1];
-                y--;
-            }
-            tmp[y] = key;
-        }
-    }
-    for (size_t k = 0; k < need; k++) sim->adj[k] = tmp[k].e;
-    free(fill);
-    free(tmp);
     return DEM_OK;
 }
 
@@ -602,8 +575,8 @@ static void permute(void *arr, size_t elem, size_t n, const size_t *from, void *
 }
 
 /* Put the particles in grid-cell order (from[k]: old index of the particle that goes to k), so
- * that neighbours sit close in memory. Nothing computed depends on this order: forces are summed
- * by partner id and totals in frame order. */
+ * that neighbours sit close in memory. Done at fixed steps only (see dem_sim_step): the order
+ * decides the order of every sum, so it must be a function of the step and the state. */
 static dem_status reorder(dem_sim *sim, const size_t *from, dem_error *err)
 {
     size_t n = sim->n, w = sim->nwalls;
@@ -638,18 +611,30 @@ static dem_status reorder(dem_sim *sim, const size_t *from, dem_error *err)
         permute(sim->wout, sizeof(contact_out) * w, n, from, tmp);
         permute(sim->wtouch, w, n, from, tmp);
     }
+    permute(sim->inv_m, sizeof *sim->inv_m, n, from, tmp);
+    permute(sim->inv_i, sizeof *sim->inv_i, n, from, tmp);
+    permute(sim->x_build, sizeof *sim->x_build, n, from, tmp);
     for (size_t k = 0; k < n; k++) inv[from[k]] = (uint32_t)k;
-    for (size_t k = 0; k < n; k++) sim->order[k] = inv[sim->order[k]];
     for (size_t p = 0; p < sim->npairs; p++) {
-        sim->pairs[p].i = inv[sim->pairs[p].i];
-        sim->pairs[p].j = inv[sim->pairs[p].j];
+        nbr_pair *np = &sim->pairs[p];
+        np->i = inv[np->i];
+        np->j = inv[np->j];
+        if (np->i > np->j) { /* pairs are oriented by index: turn it round (an exact negation) */
+            uint32_t t = np->i;
+            np->i = np->j;
+            np->j = t;
+            for (int k = 0; k < 3; k++) {
+                np->s[k] = -np->s[k];
+                np->xi[k] = -np->xi[k];
+            }
+        }
     }
     free(tmp);
     free(inv);
     return DEM_OK;
 }
 
-static dem_status rebuild(dem_sim *sim, dem_error *err)
+static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
 {
     dem_status st;
     double cutoff = 2.0 * sim->rmax + sim->skin;
@@ -681,8 +666,8 @@ static dem_status rebuild(dem_sim *sim, dem_error *err)
         free(fill);
     }
     /* particles into cell order; then the cell of particle k is the k-th of the sorted list */
-    if ((st = reorder(sim, items, err))) { free(cellof); return st; }
-    {
+    if (sort) {
+        if ((st = reorder(sim, items, err))) { free(cellof); return st; }
         uint32_t *c2 = malloc((sim->n ? sim->n : 1) * sizeof *c2);
         if (!c2) { free(cellof); return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid"); }
         for (size_t k = 0; k < sim->n; k++) c2[k] = cellof[items[k]];
@@ -725,7 +710,7 @@ static dem_status rebuild(dem_sim *sim, dem_error *err)
                     for (size_t e = cs[cell]; e < cs[cell + 1]; e++) {
                         size_t b = items[e];
                         int self = b == a;
-                        if (sim->id[a] > sim->id[b]) continue;          /* found from b's side */
+                        if (a > b) continue;                            /* found from b's side */
                         if (self) {                                     /* own image: keep s > 0 */
                             if (!(sh[0] | sh[1] | sh[2])) continue;
                             int pos = sh[0] ? sh[0] > 0 : sh[1] ? sh[1] > 0 : sh[2] > 0;
@@ -741,7 +726,7 @@ static dem_status rebuild(dem_sim *sim, dem_error *err)
                         np->i = (uint32_t)a;
                         np->j = (uint32_t)b;
                         memcpy(np->s, sh, sizeof sh);
-                        hooke_stiffness(sim, np);
+                        pair_constants(sim, np);
                     }
                 }
     }
@@ -757,10 +742,19 @@ static dem_status rebuild(dem_sim *sim, dem_error *err)
         if (h) sim->hot = h;
         uint8_t *t = realloc(sim->ptouch, sim->npairs);
         if (t) sim->ptouch = t;
-        if (!o || !h || !t) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
+        double (*d)[3] = realloc(sim->pde, sim->npairs * sizeof *d);
+        if (d) sim->pde = d;
+        if (!o || !h || !t || !d) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
         sim->cap_out = sim->npairs;
     }
     if ((st = build_adjacency(sim, err))) return st;
+    /* the new list's results start as exact zeros; the next force pass fills them */
+    if (sim->npairs) {
+        memset(sim->ptouch, 0, sim->npairs);
+        memset(sim->hot, 0, sim->npairs * sizeof *sim->hot);
+        memset(sim->pde, 0, sim->npairs * sizeof *sim->pde);
+        for (size_t p = 0; p < sim->npairs; p++) sim->out[p].touch = 0;
+    }
     memcpy(sim->x_build, sim->x, sim->n * sizeof *sim->x);
     sim->rebuilds++;
     return DEM_OK;
@@ -788,7 +782,7 @@ static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 
     for (int which = 0; which < 2; which++) {
         dem_vec3 *F = which ? t : f;
         dem_vec3 vel = which ? sim->w[a] : sim->v[a];
-        double inv = which ? 1.0 / sim->inertia[a] : 1.0 / sim->m[a];
+        double inv = which ? sim->inv_i[a] : sim->inv_m[a];
         for (int k = 0; k < 3; k++) {
             double fk = dem_v3_get(*F, k), vk = dem_v3_get(vel, k), d;
             if (sim->st.local_form == DEM_LOCAL_YADE) {
@@ -807,23 +801,19 @@ static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 
 
 static void particle_forces(dem_sim *sim, size_t a)
 {
-    dem_vec3 f = dem_v3_scale(sim->st.gravity, sim->m[a]);
+    /* Adding 0.0 turns a -0.0 of gravity into +0.0: the sums below then never hold -0.0, so the
+     * exact zeros of pairs that do not touch change nothing, whatever their sign. */
+    dem_vec3 f = dem_v3_add(dem_v3_scale(sim->st.gravity, sim->m[a]), dem_v3_zero());
     dem_vec3 t = dem_v3_zero();
     double *ed = &sim->edis[a * EDIS];
     for (int k = 0; k < 4; k++) ed[k] = 0.0; /* ed[4], drag, was set by the drift */
+    double r = sim->r[a];
     for (size_t e = sim->adj_start[a]; e < sim->adj_start[a + 1]; e++) {
         const adj_entry *ae = &sim->adj[e];
-        if (!sim->ptouch[ae->pair]) continue;
         const contact_hot *h = &sim->hot[ae->pair];
-        dem_vec3 tc = dem_v3_scale(h->c, -(sim->r[a] - h->half_delta));  /* seed 001 Step 8 torque */
-        if (ae->side == 0) {
-            f = dem_v3_add(f, h->f);
-            const contact_out *o = &sim->out[ae->pair];
-            for (int k = 0; k < 3; k++) ed[k] += o->de[k];  /* each contact counted once, by i */
-        } else {
-            f = dem_v3_sub(f, h->f);
-        }
-        t = dem_v3_add(t, tc);
+        double sign = ae->side ? -1.0 : 1.0;                     /* j receives -F */
+        f = dem_v3_madd(f, h->f, sign);
+        t = dem_v3_madd(t, h->c, -(r - h->half_delta));          /* seed 001 Step 8 torque */
     }
     for (size_t k = 0; k < sim->nwalls; k++) {
         eval_wall(sim, (uint32_t)a, (uint32_t)k);
@@ -840,14 +830,21 @@ static void particle_forces(dem_sim *sim, size_t a)
     sim->t[a] = t;
 }
 
-/* Energy and wall totals, summed in a fixed order (particles in frame order). */
+/* Energy and wall totals, summed in a fixed order: touching pairs in list order (the list is
+ * sorted, and pairs that do not touch hold exact zeros), then particles in order. */
 static void totals(dem_sim *sim)
 {
     static const int map[5] = {DEM_E_DISS_FRICTION, DEM_E_DISS_DAMP_N, DEM_E_DISS_DAMP_T, DEM_E_DISS_LOCAL, DEM_E_DISS_DRAG};
     size_t nw = sim->nwalls;
-    for (size_t fpos = 0; fpos < sim->n && sim->hdt > 0.0; fpos++) {
-        const double *ed = &sim->edis[(size_t)sim->order[fpos] * EDIS];
-        for (int k = 0; k < 5; k++) sim->energy[map[k]] += ed[k];
+    if (sim->hdt > 0.0) {
+        double e3[3] = {0.0, 0.0, 0.0};
+        for (size_t p = 0; p < sim->npairs; p++)
+            for (int k = 0; k < 3; k++) e3[k] += sim->pde[p][k];
+        for (int k = 0; k < 3; k++) sim->energy[map[k]] += e3[k];
+        for (size_t a = 0; a < sim->n; a++) {
+            const double *ed = &sim->edis[a * EDIS];
+            for (int k = 0; k < 5; k++) sim->energy[map[k]] += ed[k];
+        }
     }
     if (!nw) return;
     for (size_t k = 0; k < nw; k++) {
@@ -856,8 +853,7 @@ static void totals(dem_sim *sim)
     }
     double *work = sim->wwork;
     for (size_t k = 0; k < nw; k++) work[k] = 0.0;
-    for (size_t fpos = 0; fpos < sim->n; fpos++) {
-        size_t a = sim->order[fpos];
+    for (size_t a = 0; a < sim->n; a++) {
         const uint8_t *touch = &sim->wtouch[a * nw];
         for (size_t k = 0; k < nw; k++) {
             if (!touch[k]) continue;
@@ -913,8 +909,8 @@ static void half_kick(dem_sim *sim)
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) {
         if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
-        sim->v[a] = dem_v3_madd(sim->v[a], sim->f[a], h / sim->m[a]);  /* seed 001 eq 8, eq 20 */
-        sim->w[a] = dem_v3_madd(sim->w[a], sim->t[a], h / sim->inertia[a]);
+        sim->v[a] = dem_v3_madd(sim->v[a], sim->f[a], h * sim->inv_m[a]);  /* seed 001 eq 8, eq 20 */
+        sim->w[a] = dem_v3_madd(sim->w[a], sim->t[a], h * sim->inv_i[a]);
     }
 }
 
@@ -944,8 +940,8 @@ static void drift(dem_sim *sim)
         }
         sim->x[a] = dem_v3_madd(sim->x[a], sim->v[a], sim->dt);        /* seed 001 eq 9 */
         dem_quat q = dem_quat_mul(rotation_quat(sim->w[a], sim->dt), sim->q[a]); /* seed 002 §1.5.2 */
-        double qn = dem_quat_norm(q);
-        sim->q[a] = (dem_quat){q.w / qn, q.x / qn, q.y / qn, q.z / qn};
+        double iq = 1.0 / dem_quat_norm(q);
+        sim->q[a] = (dem_quat){q.w * iq, q.x * iq, q.y * iq, q.z * iq};
     }
     for (size_t k = 0; k < sim->nwalls; k++)
         sim->walls[k].point = dem_v3_madd(sim->walls[k].point, sim->walls[k].vel, sim->dt);
@@ -993,11 +989,15 @@ static dem_status check_finite(const dem_sim *sim, dem_error *err)
 dem_status dem_sim_step(dem_sim *sim, dem_error *err)
 {
     dem_status st;
+    if (sim->sort_every && sim->step % sim->sort_every == 0 && sim->sorted_step != sim->step) {
+        if ((st = rebuild(sim, 1, err))) return st;
+        sim->sorted_step = sim->step;
+    }
     if (!sim->forces_current) setup_forces(sim);
     half_kick(sim);
     drift(sim);
     wrap(sim);
-    if (needs_rebuild(sim) && (st = rebuild(sim, err))) return st;
+    if (needs_rebuild(sim) && (st = rebuild(sim, 0, err))) return st;
     compute_forces(sim);
     half_kick(sim);
     sim->step++;
@@ -1013,7 +1013,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
 #define A(ptr, count) if (!((ptr) = calloc((count), sizeof *(ptr)))) goto nomem
     A(sim->x, n); A(sim->v, n); A(sim->w, n); A(sim->f, n); A(sim->t, n); A(sim->q, n);
     A(sim->r, n); A(sim->m, n); A(sim->inertia, n); A(sim->mat, n); A(sim->flags, n); A(sim->group, n);
-    A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->order, n); A(sim->adj_start, n + 1);
+    A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->inv_m, n); A(sim->inv_i, n); A(sim->adj_start, n + 1);
     A(sim->cell_items, n); A(sim->edis, n * EDIS);
     A(sim->whist, n * (nw ? nw : 1)); A(sim->wout, n * (nw ? nw : 1)); A(sim->wtouch, n * (nw ? nw : 1));
 #undef A
@@ -1077,7 +1077,7 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
         if (j < 0) continue;
         nbr_pair key;
         memset(&key, 0, sizeof key);
-        if (sim->id[i] < sim->id[j] || (i == j)) {
+        if (i <= j) {
             key.i = (uint32_t)i; key.j = (uint32_t)j;
             memcpy(key.s, c->shift, sizeof key.s);
         } else { /* the frame names them the other way round: flip the pair */
@@ -1091,6 +1091,7 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
         if (!np) continue; /* not within the cutoff any more: cannot be touching */
         sim->out[np - sim->pairs] = o;
         set_hot(&sim->hot[np - sim->pairs], &o);
+        memset(sim->pde[np - sim->pairs], 0, sizeof sim->pde[0]);
         sim->ptouch[np - sim->pairs] = 1;
         np->flags = PAIR_TOUCH | (c->flags & DEM_CONTACT_SLIDING ? PAIR_SLIDING : 0);
         np->xi[0] = xi.x; np->xi[1] = xi.y; np->xi[2] = xi.z;
@@ -1167,7 +1168,8 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
         sim->r[a] = p->radius; sim->m[a] = p->mass; sim->inertia[a] = p->inertia;
         sim->mat[a] = p->material; sim->flags[a] = p->flags; sim->group[a] = p->group;
         sim->id[a] = p->id;
-        sim->order[a] = (uint32_t)a;
+        sim->inv_m[a] = 1.0 / p->mass;
+        sim->inv_i[a] = 1.0 / p->inertia;
         memcpy(sim->image[a], p->image, sizeof p->image);
         if (p->radius > sim->rmax) sim->rmax = p->radius;
     }
@@ -1195,6 +1197,8 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
             }
     }
     sim->skin = st->skin > 0.0 ? st->skin : default_skin(sim);
+    sim->sort_every = (uint64_t)st->sort_every;
+    sim->sorted_step = UINT64_MAX;
     for (int k = 0; k < 3; k++)
         if (sim->periodic[k] && cell_width(&sim->cell, k) < 2.0 * sim->rmax + sim->skin) {
             dem_fail(err, DEM_ERR_VALUE, "the periodic cell is %g m wide along cell vector %c, less than the neighbour cutoff %g m (largest diameter plus skin): a particle would touch its own image",
@@ -1204,11 +1208,15 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
         }
     sim->forces_current = (s->flags & 1u) != 0;
     dem_status r;
-    if (sim->n && (r = rebuild(sim, err))) {
+    if (sim->n && (r = rebuild(sim, 0, err))) {
         dem_sim_free(sim);
         return NULL;
     }
-    for (size_t p = 0; p < sim->npairs; p++) sim->out[p].touch = sim->ptouch[p] = 0;
+    for (size_t p = 0; p < sim->npairs; p++) {
+        sim->out[p].touch = sim->ptouch[p] = 0;
+        memset(&sim->hot[p], 0, sizeof sim->hot[p]);
+        memset(sim->pde[p], 0, sizeof sim->pde[p]);
+    }
     /* With current forces, the frame's contacts stand for this step's results too, so that a
      * frame stored before any step equals the one read. */
     if (sim->n && (r = load_contacts(sim, s, err))) {
@@ -1222,8 +1230,8 @@ void dem_sim_free(dem_sim *sim)
 {
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
-                    sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->order, sim->adj_start, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->ptouch,
+                    sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pde, sim->ptouch,
                     sim->adj, sim->cell_start};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
@@ -1254,19 +1262,23 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
         if (tp < est->pwave) est->pwave = tp;
     }
     if (!uses_e) est->pwave = NAN;
-    /* global stiffness (seed 002 eq 1.12): sum of the normal stiffnesses of each particle's contacts */
-    if (!sim->forces_current && sim->n) setup_forces(sim);
+    /* global stiffness (seed 002 eq 1.12): sum of the normal stiffnesses of each particle's
+     * contacts, from the geometry alone (no force evaluation: that would fix the order of the
+     * first force sums before the particles are sorted) */
     double *k = calloc(sim->n ? sim->n : 1, sizeof *k);
     if (k) {
         const dem_normal_model *nm = dem_normal_models[st->normal];
         for (size_t p = 0; p < sim->npairs; p++) {
-            const contact_out *o = &sim->out[p];
-            if (!o->touch) continue;
+            const nbr_pair *np = &sim->pairs[p];
+            dem_vec3 xj = sim->x[np->j];
+            if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
+            double delta = sim->r[np->i] + sim->r[np->j] - dem_v3_norm(dem_v3_sub(sim->x[np->i], xj));
+            if (!(delta > 0.0)) continue;
             dem_pair pp;
-            pair_properties(sim, &pp, sim->pairs[p].i, sim->pairs[p].j, &sim->pairs[p]);
-            double s = nm->stiffness(&pp, o->delta);
-            k[sim->pairs[p].i] += s;
-            k[sim->pairs[p].j] += s;
+            pair_properties(sim, &pp, np->i, np->j, np);
+            double s = nm->stiffness(&pp, delta);
+            k[np->i] += s;
+            k[np->j] += s;
         }
         for (size_t a = 0; a < sim->n; a++)
             if (k[a] > 0.0) {
@@ -1285,6 +1297,7 @@ typedef struct {
     uint64_t i, j;
     int32_t s[3];
     uint32_t wall;
+    int flip;         /* the frame names the pair the other way round: negate the vectors */
     const nbr_pair *h;
     const contact_out *o;
 } out_contact;
@@ -1308,15 +1321,16 @@ static dem_contact make_contact(const out_contact *oc, int history)
     c.j = oc->j;
     memcpy(c.shift, oc->s, sizeof c.shift);
     c.flags = (oc->wall ? DEM_CONTACT_WALL : 0) | (oc->h->flags & PAIR_SLIDING ? DEM_CONTACT_SLIDING : 0);
+    double sg = oc->flip ? -1.0 : 1.0;
     c.overlap = oc->o->delta;
-    c.normal = oc->o->n;
-    c.fn = dem_v3_scale(oc->o->n, oc->o->fn);
-    c.ft = oc->o->ft;
+    c.normal = dem_v3_scale(oc->o->n, sg);
+    c.fn = dem_v3_scale(c.normal, oc->o->fn);
+    c.ft = dem_v3_scale(oc->o->ft, sg);
     c.diss_friction = oc->h->diss[0];
     c.diss_damp_n = oc->h->diss[1];
     c.diss_damp_t = oc->h->diss[2];
     if (history)
-        for (int k = 0; k < 3; k++) c.hist[k] = oc->h->xi[k];
+        for (int k = 0; k < 3; k++) c.hist[k] = sg * oc->h->xi[k];
     return c;
 }
 
@@ -1329,9 +1343,10 @@ dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
     out->dt = sim->dt;
     out->flags |= 1u; /* forces are current */
     memcpy(out->energy, sim->energy, sizeof out->energy);
-    for (size_t fpos = 0; fpos < sim->n; fpos++) {
-        size_t a = sim->order[fpos];
-        dem_particle *p = &out->particles[fpos];
+    for (size_t a = 0; a < sim->n; a++) {
+        dem_particle *p = &out->particles[a];
+        p->id = sim->id[a]; p->radius = sim->r[a]; p->mass = sim->m[a]; p->inertia = sim->inertia[a];
+        p->material = sim->mat[a]; p->flags = sim->flags[a]; p->group = sim->group[a]; p->clump = 0;
         p->pos = sim->x[a]; p->vel = sim->v[a]; p->omega = sim->w[a];
         p->force = sim->f[a]; p->torque = sim->t[a]; p->orient = sim->q[a];
         memcpy(p->image, sim->image[a], sizeof p->image);
@@ -1348,9 +1363,11 @@ dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
         if (!sim->out[p].touch) continue;
         const nbr_pair *np = &sim->pairs[p];
         out_contact *oc = &list[c++];
-        oc->i = sim->id[np->i];
-        oc->j = sim->id[np->j];
-        memcpy(oc->s, np->s, sizeof oc->s);
+        /* frames name each pair with the smaller id first, whatever the internal order */
+        oc->flip = sim->id[np->i] > sim->id[np->j];
+        oc->i = sim->id[oc->flip ? np->j : np->i];
+        oc->j = sim->id[oc->flip ? np->i : np->j];
+        for (int k = 0; k < 3; k++) oc->s[k] = oc->flip ? -np->s[k] : np->s[k];
         oc->wall = 0;
         oc->h = np;
         oc->o = &sim->out[p];
@@ -1362,6 +1379,7 @@ dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
             out_contact *oc = &list[c++];
             oc->i = sim->id[a];
             oc->j = k;
+            oc->flip = 0;
             memset(oc->s, 0, sizeof oc->s);
             oc->wall = 1;
             oc->h = &sim->whist[a * sim->nwalls + k];

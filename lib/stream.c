@@ -629,7 +629,7 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
     r->where = where[bit == SEEN_HEAD ? 0 : bit == SEEN_MATL ? 1 : bit == SEEN_WALL ? 2 : bit == SEEN_CELL ? 3 :
                      bit == SEEN_CLMP ? 4 : bit == SEEN_PART ? 5 : bit == SEEN_CONT ? 6 : 7];
     table_header th;
-    dem_status st = r_table_header(r, name, len, dem_record_size(rt), &th, err);
+    dem_status st = r_table_header(r, name, len, rt->base_size, &th, err);
     if (st) return st;
     switch (bit) {
     case SEEN_HEAD: return r_single(r, rt, &th, s, name, 0, err);

@@ -8,6 +8,7 @@
 void dem_system_init(dem_system *s)
 {
     memset(s, 0, sizeof *s);
+    s->energy[DEM_E_INITIAL] = NAN; /* not known until a program that steps the system sets it */
 }
 
 void dem_system_free(dem_system *s)
@@ -30,6 +31,7 @@ void dem_system_clear(dem_system *s)
     memset(&s->cell, 0, sizeof s->cell);
     s->hist_slots = 0;
     memset(s->energy, 0, sizeof s->energy);
+    s->energy[DEM_E_INITIAL] = NAN;
 }
 
 /* Grow *arr (of element size elem) so that it holds at least need elements. */
@@ -382,7 +384,8 @@ dem_status dem_system_check(const dem_system *s, dem_error *err)
     for (size_t k = 0; k < s->nparticles; k++)
         if ((st = check_particle(s, k, err))) return st;
     for (size_t k = 0; k < DEM_E_COUNT; k++)
-        if (!isfinite(s->energy[k])) return BAD("energy accumulator %zu is not finite", k);
+        if (!isfinite(s->energy[k]) && !(k == DEM_E_INITIAL && isnan(s->energy[k])))
+            return BAD("energy accumulator %zu is not finite", k); /* e_initial: NaN = not known */
 
     uint64_t *ids = malloc((s->nparticles ? s->nparticles : 1) * sizeof *ids);
     if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory checking %zu particle ids", s->nparticles);

@@ -136,6 +136,7 @@ typedef enum {
     DEM_E_WORK_WALLS,        /* work done by walls on the particles, J */
     DEM_E_WORK_CELL,         /* work done by the deforming periodic cell, J */
     DEM_E_WORK_EXTERNAL,     /* work of any other prescribed motion or load, J */
+    DEM_E_INITIAL,           /* total mechanical energy at step 0 (format 1.1), J; NaN: not known */
     DEM_E_COUNT
 } dem_energy_index;
 
