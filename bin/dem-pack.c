@@ -133,6 +133,9 @@ static const char help_text[] =
 "  --omega WX,WY,WZ     angular velocity of every particle, rad/s\n"
 "  --fixed SEL          mark the particles in selection SEL fixed, not integrated\n"
 "                       (repeatable; SEL as for --assign)\n"
+"  --group G:SEL        put the particles in selection SEL in interaction group G (1..32;\n"
+"                       all particles start in group 1); dem-step --ignore A:B then lets\n"
+"                       groups A and B pass through each other (repeatable, applied in order)\n"
 "\n"
 "Output:\n"
 "  --level L            deflate level, 0 (fastest) .. 9 (smallest) (default 1)\n"
@@ -172,8 +175,8 @@ struct cmdline {
     const char *from;
     /* materials: material 0, then --material specs, then --assign MAT:SEL in order */
     dem_material mat0;
-    const char **materials, **assign, **walls, **fixed;
-    int nmaterials, nassign, nwalls, nfixed;
+    const char **materials, **assign, **walls, **fixed, **groups;
+    int nmaterials, nassign, nwalls, nfixed, ngroups;
     const char *wall_material;
     int enclose;
     /* periodic cell */
@@ -194,7 +197,7 @@ enum {
     OPT_CYLINDER, OPT_RADIUS_UNIFORM, OPT_BIDISPERSE, OPT_LOGNORMAL, OPT_SEED, OPT_MAX_ATTEMPTS,
     OPT_FROM, OPT_DENSITY, OPT_YOUNG, OPT_POISSON, OPT_FRICTION, OPT_RESTITUTION, OPT_ROLLING,
     OPT_TWISTING, OPT_SURFACE, OPT_MATERIAL, OPT_ASSIGN, OPT_WALL, OPT_ENCLOSE, OPT_WALL_MATERIAL,
-    OPT_PERIODIC, OPT_PERIODIC_AXES, OPT_VELOCITY, OPT_VELOCITY_RANDOM, OPT_OMEGA, OPT_FIXED,
+    OPT_PERIODIC, OPT_PERIODIC_AXES, OPT_VELOCITY, OPT_VELOCITY_RANDOM, OPT_OMEGA, OPT_FIXED, OPT_GROUP,
     OPT_LEVEL
 };
 
@@ -232,6 +235,7 @@ static const struct option long_options[] = {
     {"velocity-random", required_argument, NULL, OPT_VELOCITY_RANDOM},
     {"omega", required_argument, NULL, OPT_OMEGA},
     {"fixed", required_argument, NULL, OPT_FIXED},
+    {"group", required_argument, NULL, OPT_GROUP},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
@@ -427,6 +431,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
             break;
         case OPT_OMEGA: c->has_omega = 1; c->omega = cli_vec3("--omega", optarg); break;
         case OPT_FIXED: push_list(&c->fixed, &c->nfixed, argc, optarg); break;
+        case OPT_GROUP: push_list(&c->groups, &c->ngroups, argc, optarg); break;
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case ':': cli_usage("%s needs a value", argv[optind - 1]);
         default:
@@ -543,6 +548,25 @@ static void fix_particles(dem_system *s, const struct cmdline *c)
     }
 }
 
+static void set_groups(dem_system *s, const struct cmdline *c)
+{
+    for (int k = 0; k < c->ngroups; k++) {
+        const char *arg = c->groups[k], *colon = strchr(arg, ':');
+        if (!colon) cli_usage("--group: '%s' is not G:SEL", arg);
+        char num[16];
+        size_t n = (size_t)(colon - arg);
+        if (n == 0 || n >= sizeof num) cli_usage("--group: '%s' is not G:SEL", arg);
+        memcpy(num, arg, n);
+        num[n] = 0;
+        int g = (int)cli_int("--group", num, 1, 32);
+        dem_select sel;
+        dem_error err;
+        if (dem_select_parse(&sel, colon + 1, &err)) cli_usage_err("--group", &err);
+        dem_pack_group(s, g, &sel);
+        dem_select_free(&sel);
+    }
+}
+
 static void set_velocities(dem_system *s, const struct cmdline *c)
 {
     dem_error err;
@@ -633,6 +657,7 @@ int main(int argc, char **argv)
     dem_error err;
     assign_materials(&s, &c);
     fix_particles(&s, &c);
+    set_groups(&s, &c);
     set_velocities(&s, &c);
     if (c.periodic_lattice) dem_pack_wrap_into_cell(&s); /* the lattice is periodic in its period */
     if (dem_pack_check_in_cell(&s, &err)) cli_die("--periodic: %s", err.msg);
@@ -644,5 +669,6 @@ int main(int argc, char **argv)
     free(c.assign);
     free(c.walls);
     free(c.fixed);
+    free(c.groups);
     return 0;
 }

@@ -145,6 +145,9 @@ dem_status dem_pack_check_materials(const dem_system *s, dem_error *err);
 dem_status dem_pack_assign(dem_system *s, uint32_t mat, const dem_select *sel, size_t *count, dem_error *err);
 /* Set DEM_PARTICLE_FIXED on the particles sel matches; returns how many. */
 size_t dem_pack_fix(dem_system *s, const dem_select *sel);
+/* Put the particles sel matches in interaction group G (1..32): their group mask becomes bit
+ * G-1 (dem-step --ignore A:B makes groups A and B ignore each other); returns how many. */
+size_t dem_pack_group(dem_system *s, int group, const dem_select *sel);
 
 /* ---- velocities ------------------------------------------------------------------------------ */
 /* Set the velocity (angular velocity) of every particle that is not fixed. */

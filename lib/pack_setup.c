@@ -176,6 +176,17 @@ size_t dem_pack_fix(dem_system *s, const dem_select *sel)
     return n;
 }
 
+size_t dem_pack_group(dem_system *s, int group, const dem_select *sel)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->nparticles; k++)
+        if (dem_select_match(sel, &s->particles[k])) {
+            s->particles[k].group = 1u << (group - 1);
+            n++;
+        }
+    return n;
+}
+
 /* ==== velocities ============================================================================ */
 static int is_fixed(const dem_particle *p) { return (p->flags & DEM_PARTICLE_FIXED) != 0; }
 

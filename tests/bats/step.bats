@@ -191,3 +191,29 @@ setup() {
     dem-step -q -n 0 a.dem > b.dem
     cmp a.dem b.dem
 }
+
+@test "--group (dem-pack) and --ignore (dem-step): fines ignore fines but not the large spheres" {
+    # 2 and 3 are fines (group 2) about to collide with each other; 1 is large (group 1) at rest
+    # with 4, a fine, about to hit it
+    printf 'id\tx\ty\tz\tr\tvx\n1\t0\t0\t0\t0.002\t0\n2\t0\t0.01\t0\t0.0005\t0.1\n3\t0.00101\t0.01\t0\t0.0005\t-0.1\n4\t-0.00251\t0\t0\t0.0005\t0.1\n' |
+        dem-pack --from - --group 2:ids=2-4 > g.dem
+    run dem-probe --particles --fields group g.dem
+    [ "$(awk -F'\t' 'NR > 1 { printf "%s%s", $18, (NR < 5 ? "," : "") }' <<< "$output")" = "1,2,2,2" ]
+    dem-step -q -n 2000 --dt 1e-7 --damping none --tangential none --ignore 2:2 g.dem > a.dem
+    run dem-probe --particles a.dem
+    # 2 and 3 passed through each other: velocities unchanged
+    [ "$(awk -F'\t' '$4 == 2 { print $8 }' <<< "$output")" = 0.1 ]
+    [ "$(awk -F'\t' '$4 == 3 { print $8 }' <<< "$output")" = -0.1 ]
+    # 4 bounced off 1
+    awk -F'\t' '$4 == 4 { exit !($8 < 0) }' <<< "$output"
+}
+
+@test "a cylindrical wall keeps a sphere inside it" {
+    dem-pack --random 1 --cylinder z,0,0,0.01,0,0.01 --radius 0.001 --young 1e6 --enclose \
+             --velocity 0.1,0.03,0 --seed 4 > c.dem
+    dem-step -q --time 0.5 --dt 1e-5 --damping none --tangential none c.dem > a.dem
+    run dem-probe --particles a.dem
+    # elastic bounces: the speed is kept; the centre stays within R - r of the axis
+    awk -F'\t' 'NR == 2 { s = sqrt($8 * $8 + $9 * $9); rho = sqrt($5 * $5 + $6 * $6)
+                           exit !(s > 0.1043 && s < 0.1045 && rho < 0.009) }' <<< "$output"
+}
