@@ -136,7 +136,8 @@ typedef enum {
     DEM_E_WORK_WALLS,        /* work done by walls on the particles, J */
     DEM_E_WORK_CELL,         /* work done by the deforming periodic cell, J */
     DEM_E_WORK_EXTERNAL,     /* work of any other prescribed motion or load, J */
-    DEM_E_INITIAL,           /* total mechanical energy at step 0 (format 1.1), J; NaN: not known */
+    DEM_E_INITIAL,           /* budget reference: mechanical energy at step 0 (format 1.1), J; NaN: not known */
+    DEM_E_AHEAD,             /* part of the accumulators after the frame's time (format 1.1), J */
     DEM_E_COUNT
 } dem_energy_index;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "stream.h"
 
 static const char *type_name(dem_ftype t)
 {
@@ -37,7 +38,8 @@ int main(int argc, char **argv)
             printf("| %u | `%s` | %s | %s | %s |\n", at, fd->name, type_name(fd->type), fd->unit, fd->desc);
             at += dem_ftype_size(fd->type);
         }
-        printf("\nRecord size in format 1.0: %u bytes.\n", at);
+        if (at == rt->base_size) printf("\nRecord size in format 1.0: %u bytes.\n", at);
+        else printf("\nRecord size in format 1.0: %u bytes; in format 1.%d: %u bytes.\n", rt->base_size, DEM_FORMAT_MINOR, at);
         return 0;
     }
     fprintf(stderr, "dem-fields: unknown tag '%s'\n", argv[1]);

@@ -1,0 +1,286 @@
+/* dem-energy - the energy budget of every frame of a dem stream: kinetic, gravitational and
+ * elastic energy, the energy dissipated by each mechanism and the work of the boundaries, and
+ * the residual that closes the budget. The physics is in lib/energy.c; this file parses the
+ * command line, picks the frames and prints the rows. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dem.h"
+
+static const char help_text[] =
+"Usage: dem-energy [OPTIONS] [FILE]\n"
+"\n"
+"Read a dem stream from FILE (standard input if FILE is absent or '-') and print the energy\n"
+"budget of each frame as tab-separated values: one header line (units in brackets), then one\n"
+"row per frame, doubles as the shortest text that reads back bit for bit. All energies in J.\n"
+"\n"
+"Columns:\n"
+"  frame step time[s]\n"
+"  ekin_t[J]          sum 1/2 m |v|^2 over every particle (fixed ones included)\n"
+"  ekin_r[J]          sum 1/2 I |w|^2\n"
+"  epot_g[J]          -sum m g.x: gravity g from the frame's settings (dem-step --gravity),\n"
+"                     zero at the origin; in a periodic cell x is the unwrapped position\n"
+"                     x + H (ix,iy,iz), so a particle falling through periodic faces keeps\n"
+"                     losing potential energy as it gains kinetic energy\n"
+"  eel_n[J]           elastic energy of the normal springs: the contact law's potential at\n"
+"                     each contact's overlap, with the pair's properties as dem-step derives\n"
+"                     them: hooke kn/2 delta^2, hertz 8/15 E* sqrt(R*) delta^(5/2)\n"
+"  eel_t[J]           elastic energy of the tangential springs, 1/2 S_t |xi|^2 with xi the\n"
+"                     spring stretch (contact history slots 0..2) and S_t the tangential\n"
+"                     stiffness at the current overlap: exact for hooke (constant kt); for\n"
+"                     hertz (Mindlin, S_t = 8 G* sqrt(R* delta)) the stiffness changes with\n"
+"                     the overlap at fixed stretch, which the law does without work: this\n"
+"                     term is then the spring's energy but not a potential, and the residual\n"
+"                     carries that model error\n"
+"  ediss_friction[J] ediss_damp_n[J] ediss_damp_t[J] ediss_local[J] ediss_drag[J]\n"
+"                     energy dissipated since the system was created by sliding friction,\n"
+"                     the normal and tangential contact dashpots, local (Cundall) damping\n"
+"                     and drag, as dem-step accumulates them in the frame (ENRG section)\n"
+"  work_walls[J]      work done on the particles by the walls since the system was created\n"
+"  total[J]           E = ekin_t + ekin_r + epot_g + eel_n + eel_t, the mechanical energy\n"
+"  residual[J]        e_initial + W - (E + D) + e_ahead, with D the sum of every ediss_*\n"
+"                     accumulator and W the sum of the work accumulators (walls, cell,\n"
+"                     external): the energy the integration created (< 0) or lost (> 0) that\n"
+"                     no mechanism accounts for. Exact arithmetic and an exact integrator\n"
+"                     give 0.\n"
+"  ediss_rolling[J] ediss_twisting[J] work_cell[J] work_external[J]\n"
+"                     the other accumulators of the ENRG section (part of D and W)\n"
+"  e_initial[J]       the budget's reference: E + D - W - e_ahead at the state where the\n"
+"                     accounting began, that is E of the initial state at step 0. Taken from\n"
+"                     the frame (field e_initial, format 1.1, set by the program that stepped\n"
+"                     the system from step 0). When a frame has none (NaN: dem-pack output,\n"
+"                     format 1.0 frames), the first such frame read gives it, E + D - W of\n"
+"                     that frame, a warning says so, and the residual then only shows the\n"
+"                     errors made after that frame. Put the initial state in front to see\n"
+"                     them all: dem-step -n 0 writes it with its forces and contacts.\n"
+"                     A frame whose step is lower than the one before starts a new run\n"
+"                     (cat a.dem b.dem) and takes a new reference the same way.\n"
+"  e_ahead[J]         the part of D - W that belongs to the half step after the frame's\n"
+"                     time (format 1.1): a force evaluated at a step acts on the velocities\n"
+"                     half a step before and half a step after it, and dem-step counts its\n"
+"                     work at that step; 0 from writers that count up to the frame's time\n"
+"\n"
+"Reading the residual: compare it with the energies that move, for instance the largest\n"
+"kinetic energy or the energy dissipated. With velocity-Verlet the residual of elastic\n"
+"contacts oscillates during a collision and returns to a small value after it, and it\n"
+"shrinks as dt^2 when dt is halved (measured: README.md, dem-energy). A residual that\n"
+"grows steadily, or that does not shrink with dt, means that dt is too large, or that a\n"
+"mechanism does not report its energy exactly; one that jumps means that the settings\n"
+"changed between two stages of a pipeline (e.g. --gravity given to a later dem-step).\n"
+"\n"
+"Frames (at most one of these; default every frame):\n"
+"  --frame K          only frame K (0 is the first)\n"
+"  --last             only the last complete frame\n"
+"  --every K          frames 0, K, 2K, ... (K >= 1)\n"
+"The reference of a frame without e_initial is always taken from the first frame read,\n"
+"printed or not.\n"
+"\n"
+"  -h, --help         print this help and exit\n"
+"\n"
+"Examples:\n"
+"  dem-pack --random 500 --box 0,0,0,0.01,0.01,0.03 --radius 4e-4 --young 5e6 --enclose |\n"
+"      dem-step --gravity 0,0,-9.81 --time 0.05 --every 2000 --local-damping 0.2 | dem-energy\n"
+"      the budget of a settling packing: potential energy turned into dissipation\n"
+"  dem-energy run.dem | awk -F'\\t' 'NR > 1 { r = $16 < 0 ? -$16 : $16; if (r > m) m = r }\n"
+"      END { print \"largest |residual|:\", m, \"J\" }'\n"
+"  dem-energy run.dem > e.tsv; gnuplot -p -e 'set datafile separator \"\\t\";\n"
+"      set key autotitle columnhead; plot \"e.tsv\" using 3:4 w l, \"\" using 3:16 w l'\n"
+"      kinetic energy and residual against time\n"
+"\n"
+"Exit status: 0 success; 1 unreadable, damaged or truncated input (the frames before the\n"
+"damage are printed first), a frame whose settings cannot be read, or a failed write;\n"
+"2 bad usage.\n";
+
+struct cmdline {
+    const char *input;
+    long long frame; /* -1: not given */
+    int last;
+    long long every;
+};
+
+enum { OPT_FRAME = 256, OPT_LAST, OPT_EVERY };
+
+static void parse_args(int argc, char **argv, struct cmdline *c)
+{
+    static const struct option opts[] = {
+        {"frame", required_argument, NULL, OPT_FRAME}, {"last", no_argument, NULL, OPT_LAST},
+        {"every", required_argument, NULL, OPT_EVERY}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(c, 0, sizeof *c);
+    c->frame = -1;
+    c->every = 1;
+    int frame_opts = 0, opt;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'h': fputs(help_text, stdout); exit(0);
+        case OPT_FRAME: frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
+        case OPT_LAST: frame_opts++; c->last = 1; break;
+        case OPT_EVERY: frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
+        case ':': cli_usage("%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
+            cli_usage("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
+    if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
+    c->input = optind < argc ? argv[optind] : NULL;
+}
+
+/* ---- the budget ---------------------------------------------------------------------------- */
+struct budget {
+    int have_ref;      /* a fallback reference is known for the current run */
+    double ref;        /* E + D - W of the first frame of the run without e_initial */
+    uint64_t prev_step;
+    int seen;          /* frames read */
+    int header_done;
+};
+
+static void check_output(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) cli_die("cannot write standard output: %s", strerror(errno));
+}
+
+static void print_header(struct budget *b)
+{
+    static const char *const cols[] = {"ekin_t", "ekin_r", "epot_g", "eel_n", "eel_t", "ediss_friction",
+                                       "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag", "work_walls",
+                                       "total", "residual", "ediss_rolling", "ediss_twisting", "work_cell",
+                                       "work_external", "e_initial", "e_ahead"};
+    dem_tsv_frame_header(stdout);
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) printf("\t%s[J]", cols[k]);
+    putchar('\n');
+    b->header_done = 1;
+}
+
+static void cell(double v)
+{
+    putchar('\t');
+    dem_tsv_double(stdout, v);
+}
+
+static void read_settings(uint64_t frame, const dem_system *s, dem_settings *st)
+{
+    dem_error err;
+    if (dem_settings_read(st, s, &err)) cli_die("frame %llu: %s", (unsigned long long)frame, err.msg);
+}
+
+/* The reference of this frame; called for every frame read, in order. */
+static double reference(struct budget *b, uint64_t frame, const dem_system *s)
+{
+    double e0 = s->energy[DEM_E_INITIAL];
+    int new_run = b->seen && s->step < b->prev_step;
+    b->seen = 1;
+    b->prev_step = s->step;
+    if (new_run) b->have_ref = 0;
+    if (isfinite(e0)) return e0;
+    if (!b->have_ref) {
+        dem_settings st;
+        dem_error err;
+        read_settings(frame, s, &st);
+        if (dem_energy_reference(s, &st, &b->ref, &err)) cli_die("frame %llu: %s", (unsigned long long)frame, err.msg);
+        b->have_ref = 1;
+        cli_warn("frame %llu (step %llu) has no e_initial, the energy at step 0 (its writer did not set it): "
+                 "residuals are relative to this frame, errors before step %llu are not seen",
+                 (unsigned long long)frame, (unsigned long long)s->step, (unsigned long long)s->step);
+    }
+    return b->ref;
+}
+
+static void emit(struct budget *b, uint64_t frame, const dem_system *s, double ref)
+{
+    dem_settings st;
+    dem_energy_terms e;
+    dem_error err;
+    read_settings(frame, s, &st);
+    if (dem_energy_terms_compute(s, &st, &e, &err)) cli_die("frame %llu: %s", (unsigned long long)frame, err.msg);
+    if (!b->header_done) print_header(b);
+    dem_tsv_frame_cells(stdout, frame, s);
+    cell(e.ekin_t);
+    cell(e.ekin_r);
+    cell(e.epot_g);
+    cell(e.eel_n);
+    cell(e.eel_t);
+    cell(s->energy[DEM_E_DISS_FRICTION]);
+    cell(s->energy[DEM_E_DISS_DAMP_N]);
+    cell(s->energy[DEM_E_DISS_DAMP_T]);
+    cell(s->energy[DEM_E_DISS_LOCAL]);
+    cell(s->energy[DEM_E_DISS_DRAG]);
+    cell(s->energy[DEM_E_WORK_WALLS]);
+    cell(dem_energy_mechanical(&e));
+    cell(dem_energy_residual(ref, &e, s));
+    cell(s->energy[DEM_E_DISS_ROLLING]);
+    cell(s->energy[DEM_E_DISS_TWISTING]);
+    cell(s->energy[DEM_E_WORK_CELL]);
+    cell(s->energy[DEM_E_WORK_EXTERNAL]);
+    cell(ref);
+    cell(s->energy[DEM_E_AHEAD]);
+    putchar('\n');
+    check_output();
+}
+
+static _Noreturn void fail_read(struct budget *b, const dem_error *err)
+{
+    if (!b->header_done) print_header(b);
+    check_output();
+    cli_die_err(err);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init("dem-energy");
+    struct cmdline cl;
+    parse_args(argc, argv, &cl);
+    struct budget b;
+    memset(&b, 0, sizeof b);
+    dem_error err;
+    int fd = cli_open_input(cl.input);
+    dem_reader *r = dem_reader_new_fd(fd, &err);
+    if (!r) cli_die_err(&err);
+    dem_system a, c, *cur = &a, *held = &c;
+    dem_system_init(&a);
+    dem_system_init(&c);
+    double held_ref = NAN;
+    int rc, printed = 0;
+    while ((rc = dem_reader_next(r, cur, &err)) == 1) {
+        uint64_t frame = dem_reader_frames(r) - 1;
+        double ref = reference(&b, frame, cur);
+        if (cl.last) { /* keep it until the input ends */
+            dem_system *t = held;
+            held = cur;
+            cur = t;
+            held_ref = ref;
+            continue;
+        }
+        int want = cl.frame >= 0 ? frame == (uint64_t)cl.frame : frame % (uint64_t)cl.every == 0;
+        if (want) {
+            emit(&b, frame, cur, ref);
+            printed++;
+        }
+        if (cl.frame >= 0 && frame == (uint64_t)cl.frame) break;
+    }
+    if (cl.last && dem_reader_frames(r)) {
+        emit(&b, dem_reader_frames(r) - 1, held, held_ref);
+        printed++;
+    }
+    if (rc < 0) fail_read(&b, &err);
+    if (cl.frame >= 0 && !printed) {
+        if (!b.header_done) print_header(&b);
+        check_output();
+        cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", cl.frame,
+                (unsigned long long)dem_reader_frames(r), (unsigned long long)dem_reader_frames(r) - 1);
+    }
+    if (!b.header_done) print_header(&b);
+    check_output();
+    dem_reader_free(r);
+    dem_system_free(&a);
+    dem_system_free(&c);
+    return 0;
+}
