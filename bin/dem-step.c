@@ -337,6 +337,13 @@ int main(int argc, char **argv)
     if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
+    /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
+     * accounting starts, at step 0 (or in a frame that has none). */
+    if (s.step == 0 || isnan(s.energy[DEM_E_INITIAL])) {
+        double e0;
+        if (dem_sim_store(sim, &s, &err) || dem_energy_reference(&s, &st, &e0, &err)) cli_die_err(&err);
+        dem_sim_set_energy(sim, DEM_E_INITIAL, e0);
+    }
 
     long long steps = c.steps >= 0 ? c.steps : (long long)ceil(c.run_time / dt - 1e-9);
     dem_writer *w = dem_writer_new(stdout, c.level, &err);

@@ -37,6 +37,9 @@ typedef struct {
     double kn, kt;    /* hooke stiffnesses of this pair, N/m */
     double mstar, rstar; /* effective mass and radius, kg, m */
     double diss[3];   /* dissipated at this contact since it formed: friction, damp_n, damp_t, J */
+    double prev[4];   /* at the last full step: tangential spring energy U_t (J), power of the
+                       * tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2);
+                       * 0 without contact */
 } nbr_pair;
 
 /* What the force pass computed for one contact at this step. */
@@ -46,6 +49,12 @@ typedef struct {
     double fn;        /* normal force on i along n, N (negative: attractive dashpot) */
     double delta;     /* overlap, m */
     double de[3];     /* dissipated during this step: friction, damp_n, damp_t, J */
+    double fdn;       /* normal dashpot force on i along n, N */
+    dem_vec3 fdt;     /* tangential dashpot part of ft: ft + S_t xi, N */
+    double ut;        /* tangential spring energy 1/2 S_t |xi|^2 after this step, J */
+    double stt;       /* tangential stiffness S_t of this step, N/m */
+    double xi2;       /* |xi|^2 after this step, m^2 */
+    uint32_t slid;    /* the Coulomb cap acted in this step */
     uint32_t touch;
 } contact_out;
 
@@ -122,6 +131,10 @@ struct dem_sim {
     double energy[DEM_E_COUNT];
     double *edis;           /* per particle per step: friction, damp_n, damp_t, local, drag (J) */
     int forces_current;     /* forces in f, t belong to the current state */
+    int setup_pending;      /* the setup forces' first half step is not in the accumulators yet */
+    double setup_p[3];      /* their powers: normal dashpot, local damping, walls (W) */
+    double *plost;          /* per pair: friction dissipated as the contact was lost this step, J */
+    double *wlost;          /* per particle-wall slot: the same */
     double hdt;             /* time step of history and energy updates: dt, 0 in the setup call */
 };
 
@@ -206,6 +219,10 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
     o->fn = fn;
     o->de[1] = eta_n * vn * vn * hdt;
     o->de[0] = o->de[2] = 0.0;
+    o->fdn = -eta_n * vn;
+    o->fdt = dem_v3_zero();
+    o->ut = 0.0;
+    o->slid = 0;
     o->ft = dem_v3_zero();
     if (!dem_tangential_models[st->tangential]->uses_history) {
         h->flags = PAIR_TOUCH;
@@ -240,6 +257,11 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
     h->xi[1] = xi.y;
     h->xi[2] = xi.z;
     h->flags = flags;
+    o->fdt = eta_t == 0.0 ? dem_v3_zero() : dem_v3_madd(ft, xi, stt);
+    o->stt = stt;
+    o->xi2 = dem_v3_norm2(xi);
+    o->ut = 0.5 * stt * o->xi2;
+    o->slid = (flags & PAIR_SLIDING) != 0;
 }
 
 static void pair_properties(const dem_sim *sim, dem_pair *p, uint32_t i, uint32_t j, const nbr_pair *np)
@@ -282,6 +304,8 @@ static void eval_pair(const dem_sim *sim, size_t pi)
             memset(sim->pde[pi], 0, sizeof sim->pde[pi]);
         }
         if (np->flags) { /* contact lost: the history goes with it */
+            if (sim->hdt > 0.0) sim->plost[pi] = -0.5 * sim->hdt * np->prev[1] + np->prev[0];
+            np->prev[0] = np->prev[1] = np->prev[2] = np->prev[3] = 0.0;
             np->flags = 0;
             np->xi[0] = np->xi[1] = np->xi[2] = 0.0;
             np->diss[0] = np->diss[1] = np->diss[2] = 0.0;
@@ -380,6 +404,8 @@ static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
     if (!wall_geometry(wl, sim->x[a], &n, &gap) || gap >= sim->r[a]) {
         if (sim->wtouch[slot]) { /* contact lost: the history goes with it (the stiffnesses stay) */
             nbr_pair *h = &sim->whist[slot];
+            if (sim->hdt > 0.0) sim->wlost[slot] = -0.5 * sim->hdt * h->prev[1] + h->prev[0];
+            h->prev[0] = h->prev[1] = h->prev[2] = h->prev[3] = 0.0;
             h->flags = 0;
             h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
             h->diss[0] = h->diss[1] = h->diss[2] = 0.0;
@@ -519,6 +545,7 @@ static dem_status carry_history(dem_sim *sim, nbr_pair *old, size_t nold)
         if (k < nold && cmp_pair_key(&old[k], np) == 0) {
             memcpy(np->xi, old[k].xi, sizeof np->xi);
             memcpy(np->diss, old[k].diss, sizeof np->diss);
+            memcpy(np->prev, old[k].prev, sizeof np->prev);
             np->flags = old[k].flags;
         }
     }
@@ -744,7 +771,9 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         if (t) sim->ptouch = t;
         double (*d)[3] = realloc(sim->pde, sim->npairs * sizeof *d);
         if (d) sim->pde = d;
-        if (!o || !h || !t || !d) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
+        double *l = realloc(sim->plost, sim->npairs * sizeof *l);
+        if (l) sim->plost = l;
+        if (!o || !h || !t || !d || !l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
         sim->cap_out = sim->npairs;
     }
     if ((st = build_adjacency(sim, err))) return st;
@@ -753,6 +782,7 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         memset(sim->ptouch, 0, sim->npairs);
         memset(sim->hot, 0, sim->npairs * sizeof *sim->hot);
         memset(sim->pde, 0, sim->npairs * sizeof *sim->pde);
+        memset(sim->plost, 0, sim->npairs * sizeof *sim->plost);
         for (size_t p = 0; p < sim->npairs; p++) sim->out[p].touch = 0;
     }
     memcpy(sim->x_build, sim->x, sim->n * sizeof *sim->x);
@@ -793,7 +823,7 @@ static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 
                 d = -g * fabs(fk) * (vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0); /* seed 000 eq 21 */
             }
             dem_v3_set(F, k, fk + d);
-            power += d * vk;
+            power += d * (sim->hdt > 0.0 ? vk + 0.5 * sim->dt * (fk + d) * inv : vk);
         }
     }
     return power;
@@ -825,7 +855,7 @@ static void particle_forces(dem_sim *sim, size_t a)
         for (int j = 0; j < 3; j++) ed[j] += o->de[j];
     }
     double p = local_damping(sim, a, &f, &t);
-    ed[3] = -p * sim->hdt;
+    ed[3] = sim->hdt > 0.0 ? -p * sim->hdt : -p; /* setup: the power */
     sim->f[a] = f;
     sim->t[a] = t;
 }
@@ -887,6 +917,8 @@ static void compute_forces(dem_sim *sim)
 
 /* Forces of a state no step has produced (a new system): evaluated without advancing any
  * history or energy accumulator (seed 001 §3: a_0 from a setup call). */
+static double contacts_energy(dem_sim *sim, int setup, double *e3);
+static double wall_power(const dem_sim *sim);
 static void setup_forces(dem_sim *sim)
 {
     size_t np = sim->npairs, n = sim->n;
@@ -899,6 +931,12 @@ static void setup_forces(dem_sim *sim)
     totals(sim);
     sim->forces_current = 1;
     sim->hdt = sim->dt;
+    double e3[3], pl = 0.0;
+    sim->setup_p[0] = contacts_energy(sim, 1, e3);
+    for (size_t a = 0; a < n; a++) pl += sim->edis[a * EDIS + 3];
+    sim->setup_p[1] = pl;
+    sim->setup_p[2] = wall_power(sim);
+    sim->setup_pending = 1;
 }
 
 /* ================================================================ integration */
@@ -986,6 +1024,101 @@ static dem_status check_finite(const dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+/* Relative velocity of a contact at the contact point (i minus j, or minus the wall), its normal
+ * and tangential parts, from the current (full-step) velocities. */
+static void contact_velocity(const dem_sim *sim, uint32_t i, int wall, uint32_t j, const contact_out *o,
+                             double *un, dem_vec3 *ut)
+{
+    dem_vec3 u, wt;
+    double li = sim->r[i] - 0.5 * o->delta;
+    if (wall) {
+        const dem_wall *wl = &sim->walls[j];
+        dem_vec3 cp = dem_v3_madd(sim->x[i], o->n, -li);
+        u = dem_v3_sub(sim->v[i], dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
+        wt = dem_v3_scale(sim->w[i], li);
+    } else {
+        u = dem_v3_sub(sim->v[i], sim->v[j]);
+        wt = dem_v3_add(dem_v3_scale(sim->w[i], li), dem_v3_scale(sim->w[j], sim->r[j] - 0.5 * o->delta));
+    }
+    *un = dem_v3_dot(u, o->n);
+    *ut = dem_v3_sub(dem_v3_madd(u, o->n, -*un), dem_v3_cross(wt, o->n));
+}
+
+/* Energy of one contact after the second half kick (velocities at t + dt):
+ *  - normal dashpot, kick convention: the force of this step does dt F.u over its kicks;
+ *  - tangential force, trapezoid over the drift interval [t, t+dt] with the full-step powers
+ *    of the last and this step: to friction if the cap acted in this step (minus the change of
+ *    the spring energy), else its dashpot part to damp_t.
+ * setup: only remember the powers. Returns the normal dashpot power (W). */
+static double contact_energy(dem_sim *sim, uint32_t i, int wall, uint32_t j, contact_out *o, nbr_pair *h,
+                             double dt, int setup, double *e3)
+{
+    double un;
+    dem_vec3 ut;
+    contact_velocity(sim, i, wall, j, o, &un, &ut);
+    double pn = -o->fdn * un, pt = dem_v3_dot(o->ft, ut), pd = dem_v3_dot(o->fdt, ut);
+    if (!setup) {
+        double d[3] = {0.0, pn * dt, 0.0};
+        /* the spring's change at this step's stiffness: a change of S_t (Mindlin) at fixed
+         * stretch is the law's, not friction's, and stays in the residual as in stick */
+        if (o->slid) d[0] = -0.5 * dt * (h->prev[1] + pt) - 0.5 * o->stt * (o->xi2 - h->prev[3]);
+        else d[2] = -0.5 * dt * (h->prev[2] + pd);
+        for (int k = 0; k < 3; k++) {
+            h->diss[k] += d[k] - o->de[k];
+            e3[k] += d[k];
+        }
+    }
+    h->prev[0] = o->ut;
+    h->prev[1] = pt;
+    h->prev[2] = pd;
+    h->prev[3] = o->xi2;
+    return pn;
+}
+
+/* All contacts; returns the normal-dashpot power; e3 gets this step's friction, damp_n, damp_t. */
+static double contacts_energy(dem_sim *sim, int setup, double *e3)
+{
+    double dt = sim->dt, pn = 0.0;
+    e3[0] = e3[1] = e3[2] = 0.0;
+    for (size_t p = 0; p < sim->npairs; p++)
+        if (sim->ptouch[p])
+            pn += contact_energy(sim, sim->pairs[p].i, 0, sim->pairs[p].j, &sim->out[p], &sim->pairs[p], dt, setup, e3);
+    size_t nw = sim->nwalls;
+    for (size_t a = 0; a < sim->n; a++)
+        for (size_t k = 0; k < nw; k++)
+            if (sim->wtouch[a * nw + k])
+                pn += contact_energy(sim, (uint32_t)a, 1, (uint32_t)k, &sim->wout[a * nw + k], &sim->whist[a * nw + k], dt, setup, e3);
+    return pn;
+}
+
+static double wall_power(const dem_sim *sim)
+{
+    size_t nw = sim->nwalls;
+    double p = 0.0;
+    for (size_t a = 0; a < sim->n; a++)
+        for (size_t k = 0; k < nw; k++) {
+            if (!sim->wtouch[a * nw + k]) continue;
+            const dem_wall *wl = &sim->walls[k];
+            const contact_out *o = &sim->wout[a * nw + k];
+            dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
+            dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
+            p += dem_v3_dot(fc, dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
+        }
+    return p;
+}
+
+/* The forces of a setup call act from t to t + dt/2 (kick convention): their half step. */
+static void apply_setup(dem_sim *sim)
+{
+    if (!sim->setup_pending) return;
+    double h = 0.5 * sim->dt;
+    sim->energy[DEM_E_DISS_DAMP_N] += h * sim->setup_p[0];
+    sim->energy[DEM_E_DISS_LOCAL] += h * sim->setup_p[1];
+    sim->energy[DEM_E_WORK_WALLS] += h * sim->setup_p[2];
+    sim->energy[DEM_E_AHEAD] = h * (sim->setup_p[0] + sim->setup_p[1] - sim->setup_p[2]);
+    sim->setup_pending = 0;
+}
+
 dem_status dem_sim_step(dem_sim *sim, dem_error *err)
 {
     dem_status st;
@@ -998,8 +1131,34 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
     drift(sim);
     wrap(sim);
     if (needs_rebuild(sim) && (st = rebuild(sim, 0, err))) return st;
+    apply_setup(sim);
+    double before[DEM_E_COUNT];
+    memcpy(before, sim->energy, sizeof before);
     compute_forces(sim);
     half_kick(sim);
+    /* replace the contact accumulators of compute_forces by the full-step ones */
+    double e3[3], old3[3] = {0.0, 0.0, 0.0};
+    for (size_t p = 0; p < sim->npairs; p++)
+        if (sim->ptouch[p]) for (int k = 0; k < 3; k++) old3[k] += sim->out[p].de[k];
+    for (size_t q = 0; q < sim->n * sim->nwalls; q++)
+        if (sim->wtouch[q]) for (int k = 0; k < 3; k++) old3[k] += sim->wout[q].de[k];
+    double pn = contacts_energy(sim, 0, e3);
+    /* friction of contacts lost in this step, in list order then slot order */
+    double lost = 0.0;
+    for (size_t p = 0; p < sim->npairs; p++) {
+        lost += sim->plost[p];
+        sim->plost[p] = 0.0;
+    }
+    for (size_t q = 0; q < sim->n * sim->nwalls; q++) {
+        lost += sim->wlost[q];
+        sim->wlost[q] = 0.0;
+    }
+    sim->energy[DEM_E_DISS_FRICTION] += e3[0] - old3[0] + lost;
+    sim->energy[DEM_E_DISS_DAMP_N] += e3[1] - old3[1];
+    sim->energy[DEM_E_DISS_DAMP_T] += e3[2] - old3[2];
+    double dl = sim->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
+    double dw = sim->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
+    sim->energy[DEM_E_AHEAD] = 0.5 * (pn * sim->dt + dl - dw);
     sim->step++;
     sim->time += sim->dt;
     if (sim->step % 64 == 0 && (st = check_finite(sim, err))) return st;
@@ -1015,7 +1174,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     A(sim->r, n); A(sim->m, n); A(sim->inertia, n); A(sim->mat, n); A(sim->flags, n); A(sim->group, n);
     A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->inv_m, n); A(sim->inv_i, n); A(sim->adj_start, n + 1);
     A(sim->cell_items, n); A(sim->edis, n * EDIS);
-    A(sim->whist, n * (nw ? nw : 1)); A(sim->wout, n * (nw ? nw : 1)); A(sim->wtouch, n * (nw ? nw : 1));
+    A(sim->whist, n * (nw ? nw : 1)); A(sim->wout, n * (nw ? nw : 1)); A(sim->wlost, n * (nw ? nw : 1)); A(sim->wtouch, n * (nw ? nw : 1));
 #undef A
     return DEM_OK;
 nomem:
@@ -1099,6 +1258,61 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
     }
     free(ids);
     return DEM_OK;
+}
+
+/* A frame with current forces: the tangential spring energies, dashpot parts and powers at
+ * the frame's step, computed from the frame exactly as the step that wrote it did. */
+static void restore_energy_state(dem_sim *sim)
+{
+    const dem_tangential_model *tm = dem_tangential_models[sim->st.tangential];
+    for (size_t q = 0; q < sim->npairs; q++) {
+        if (!sim->ptouch[q]) continue;
+        nbr_pair *np = &sim->pairs[q];
+        contact_out *o = &sim->out[q];
+        dem_pair p;
+        pair_properties(sim, &p, np->i, np->j, np);
+        double stt = tm->uses_history ? tm->stiffness(&p, sim->st.normal, o->delta) : 0.0;
+        dem_vec3 xi = dem_v3(np->xi[0], np->xi[1], np->xi[2]);
+        double fe, sn;
+        dem_normal_models[sim->st.normal]->eval(&p, o->delta, &fe, &sn);
+        const dem_damping_model *dm = dem_damping_models[sim->st.damping];
+        double eta_t = dm->eta_t(&p, &sim->st, dm->eta_n(&p, &sim->st, sn), sn, stt);
+        o->fdt = eta_t == 0.0 ? dem_v3_zero() : dem_v3_madd(o->ft, xi, stt);
+        o->stt = stt;
+        o->xi2 = dem_v3_norm2(xi);
+        o->ut = 0.5 * stt * o->xi2;
+    }
+    size_t nw = sim->nwalls;
+    for (size_t a = 0; a < sim->n; a++)
+        for (size_t k = 0; k < nw; k++) {
+            if (!sim->wtouch[a * nw + k]) continue;
+            nbr_pair *h = &sim->whist[a * nw + k];
+            contact_out *o = &sim->wout[a * nw + k];
+            const mat_pair *mp = &sim->mp[sim->mat[a] * sim->nmat + sim->walls[k].material];
+            dem_pair p;
+            memset(&p, 0, sizeof p);
+            p.mstar = sim->m[a];
+            p.rstar = sim->r[a];
+            p.estar = mp->estar;
+            p.gstar = mp->gstar;
+            p.gstar_l = mp->gstar_l;
+            p.mu = mp->mu;
+            p.beta = mp->beta;
+            p.kn = h->kn;
+            p.kt = h->kt;
+            double stt = tm->uses_history ? tm->stiffness(&p, sim->st.normal, o->delta) : 0.0;
+            dem_vec3 xi = dem_v3(h->xi[0], h->xi[1], h->xi[2]);
+            double fe, sn;
+            dem_normal_models[sim->st.normal]->eval(&p, o->delta, &fe, &sn);
+            const dem_damping_model *dm = dem_damping_models[sim->st.damping];
+            double eta_t = dm->eta_t(&p, &sim->st, dm->eta_n(&p, &sim->st, sn), sn, stt);
+            o->fdt = eta_t == 0.0 ? dem_v3_zero() : dem_v3_madd(o->ft, xi, stt);
+            o->stt = stt;
+            o->xi2 = dem_v3_norm2(xi);
+            o->ut = 0.5 * stt * o->xi2;
+        }
+    double e3[3];
+    contacts_energy(sim, 1, e3);
 }
 
 static dem_status check_supported(const dem_system *s, dem_error *err)
@@ -1223,6 +1437,7 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
         dem_sim_free(sim);
         return NULL;
     }
+    if (sim->forces_current) restore_energy_state(sim);
     return sim;
 }
 
@@ -1231,13 +1446,14 @@ void dem_sim_free(dem_sim *sim)
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pde, sim->ptouch,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pde, sim->plost, sim->wlost, sim->ptouch,
                     sim->adj, sim->cell_start};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
 }
 
 void dem_sim_set_dt(dem_sim *sim, double dt) { sim->dt = dt; }
+void dem_sim_set_energy(dem_sim *sim, int index, double value) { sim->energy[index] = value; }
 double dem_sim_dt(const dem_sim *sim) { return sim->dt; }
 uint64_t dem_sim_steps(const dem_sim *sim) { return sim->step; }
 double dem_sim_time(const dem_sim *sim) { return sim->time; }
@@ -1338,6 +1554,7 @@ dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
     if (!sim->forces_current) setup_forces((dem_sim *)sim);
+    apply_setup((dem_sim *)sim);
     out->step = sim->step;
     out->time = sim->time;
     out->dt = sim->dt;

@@ -36,6 +36,8 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est);
 /* Set the time step (s > 0). */
 void dem_sim_set_dt(dem_sim *sim, double dt);
 double dem_sim_dt(const dem_sim *sim);
+/* Set one energy accumulator (dem_energy_index), e.g. the budget's reference DEM_E_INITIAL. */
+void dem_sim_set_energy(dem_sim *sim, int index, double value);
 
 /* Advance one step. Fails if a particle leaves the range the neighbour grid can handle or a
  * value becomes non-finite (naming particle and step). */
