@@ -33,3 +33,17 @@ printf 'id\tx\ty\tz\tr\tvx\n1\t0\t0\t0\t0.005\t0.1\n2\t0.0105\t0\t0\t0.005\t-0.1
 cat "$out/two.tsv"
 echo "   dem-pack --from two.tsv | dem-step --time 0.005 --damping none --tangential none | dem-probe --particles"
 dem-pack --from "$out/two.tsv" | dem-step -q --time 0.005 --damping none --tangential none | dem-probe --particles | cut -f4-8
+echo
+
+echo "== 5. The stress the contacts carry in the settled packing (compression positive, Pa)"
+echo "   dem-stress --box 0,0,0,0.01,0.01,0.004 --every 2 settle.dem    (the lowest 4 mm)"
+dem-stress --box 0,0,0,0.01,0.01,0.004 --every 2 "$out/settle.dem" | cut -f1-3,11-17
+echo "   dem-stress --walls --last settle.dem    (the floor, wall 4, carries the weight)"
+dem-stress --walls --last "$out/settle.dem" | cut -f4-9
+echo
+
+echo "== 6. The energy budget of the settling run"
+echo "   dem-energy settle.dem | cut -f1-4,6,9-12,15,16"
+dem-energy "$out/settle.dem" | cut -f1-4,6,9-12,15,16
+echo "   (residual = e_initial + W - (E + D) + e_ahead: energy the integration lost (> 0) or created (< 0);"
+echo "    with Hertz-Mindlin friction a few percent, as Mindlin's tangential spring is not a potential)"
