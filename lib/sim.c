@@ -395,6 +395,21 @@ static int wall_geometry(const dem_wall *wl, dem_vec3 x, dem_vec3 *n, double *ga
     return 1;
 }
 
+/* Pair properties of particle a against wall k: the wall is rigid, infinitely heavy and large. */
+static void wall_pair_properties(const dem_sim *sim, uint32_t a, uint32_t k, const nbr_pair *h, dem_pair *p)
+{
+    const mat_pair *mp = &sim->mp[sim->mat[a] * sim->nmat + sim->walls[k].material];
+    p->mstar = sim->m[a];
+    p->rstar = sim->r[a];
+    p->estar = mp->estar;
+    p->gstar = mp->gstar;
+    p->gstar_l = mp->gstar_l;
+    p->mu = mp->mu;
+    p->beta = mp->beta;
+    p->kn = h->kn;
+    p->kt = h->kt;
+}
+
 static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
 {
     const dem_wall *wl = &sim->walls[k];
@@ -418,17 +433,8 @@ static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
     contact_out *o = &sim->wout[slot];
     sim->wtouch[slot] = 1;
     o->touch = 1;
-    const mat_pair *mp = &sim->mp[sim->mat[a] * sim->nmat + wl->material];
     dem_pair p;
-    p.mstar = sim->m[a];
-    p.rstar = sim->r[a];
-    p.estar = mp->estar;
-    p.gstar = mp->gstar;
-    p.gstar_l = mp->gstar_l;
-    p.mu = mp->mu;
-    p.beta = mp->beta;
-    p.kn = h->kn;
-    p.kt = h->kt;
+    wall_pair_properties(sim, a, k, h, &p);
     contact_in c;
     c.n = n;
     c.delta = sim->r[a] - gap;
@@ -1262,54 +1268,37 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
 
 /* A frame with current forces: the tangential spring energies, dashpot parts and powers at
  * the frame's step, computed from the frame exactly as the step that wrote it did. */
-static void restore_energy_state(dem_sim *sim)
+/* The tangential state of one contact as the step that wrote the frame left it. */
+static void restore_contact_state(const dem_sim *sim, const dem_pair *p, const nbr_pair *h, contact_out *o)
 {
     const dem_tangential_model *tm = dem_tangential_models[sim->st.tangential];
+    double stt = tm->uses_history ? tm->stiffness(p, sim->st.normal, o->delta) : 0.0;
+    dem_vec3 xi = dem_v3(h->xi[0], h->xi[1], h->xi[2]);
+    double fe, sn;
+    dem_normal_models[sim->st.normal]->eval(p, o->delta, &fe, &sn);
+    const dem_damping_model *dm = dem_damping_models[sim->st.damping];
+    double eta_t = dm->eta_t(p, &sim->st, dm->eta_n(p, &sim->st, sn), sn, stt);
+    o->fdt = eta_t == 0.0 ? dem_v3_zero() : dem_v3_madd(o->ft, xi, stt);
+    o->stt = stt;
+    o->xi2 = dem_v3_norm2(xi);
+    o->ut = 0.5 * stt * o->xi2;
+}
+
+static void restore_energy_state(dem_sim *sim)
+{
     for (size_t q = 0; q < sim->npairs; q++) {
         if (!sim->ptouch[q]) continue;
-        nbr_pair *np = &sim->pairs[q];
-        contact_out *o = &sim->out[q];
         dem_pair p;
-        pair_properties(sim, &p, np->i, np->j, np);
-        double stt = tm->uses_history ? tm->stiffness(&p, sim->st.normal, o->delta) : 0.0;
-        dem_vec3 xi = dem_v3(np->xi[0], np->xi[1], np->xi[2]);
-        double fe, sn;
-        dem_normal_models[sim->st.normal]->eval(&p, o->delta, &fe, &sn);
-        const dem_damping_model *dm = dem_damping_models[sim->st.damping];
-        double eta_t = dm->eta_t(&p, &sim->st, dm->eta_n(&p, &sim->st, sn), sn, stt);
-        o->fdt = eta_t == 0.0 ? dem_v3_zero() : dem_v3_madd(o->ft, xi, stt);
-        o->stt = stt;
-        o->xi2 = dem_v3_norm2(xi);
-        o->ut = 0.5 * stt * o->xi2;
+        pair_properties(sim, &p, sim->pairs[q].i, sim->pairs[q].j, &sim->pairs[q]);
+        restore_contact_state(sim, &p, &sim->pairs[q], &sim->out[q]);
     }
     size_t nw = sim->nwalls;
     for (size_t a = 0; a < sim->n; a++)
         for (size_t k = 0; k < nw; k++) {
             if (!sim->wtouch[a * nw + k]) continue;
-            nbr_pair *h = &sim->whist[a * nw + k];
-            contact_out *o = &sim->wout[a * nw + k];
-            const mat_pair *mp = &sim->mp[sim->mat[a] * sim->nmat + sim->walls[k].material];
             dem_pair p;
-            memset(&p, 0, sizeof p);
-            p.mstar = sim->m[a];
-            p.rstar = sim->r[a];
-            p.estar = mp->estar;
-            p.gstar = mp->gstar;
-            p.gstar_l = mp->gstar_l;
-            p.mu = mp->mu;
-            p.beta = mp->beta;
-            p.kn = h->kn;
-            p.kt = h->kt;
-            double stt = tm->uses_history ? tm->stiffness(&p, sim->st.normal, o->delta) : 0.0;
-            dem_vec3 xi = dem_v3(h->xi[0], h->xi[1], h->xi[2]);
-            double fe, sn;
-            dem_normal_models[sim->st.normal]->eval(&p, o->delta, &fe, &sn);
-            const dem_damping_model *dm = dem_damping_models[sim->st.damping];
-            double eta_t = dm->eta_t(&p, &sim->st, dm->eta_n(&p, &sim->st, sn), sn, stt);
-            o->fdt = eta_t == 0.0 ? dem_v3_zero() : dem_v3_madd(o->ft, xi, stt);
-            o->stt = stt;
-            o->xi2 = dem_v3_norm2(xi);
-            o->ut = 0.5 * stt * o->xi2;
+            wall_pair_properties(sim, (uint32_t)a, (uint32_t)k, &sim->whist[a * nw + k], &p);
+            restore_contact_state(sim, &p, &sim->whist[a * nw + k], &sim->wout[a * nw + k]);
         }
     double e3[3];
     contacts_energy(sim, 1, e3);
