@@ -114,6 +114,7 @@ struct dem_sim {
     contact_out *out;
     contact_hot *hot;
     double (*pde)[3];       /* per pair: dissipated this step (friction, damp_n, damp_t), J */
+    double (*pen)[4];       /* per pair: full-step energy accounting of this step (see contacts_energy) */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
     size_t cap_out;
     adj_entry *adj;
@@ -779,7 +780,9 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         if (d) sim->pde = d;
         double *l = realloc(sim->plost, sim->npairs * sizeof *l);
         if (l) sim->plost = l;
-        if (!o || !h || !t || !d || !l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
+        double (*e)[4] = realloc(sim->pen, sim->npairs * sizeof *e);
+        if (e) sim->pen = e;
+        if (!o || !h || !t || !d || !l || !e) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
         sim->cap_out = sim->npairs;
     }
     if ((st = build_adjacency(sim, err))) return st;
@@ -1081,14 +1084,29 @@ static double contact_energy(dem_sim *sim, uint32_t i, int wall, uint32_t j, con
     return pn;
 }
 
-/* All contacts; returns the normal-dashpot power; e3 gets this step's friction, damp_n, damp_t. */
+/* All contacts; returns the normal-dashpot power; e3 gets this step's friction, damp_n, damp_t.
+ * The pairs are worked out in parallel into pen[], then summed in list order. */
 static double contacts_energy(dem_sim *sim, int setup, double *e3)
 {
     double dt = sim->dt, pn = 0.0;
     e3[0] = e3[1] = e3[2] = 0.0;
-    for (size_t p = 0; p < sim->npairs; p++)
-        if (sim->ptouch[p])
-            pn += contact_energy(sim, sim->pairs[p].i, 0, sim->pairs[p].j, &sim->out[p], &sim->pairs[p], dt, setup, e3);
+    size_t np = sim->npairs;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t p = 0; p < np; p++) {
+        double *r = sim->pen[p];
+        if (!sim->ptouch[p]) continue;
+        double e[3] = {0.0, 0.0, 0.0};
+        r[3] = contact_energy(sim, sim->pairs[p].i, 0, sim->pairs[p].j, &sim->out[p], &sim->pairs[p], dt, setup, e);
+        r[0] = e[0];
+        r[1] = e[1];
+        r[2] = e[2];
+    }
+    for (size_t p = 0; p < np; p++) {
+        if (!sim->ptouch[p]) continue;
+        const double *r = sim->pen[p];
+        pn += r[3];
+        for (int k = 0; k < 3; k++) e3[k] += r[k];
+    }
     size_t nw = sim->nwalls;
     for (size_t a = 0; a < sim->n; a++)
         for (size_t k = 0; k < nw; k++)
@@ -1145,7 +1163,7 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
     /* replace the contact accumulators of compute_forces by the full-step ones */
     double e3[3], old3[3] = {0.0, 0.0, 0.0};
     for (size_t p = 0; p < sim->npairs; p++)
-        if (sim->ptouch[p]) for (int k = 0; k < 3; k++) old3[k] += sim->out[p].de[k];
+        if (sim->ptouch[p]) for (int k = 0; k < 3; k++) old3[k] += sim->pde[p][k];
     for (size_t q = 0; q < sim->n * sim->nwalls; q++)
         if (sim->wtouch[q]) for (int k = 0; k < 3; k++) old3[k] += sim->wout[q].de[k];
     double pn = contacts_energy(sim, 0, e3);
@@ -1435,7 +1453,7 @@ void dem_sim_free(dem_sim *sim)
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pde, sim->plost, sim->wlost, sim->ptouch,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pde, sim->pen, sim->plost, sim->wlost, sim->ptouch,
                     sim->adj, sim->cell_start};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
