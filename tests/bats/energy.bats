@@ -3,10 +3,9 @@
 # elastic and damped collisions, a sphere sliding into rolling (friction against the analytic
 # value), a frictional cloud, a settling packing, a wall doing work, an elastic gas.
 #
-# The residual checks of damped, frictional and wall-driven runs need dem-step to keep its books
-# as formats/dem-stream.md §5.9 (format 1.1) says: set e_initial and e_ahead, count dissipation
-# with full-step velocities. Until it does (dem-step leaves e_initial NaN) those checks are
-# skipped, and the skip message gives the residual measured.
+# The residual checks of damped, frictional and wall-driven runs rely on dem-step keeping its
+# books as formats/dem-stream.md §5.9 (format 1.1) says: it sets e_initial and e_ahead and counts
+# dissipation with full-step velocities. A dem-step that stops doing so fails them.
 load helpers
 
 T=$'\t'
@@ -35,9 +34,9 @@ books_kept() {
     ! dem-pack --from two.tsv | dem-step -q -n 0 | dem-energy 2>&1 > /dev/null | grep -q "has no e_initial"
 }
 
-# Check RATIO < LIMIT for WHAT; skipped, with the measured ratio, while dem-step does not keep the books.
+# Check RATIO < LIMIT for WHAT (dem-step must keep the books: set e_initial).
 check_budget() {
-    books_kept || skip "dem-step does not keep the energy books of format 1.1 yet (lib/sim.c): $3: residual $1 of the energies involved, limit $2"
+    books_kept || { echo "dem-step does not set e_initial: $3: residual $1, limit $2"; return 1; }
     echo "$3: residual $1 (limit $2)"
     awk -v r="$1" -v l="$2" 'BEGIN { exit !(r < l) }'
 }
@@ -223,7 +222,7 @@ slide() {
 }
 
 @test "dem-step -n N | dem-step -n N | dem-energy gives the budget of dem-step -n 2N" {
-    books_kept || skip "dem-step does not set e_initial yet (lib/sim.c, format 1.1)"
+    books_kept
     dem-pack --random 60 --box 0,0,0,0.006,0.006,0.01 --radius 4e-4 --young 5e6 --enclose --seed 4 > p.dem
     dem-step -q -n 3000 --gravity 0,0,-9.81 p.dem | dem-step -q -n 3000 | dem-energy > split.tsv
     dem-step -q -n 6000 --gravity 0,0,-9.81 p.dem | dem-energy > whole.tsv
