@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "select.h"
+#include "stream.h"
 
 static const char *prog_name = "dem";
 
@@ -87,4 +88,46 @@ void cli_doubles(const char *opt, const char *text, double *v, int n)
 {
     dem_error err;
     if (dem_parse_doubles(text, v, n, &err)) cli_usage_err(opt, &err);
+}
+
+void cli_check_output(FILE *out, const char *what)
+{
+    if (fflush(out) != 0 || ferror(out)) cli_die("cannot write %s: %s", what, strerror(errno));
+}
+
+void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_handlers *h)
+{
+    dem_error err;
+    int fd = cli_open_input(path);
+    dem_reader *r = dem_reader_new_fd(fd, &err);
+    if (!r) cli_die_err(&err);
+    dem_system a, b, *cur = &a, *held = &b;
+    dem_system_init(&a);
+    dem_system_init(&b);
+    int rc, printed = 0;
+    while ((rc = dem_reader_next(r, cur, &err)) == 1) {
+        uint64_t frame = dem_reader_frames(r) - 1;
+        if (h->seen) h->seen(h->ctx, frame, cur);
+        if (sel->last) { /* keep it until the input ends */
+            dem_system *t = held;
+            held = cur;
+            cur = t;
+            continue;
+        }
+        if (sel->frame >= 0 ? frame == (uint64_t)sel->frame : frame % (uint64_t)sel->every == 0) {
+            h->emit(h->ctx, frame, cur);
+            printed++;
+        }
+        if (sel->frame >= 0 && frame == (uint64_t)sel->frame) break;
+    }
+    if (sel->last && dem_reader_frames(r)) h->emit(h->ctx, dem_reader_frames(r) - 1, held);
+    h->finish(h->ctx);
+    if (rc < 0) cli_die_err(&err);
+    if (sel->frame >= 0 && !printed)
+        cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", sel->frame,
+                (unsigned long long)dem_reader_frames(r), (unsigned long long)dem_reader_frames(r) - 1);
+    dem_reader_free(r);
+    if (fd != 0) close(fd);
+    dem_system_free(&a);
+    dem_system_free(&b);
 }

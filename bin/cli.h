@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "system.h"
 
 #define CLI_EXIT_DATA 1
 #define CLI_EXIT_USAGE 2
@@ -34,5 +35,32 @@ double cli_double(const char *opt, const char *text);
 long long cli_int(const char *opt, const char *text, long long lo, long long hi);
 /* Parse n comma-separated doubles. */
 void cli_doubles(const char *opt, const char *text, double *v, int n);
+
+/* Flush out and die with "cannot write WHAT: reason" (exit 1) if writing failed. */
+void cli_check_output(FILE *out, const char *what);
+
+/* Frame selection shared by the programs that read a stream and print TSV: --frame K (only
+ * frame K, reading stops there), --last (the last complete frame), --every K (0, K, 2K, ...). */
+typedef struct {
+    long long frame; /* -1: not given */
+    int last;
+    long long every; /* >= 1 */
+} cli_frames;
+
+typedef struct {
+    void *ctx;
+    /* Every frame read, in order, selected or not (may be NULL). */
+    void (*seen)(void *ctx, uint64_t frame, const dem_system *s);
+    /* The selected frames. */
+    void (*emit)(void *ctx, uint64_t frame, const dem_system *s);
+    /* Make sure the header line is out (and stdout is sound): called before any error exit and
+     * at the end, so a table always has its header. */
+    void (*finish)(void *ctx);
+} cli_frame_handlers;
+
+/* Read the stream at path ('-' or NULL: stdin) and hand the frames to h as sel says. Damaged
+ * input: the frames before the damage are handled, then "prog: message", exit 1; --frame past
+ * the end: exit 1 naming the frame count. */
+void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_handlers *h);
 
 #endif

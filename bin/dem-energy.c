@@ -141,12 +141,8 @@ struct budget {
     uint64_t prev_step;
     int seen;          /* frames read */
     int header_done;
+    double last_ref;   /* the reference of the frame last read */
 };
-
-static void check_output(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout)) cli_die("cannot write standard output: %s", strerror(errno));
-}
 
 static void print_header(struct budget *b)
 {
@@ -223,14 +219,28 @@ static void emit(struct budget *b, uint64_t frame, const dem_system *s, double r
     cell(ref);
     cell(s->energy[DEM_E_AHEAD]);
     putchar('\n');
-    check_output();
+    cli_check_output(stdout, "standard output");
 }
 
-static _Noreturn void fail_read(struct budget *b, const dem_error *err)
+/* The reference of the frame last read: dem-energy's emit always concerns it (with --last the
+ * held frame is the last one read). */
+static void seen_frame(void *ctx, uint64_t frame, const dem_system *s)
 {
+    struct budget *b = ctx;
+    b->last_ref = reference(b, frame, s);
+}
+
+static void emit_frame(void *ctx, uint64_t frame, const dem_system *s)
+{
+    struct budget *b = ctx;
+    emit(b, frame, s, b->last_ref);
+}
+
+static void finish(void *ctx)
+{
+    struct budget *b = ctx;
     if (!b->header_done) print_header(b);
-    check_output();
-    cli_die_err(err);
+    cli_check_output(stdout, "standard output");
 }
 
 int main(int argc, char **argv)
@@ -240,47 +250,8 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &cl);
     struct budget b;
     memset(&b, 0, sizeof b);
-    dem_error err;
-    int fd = cli_open_input(cl.input);
-    dem_reader *r = dem_reader_new_fd(fd, &err);
-    if (!r) cli_die_err(&err);
-    dem_system a, c, *cur = &a, *held = &c;
-    dem_system_init(&a);
-    dem_system_init(&c);
-    double held_ref = NAN;
-    int rc, printed = 0;
-    while ((rc = dem_reader_next(r, cur, &err)) == 1) {
-        uint64_t frame = dem_reader_frames(r) - 1;
-        double ref = reference(&b, frame, cur);
-        if (cl.last) { /* keep it until the input ends */
-            dem_system *t = held;
-            held = cur;
-            cur = t;
-            held_ref = ref;
-            continue;
-        }
-        int want = cl.frame >= 0 ? frame == (uint64_t)cl.frame : frame % (uint64_t)cl.every == 0;
-        if (want) {
-            emit(&b, frame, cur, ref);
-            printed++;
-        }
-        if (cl.frame >= 0 && frame == (uint64_t)cl.frame) break;
-    }
-    if (cl.last && dem_reader_frames(r)) {
-        emit(&b, dem_reader_frames(r) - 1, held, held_ref);
-        printed++;
-    }
-    if (rc < 0) fail_read(&b, &err);
-    if (cl.frame >= 0 && !printed) {
-        if (!b.header_done) print_header(&b);
-        check_output();
-        cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", cl.frame,
-                (unsigned long long)dem_reader_frames(r), (unsigned long long)dem_reader_frames(r) - 1);
-    }
-    if (!b.header_done) print_header(&b);
-    check_output();
-    dem_reader_free(r);
-    dem_system_free(&a);
-    dem_system_free(&c);
+    cli_frames sel = {cl.frame, cl.last, cl.every};
+    cli_frame_handlers h = {&b, seen_frame, emit_frame, finish};
+    cli_run_frames(cl.input, &sel, &h);
     return 0;
 }

@@ -280,11 +280,6 @@ struct probe {
     size_t path_size;
 };
 
-static void check_output(FILE *out, const char *what)
-{
-    if (fflush(out) != 0 || ferror(out)) cli_die("cannot write %s: %s", what, strerror(errno));
-}
-
 static void print_header(struct probe *pr)
 {
     dem_error err;
@@ -410,7 +405,7 @@ static void emit_frame(struct probe *pr, uint64_t frame, const dem_system *s)
     if (need_index && dem_id_index_build(&pr->ix, s, &err)) cli_die_err(&err);
     if (emit_rows(pr, frame, s, &err)) cli_die_err(&err);
     /* Flush every frame: someone watching a running simulation through a pipe sees it now. */
-    check_output(stdout, "standard output");
+    cli_check_output(stdout, "standard output");
     pr->printed++;
 }
 
@@ -418,7 +413,7 @@ static void emit_frame(struct probe *pr, uint64_t frame, const dem_system *s)
 static void finish_output(struct probe *pr)
 {
     if (!pr->header_done) print_header(pr);
-    check_output(stdout, "standard output");
+    cli_check_output(stdout, "standard output");
 }
 
 /* ---- frame selection ---------------------------------------------------------------------- */

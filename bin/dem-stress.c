@@ -183,11 +183,6 @@ struct out {
     size_t cap_loads;
 };
 
-static void check_output(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout)) cli_die("cannot write standard output: %s", strerror(errno));
-}
-
 static void print_header(struct out *o)
 {
     dem_tsv_frame_header(stdout);
@@ -294,14 +289,16 @@ static void emit(struct out *o, uint64_t frame, const dem_system *s)
     case MODE_PARTICLES: emit_particles(o, frame, s); break;
     case MODE_WALLS: emit_walls(o, frame, s); break;
     }
-    check_output();
+    cli_check_output(stdout, "standard output");
 }
 
-static _Noreturn void fail_read(struct out *o, const dem_error *err)
+static void emit_frame(void *ctx, uint64_t frame, const dem_system *s) { emit(ctx, frame, s); }
+
+static void finish(void *ctx)
 {
+    struct out *o = ctx;
     if (!o->header_done) print_header(o);
-    check_output();
-    cli_die_err(err);
+    cli_check_output(stdout, "standard output");
 }
 
 int main(int argc, char **argv)
@@ -313,42 +310,10 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.cl = &cl;
     dem_id_index_init(&o.ix);
-    dem_error err;
-    int fd = cli_open_input(cl.input);
-    dem_reader *r = dem_reader_new_fd(fd, &err);
-    if (!r) cli_die_err(&err);
-    dem_system a, b, *cur = &a, *held = &b;
-    dem_system_init(&a);
-    dem_system_init(&b);
-    int rc, printed = 0;
-    while ((rc = dem_reader_next(r, cur, &err)) == 1) {
-        uint64_t frame = dem_reader_frames(r) - 1;
-        if (cl.last) {
-            dem_system *t = held;
-            held = cur;
-            cur = t;
-            continue;
-        }
-        if (cl.frame >= 0 ? frame == (uint64_t)cl.frame : frame % (uint64_t)cl.every == 0) {
-            emit(&o, frame, cur);
-            printed++;
-        }
-        if (cl.frame >= 0 && frame == (uint64_t)cl.frame) break;
-    }
-    if (cl.last && dem_reader_frames(r)) emit(&o, dem_reader_frames(r) - 1, held);
-    if (rc < 0) fail_read(&o, &err);
-    if (cl.frame >= 0 && !printed) {
-        if (!o.header_done) print_header(&o);
-        check_output();
-        cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", cl.frame,
-                (unsigned long long)dem_reader_frames(r), (unsigned long long)dem_reader_frames(r) - 1);
-    }
-    if (!o.header_done) print_header(&o);
-    check_output();
-    dem_reader_free(r);
+    cli_frames sel = {cl.frame, cl.last, cl.every};
+    cli_frame_handlers h = {&o, NULL, emit_frame, finish};
+    cli_run_frames(cl.input, &sel, &h);
     dem_id_index_free(&o.ix);
-    dem_system_free(&a);
-    dem_system_free(&b);
     free(o.sig);
     free(o.loads);
     return 0;
