@@ -12,7 +12,7 @@ BUILD    ?= build
 LIB_SRC  := $(wildcard lib/*.c)
 LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
 LIB      := $(BUILD)/libdem.a
-PROGS    := dem-pack dem-probe dem-step dem-stress dem-energy
+PROGS    := dem-pack dem-probe dem-step dem-reverse dem-stress dem-energy
 BIN      := $(PROGS:%=bin/%)
 CLI_OBJ  := $(BUILD)/bin/cli.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

@@ -3,9 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "select.h"
@@ -130,4 +133,91 @@ void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_han
     if (fd != 0) close(fd);
     dem_system_free(&a);
     dem_system_free(&b);
+}
+
+/* ---------------------------------------------------------------- running a simulation */
+void cli_read_last_frame(const char *path, dem_system *s)
+{
+    dem_error err;
+    int fd = cli_open_input(path);
+    dem_reader *r = dem_reader_new_fd(fd, &err);
+    if (!r) cli_die_err(&err);
+    dem_system next;
+    dem_system_init(&next);
+    int st, got = 0;
+    while ((st = dem_reader_next(r, &next, &err)) == 1) {
+        dem_system t = *s;
+        *s = next;
+        next = t;
+        got = 1;
+    }
+    dem_system_free(&next);
+    dem_reader_free(r);
+    if (fd != 0) close(fd);
+    if (st < 0) cli_die_err(&err);
+    if (!got) cli_die("no frame in the input");
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { (void)sig; interrupted = 1; }
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static void write_frame(dem_writer *w, const dem_sim *sim, dem_system *s)
+{
+    dem_error err;
+    if (dem_sim_store(sim, s, &err) || dem_system_check(s, &err)) cli_die("step %llu: %s", (unsigned long long)dem_sim_steps(sim), err.msg);
+    if (dem_writer_put(w, s, &err)) cli_die_err(&err);
+}
+
+int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every, int level)
+{
+    dem_error err;
+    dem_writer *w = dem_writer_new(stdout, level, &err);
+    if (!w) cli_die_err(&err);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    int progress = isatty(STDERR_FILENO), status = 0;
+    double t0 = now(), last_report = t0;
+    for (long long k = 1; k <= steps; k++) {
+        if (dem_sim_step(sim, &err)) cli_die_err(&err);
+        if (interrupted) {
+            write_frame(w, sim, s);
+            if (progress) fputc('\n', stderr);
+            fprintf(stderr, "%s: interrupted after %lld of %lld steps; the last frame is step %llu\n", prog_name, k, steps,
+                    (unsigned long long)dem_sim_steps(sim));
+            status = 130;
+            break;
+        }
+        if (k == steps || (every && k % every == 0)) write_frame(w, sim, s);
+        if (progress && now() - last_report > 0.5) {
+            double el = now() - t0;
+            fprintf(stderr, "\r%s: step %lld/%lld (%.0f%%), t = %.6g s, %.0f s left   ", prog_name, k, steps,
+                    100.0 * k / steps, dem_sim_time(sim), el / k * (steps - k));
+            last_report = now();
+        }
+    }
+    if (steps == 0) write_frame(w, sim, s);
+    if (progress && steps > 0 && !status) fprintf(stderr, "\r%60s\r", "");
+    dem_writer_free(w);
+    return status;
+}
+
+double cli_quantum(const char *opt, const char *text)
+{
+    double q;
+    if (text[0] == '2' && text[1] == '^') q = ldexp(1.0, (int)cli_int(opt, text + 2, -1000, 1000));
+    else q = cli_double(opt, text);
+    int e;
+    if (!(q > 0.0) || frexp(q, &e) != 0.5)
+        cli_usage("%s: '%s' must be a positive power of two, such as 2^-50 (%.17g)", opt, text, q > 0.0 ? ldexp(1.0, ilogb(q)) : ldexp(1.0, -50));
+    return q;
 }

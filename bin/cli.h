@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "sim.h"
 #include "system.h"
 
 #define CLI_EXIT_DATA 1
@@ -33,6 +34,8 @@ void cli_refuse_binary_tty(void);
 /* Parse an option value: a finite double, an integer in [lo, hi]. Usage error otherwise. */
 double cli_double(const char *opt, const char *text);
 long long cli_int(const char *opt, const char *text, long long lo, long long hi);
+/* Parse a positive power of two, given as a number or as 2^N. */
+double cli_quantum(const char *opt, const char *text);
 /* Parse n comma-separated doubles. */
 void cli_doubles(const char *opt, const char *text, double *v, int n);
 
@@ -63,4 +66,13 @@ typedef struct {
  * the end: exit 1 naming the frame count. */
 void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_handlers *h);
 
+/* The last complete frame of the stream at path ('-' or NULL: stdin) into s; exit 1 if the
+ * stream is damaged or empty. */
+void cli_read_last_frame(const char *path, dem_system *s);
+/* Advance sim by steps (0: write the state as it is), writing a frame to stdout every `every`
+ * steps (0: none) and after the last, at deflate level `level`. s is the frame the sim was built
+ * from (its tables receive each frame). Progress on stderr when it is a terminal. SIGINT or
+ * SIGTERM: the step is finished, a last frame written; returns 130. Returns 0 when done; a
+ * failed step exits 1 with the library's message. */
+int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every, int level);
 #endif

@@ -1,11 +1,8 @@
 /* dem-step - advance a particle system in time. */
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "dem.h"
@@ -108,12 +105,14 @@ struct cmdline {
     double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin;
     char **wall_velocity;
     int nwall_velocity;
+    int exact;             /* 1: --exact, -1: --no-exact, 0: as the frame says */
+    double quantum;        /* --exact=Q, m (0: the frame's or the default) */
 };
 
 enum {
     OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_INTEGRATOR, OPT_GRAVITY, OPT_NORMAL, OPT_KN,
     OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
-    OPT_LOCAL, OPT_LOCAL_FORM, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY
+    OPT_LOCAL, OPT_LOCAL_FORM, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT
 };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
@@ -132,6 +131,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"local-damping", required_argument, 0, OPT_LOCAL}, {"local-damping-form", required_argument, 0, OPT_LOCAL_FORM},
         {"drag", required_argument, 0, OPT_DRAG}, {"ignore", required_argument, 0, OPT_IGNORE},
         {"skin", required_argument, 0, OPT_SKIN}, {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
+        {"exact", optional_argument, 0, OPT_EXACT}, {"no-exact", no_argument, 0, OPT_NO_EXACT},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -177,6 +177,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_IGNORE: c->ignore = optarg; break;
         case OPT_SKIN: c->skin = cli_double("--skin", optarg); c->has_skin = 1; break;
         case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
+        case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
+        case OPT_NO_EXACT: c->exact = -1; break;
         default: cli_usage("unknown option");
         }
     }
@@ -255,39 +257,6 @@ static void apply_wall_velocities(const struct cmdline *c, dem_system *s)
     }
 }
 
-/* The last frame of the input. */
-static void read_last_frame(const char *path, dem_system *s)
-{
-    dem_error err;
-    int fd = cli_open_input(path);
-    dem_reader *r = dem_reader_new_fd(fd, &err);
-    if (!r) cli_die_err(&err);
-    dem_system next;
-    dem_system_init(&next);
-    int st, got = 0;
-    while ((st = dem_reader_next(r, &next, &err)) == 1) {
-        dem_system t = *s;
-        *s = next;
-        next = t;
-        got = 1;
-    }
-    dem_system_free(&next);
-    dem_reader_free(r);
-    if (fd != 0) close(fd);
-    if (st < 0) cli_die_err(&err);
-    if (!got) cli_die("no frame in the input");
-}
-
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig) { (void)sig; interrupted = 1; }
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
 {
     char pw[32], gs[48];
@@ -306,13 +275,6 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
         cli_warn("dt = %g s exceeds half the global-stiffness time step %g s: the run may be unstable", dt, e->stiffness);
 }
 
-static void write_frame(dem_writer *w, const dem_sim *sim, dem_system *s)
-{
-    dem_error err;
-    if (dem_sim_store(sim, s, &err) || dem_system_check(s, &err)) cli_die("step %llu: %s", (unsigned long long)dem_sim_steps(sim), err.msg);
-    if (dem_writer_put(w, s, &err)) cli_die_err(&err);
-}
-
 int main(int argc, char **argv)
 {
     cli_init("dem-step");
@@ -321,7 +283,7 @@ int main(int argc, char **argv)
     dem_error err;
     dem_system s;
     dem_system_init(&s);
-    read_last_frame(c.input, &s);
+    cli_read_last_frame(c.input, &s);
     dem_settings st;
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
     apply_overrides(&c, &st);
@@ -337,6 +299,12 @@ int main(int argc, char **argv)
     if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
+    if (c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0)) {
+        double q = c.quantum > 0.0 ? c.quantum : st.exact_quantum > 0.0 ? st.exact_quantum : dem_exact_quantum(&s);
+        if (dem_sim_set_exact(sim, q, &err)) cli_die_err(&err);
+        if (!c.quiet) fprintf(stderr, "dem-step: exact mode: positions on multiples of %.17g m (2^%d), velocities of %.6g m/s\n", q, ilogb(q), q / dt);
+    }
+
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
      * accounting starts, at step 0 (or in a frame that has none). */
     if (s.step == 0 || isnan(s.energy[DEM_E_INITIAL])) {
@@ -346,42 +314,9 @@ int main(int argc, char **argv)
     }
 
     long long steps = c.steps >= 0 ? c.steps : (long long)ceil(c.run_time / dt - 1e-9);
-    dem_writer *w = dem_writer_new(stdout, c.level, &err);
-    if (!w) cli_die_err(&err);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
-    int progress = isatty(STDERR_FILENO);
-    double t0 = now(), last_report = t0;
-    for (long long k = 1; k <= steps; k++) {
-        if (dem_sim_step(sim, &err)) cli_die_err(&err);
-        if (interrupted) {
-            write_frame(w, sim, &s);
-            if (progress) fputc('\n', stderr);
-            fprintf(stderr, "dem-step: interrupted after %lld of %lld steps; the last frame is step %llu\n", k, steps,
-                    (unsigned long long)dem_sim_steps(sim));
-            dem_writer_free(w);
-            dem_sim_free(sim);
-            dem_system_free(&s);
-            free(c.wall_velocity);
-            return 130;
-        }
-        if (k == steps || (c.every && k % c.every == 0)) write_frame(w, sim, &s);
-        if (progress && now() - last_report > 0.5) {
-            double el = now() - t0;
-            fprintf(stderr, "\rdem-step: step %lld/%lld (%.0f%%), t = %.6g s, %.0f s left   ", k, steps,
-                    100.0 * k / steps, dem_sim_time(sim), el / k * (steps - k));
-            last_report = now();
-        }
-    }
-    if (steps == 0) write_frame(w, sim, &s);
-    if (progress && steps > 0) fprintf(stderr, "\r%60s\r", "");
-    dem_writer_free(w);
+    int status = cli_run_steps(sim, &s, steps, c.every, c.level);
     dem_sim_free(sim);
     dem_system_free(&s);
     free(c.wall_velocity);
-    return 0;
+    return status;
 }

@@ -14,6 +14,7 @@
 #include "stress.h"
 #include "stream.h"
 #include "system.h"
+#include "reverse.h"
 #include "rng.h"
 #include "text.h"
 #include "vec.h"

@@ -106,6 +106,7 @@ static const setting_key keys[] = {
     {"neighbor.skin", K_F64, OFF(skin)},
     {"neighbor.sort_every", K_F64, OFF(sort_every)},
     {"interact.ignore", K_STR_IGNORE, 0},
+    {"exact.quantum", K_F64, OFF(exact_quantum)},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -180,6 +181,9 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
     if (!(st->skin >= 0.0 && isfinite(st->skin))) return BAD("setting neighbor.skin = %g must be >= 0", st->skin);
     if (!(st->sort_every >= 0.0 && st->sort_every <= 1e15 && st->sort_every == floor(st->sort_every)))
         return BAD("setting neighbor.sort_every = %g must be a whole number of steps >= 0", st->sort_every);
+    if (!(st->exact_quantum >= 0.0 && isfinite(st->exact_quantum)) ||
+        (st->exact_quantum > 0.0 && frexp(st->exact_quantum, &(int){0}) != 0.5))
+        return BAD("setting exact.quantum = %g must be 0 (off) or a positive power of two", st->exact_quantum);
     return DEM_OK;
 #undef BAD
 }

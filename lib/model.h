@@ -49,6 +49,7 @@ typedef struct {
     double skin;                /* neighbour-list skin, m (0: automatic, 0.2 of the smallest radius) */
     double sort_every;          /* steps between spatial sorts of the particles, counted from step 0 (0: never) */
     uint32_t ignore[DEM_GROUPS];/* ignore[a] bit b: group a+1 does not interact with group b+1 */
+    double exact_quantum;       /* exact (fixed-point) mode's position quantum, m, a power of two (0: off) */
 } dem_settings;
 
 /* The defaults: vv-improved, no gravity, hertz + history + restitution damping, vc 1 m/s. */

@@ -136,7 +136,20 @@ struct dem_sim {
     double setup_p[3];      /* their powers: normal dashpot, local damping, walls (W) */
     double *plost;          /* per pair: friction dissipated as the contact was lost this step, J */
     double *wlost;          /* per particle-wall slot: the same */
-    double hdt;             /* time step of history and energy updates: dt, 0 in the setup call */
+    double hdt;             /* time step of history and energy updates: h, 0 in the setup call */
+    int dir;                /* +1 forward in time; -1 reversed (Hanley eqs 17-20) */
+    double h;               /* signed time step dir * dt: every update of the state uses it */
+    /* exact (fixed-point) mode, Levesque and Verlet 1993: positions x = X qx and velocities
+     * v = V qv (qv = qx / dt) on lattices, X and V integers, every kick an integer */
+    int exact;
+    double qx, qv;
+    int64_t (*V)[3];        /* velocity in lattice units: X advances by V every step */
+    int64_t (*K)[3];        /* the half kick of the current forces, lattice units */
+    double *kc;             /* dt^2 / (2 m qx): force (N) to half kick (lattice units) */
+    int64_t kg[3];          /* the half kick of gravity */
+    int64_t (*wV)[3];       /* per wall: lattice steps per step */
+    int64_t tick;           /* time = tick dt */
+    uint8_t *kbad;          /* per particle: a kick left the lattice's range in this evaluation */
 };
 
 #define EDIS 5
@@ -204,8 +217,8 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
     o->delta = delta;
     o->n = n;
     dem_vec3 nh = n;
-    if (c->half_normal && hdt > 0.0) { /* equations.md §1.5 step 3: n at t + dt/2 from x_ij(t+dt) - dt/2 v_ij */
-        dem_vec3 dh = dem_v3_madd(c->d, c->vij, -0.5 * sim->dt);
+    if (c->half_normal && hdt != 0.0) { /* equations.md §1.5 step 3: n at t + dt/2 from x_ij(t+dt) - dt/2 v_ij */
+        dem_vec3 dh = dem_v3_madd(c->d, c->vij, -0.5 * hdt);
         nh = dem_v3_scale(dh, 1.0 / dem_v3_norm(dh));
     }
     double vn = dem_v3_dot(c->vij, nh);                                          /* seed 001 eq 11 */
@@ -305,7 +318,7 @@ static void eval_pair(const dem_sim *sim, size_t pi)
             memset(sim->pde[pi], 0, sizeof sim->pde[pi]);
         }
         if (np->flags) { /* contact lost: the history goes with it */
-            if (sim->hdt > 0.0) sim->plost[pi] = -0.5 * sim->hdt * np->prev[1] + np->prev[0];
+            if (sim->hdt != 0.0) sim->plost[pi] = -0.5 * sim->hdt * np->prev[1] + np->prev[0];
             np->prev[0] = np->prev[1] = np->prev[2] = np->prev[3] = 0.0;
             np->flags = 0;
             np->xi[0] = np->xi[1] = np->xi[2] = 0.0;
@@ -420,7 +433,7 @@ static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
     if (!wall_geometry(wl, sim->x[a], &n, &gap) || gap >= sim->r[a]) {
         if (sim->wtouch[slot]) { /* contact lost: the history goes with it (the stiffnesses stay) */
             nbr_pair *h = &sim->whist[slot];
-            if (sim->hdt > 0.0) sim->wlost[slot] = -0.5 * sim->hdt * h->prev[1] + h->prev[0];
+            if (sim->hdt != 0.0) sim->wlost[slot] = -0.5 * sim->hdt * h->prev[1] + h->prev[0];
             h->prev[0] = h->prev[1] = h->prev[2] = h->prev[3] = 0.0;
             h->flags = 0;
             h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
@@ -474,6 +487,18 @@ static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
 }
 
 /* Fractional coordinate of x along the cell (or x itself without a cell). */
+/* H^-1 by cofactors */
+static void cell_inverse(dem_sim *sim)
+{
+    const double (*h)[3] = sim->cell.h.m;
+    double det = dem_m3_det(sim->cell.h);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+            sim->hinv.m[r][c] = (h[r1][c1] * h[r2][c2] - h[r1][c2] * h[r2][c1]) / det;
+        }
+}
+
 static inline dem_vec3 frac(const dem_sim *sim, dem_vec3 x)
 {
     if (!sim->cell.flags) return x;
@@ -618,6 +643,7 @@ static dem_status reorder(dem_sim *sim, const size_t *from, dem_error *err)
     if (big < sizeof(contact_out) * w) big = sizeof(contact_out) * w;
     if (big < sizeof(double) * EDIS) big = sizeof(double) * EDIS;
     if (big < sizeof(dem_quat)) big = sizeof(dem_quat);
+    if (big < sizeof *sim->V) big = sizeof *sim->V;
     void *tmp = malloc(big * n);
     uint32_t *inv = malloc(n * sizeof *inv);
     if (!tmp || !inv) {
@@ -640,6 +666,10 @@ static dem_status reorder(dem_sim *sim, const size_t *from, dem_error *err)
     permute(sim->id, sizeof *sim->id, n, from, tmp);
     permute(sim->image, sizeof *sim->image, n, from, tmp);
     permute(sim->edis, sizeof(double) * EDIS, n, from, tmp);
+    permute(sim->V, sizeof *sim->V, n, from, tmp);
+    permute(sim->K, sizeof *sim->K, n, from, tmp);
+    permute(sim->kc, sizeof *sim->kc, n, from, tmp);
+    permute(sim->kbad, sizeof *sim->kbad, n, from, tmp);
     if (w) {
         permute(sim->whist, sizeof(nbr_pair) * w, n, from, tmp);
         permute(sim->wout, sizeof(contact_out) * w, n, from, tmp);
@@ -826,18 +856,19 @@ static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 
             double fk = dem_v3_get(*F, k), vk = dem_v3_get(vel, k), d;
             if (sim->st.local_form == DEM_LOCAL_YADE) {
                 /* sgn(F (v + a dt/2)): v's on-step estimate (seed 002 eq 1.9) */
-                double u = vk + 0.5 * sim->dt * fk * inv;
+                double u = vk + 0.5 * sim->h * fk * inv;
                 d = -g * fk * (fk * u > 0.0 ? 1.0 : fk * u < 0.0 ? -1.0 : 0.0);
             } else {
                 d = -g * fabs(fk) * (vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0); /* seed 000 eq 21 */
             }
             dem_v3_set(F, k, fk + d);
-            power += d * (sim->hdt > 0.0 ? vk + 0.5 * sim->dt * (fk + d) * inv : vk);
+            power += d * (sim->hdt != 0.0 ? vk + 0.5 * sim->h * (fk + d) * inv : vk);
         }
     }
     return power;
 }
 
+static void exact_kick(dem_sim *sim, size_t a);
 static void particle_forces(dem_sim *sim, size_t a)
 {
     /* Adding 0.0 turns a -0.0 of gravity into +0.0: the sums below then never hold -0.0, so the
@@ -864,9 +895,10 @@ static void particle_forces(dem_sim *sim, size_t a)
         for (int j = 0; j < 3; j++) ed[j] += o->de[j];
     }
     double p = local_damping(sim, a, &f, &t);
-    ed[3] = sim->hdt > 0.0 ? -p * sim->hdt : -p; /* setup: the power */
+    ed[3] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
     sim->f[a] = f;
     sim->t[a] = t;
+    if (sim->exact) exact_kick(sim, a);
 }
 
 /* Energy and wall totals, summed in a fixed order: touching pairs in list order (the list is
@@ -875,7 +907,7 @@ static void totals(dem_sim *sim)
 {
     static const int map[5] = {DEM_E_DISS_FRICTION, DEM_E_DISS_DAMP_N, DEM_E_DISS_DAMP_T, DEM_E_DISS_LOCAL, DEM_E_DISS_DRAG};
     size_t nw = sim->nwalls;
-    if (sim->hdt > 0.0) {
+    if (sim->hdt != 0.0) {
         double e3[3] = {0.0, 0.0, 0.0};
         for (size_t p = 0; p < sim->npairs; p++)
             for (int k = 0; k < 3; k++) e3[k] += sim->pde[p][k];
@@ -915,7 +947,7 @@ static void totals(dem_sim *sim)
 static void compute_forces(dem_sim *sim)
 {
     size_t np = sim->npairs, n = sim->n;
-    sim->hdt = sim->dt;
+    sim->hdt = sim->h;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t p = 0; p < np; p++) eval_pair(sim, p);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
@@ -939,7 +971,7 @@ static void setup_forces(dem_sim *sim)
     for (size_t a = 0; a < n; a++) particle_forces(sim, a);
     totals(sim);
     sim->forces_current = 1;
-    sim->hdt = sim->dt;
+    sim->hdt = sim->h;
     double e3[3], pl = 0.0;
     sim->setup_p[0] = contacts_energy(sim, 1, e3);
     for (size_t a = 0; a < n; a++) pl += sim->edis[a * EDIS + 3];
@@ -948,11 +980,239 @@ static void setup_forces(dem_sim *sim)
     sim->setup_pending = 1;
 }
 
+/* ================================================================ exact (fixed-point) mode
+ * Levesque and Verlet (1993), as Hanley (seed 000 §1) suggests for reversed-time DEM: positions
+ * live on a lattice x = X qx (qx a power of two, so the doubles hold X exactly), velocities on
+ * v = V qv with qv = qx / dt, so that a drift X += V and a kick V += K are integer additions, and
+ * every force is turned into a kick K(X) that depends on the positions alone. Each contact's
+ * force (and gravity) is rounded onto the lattice by itself and the kicks are summed as
+ * integers, so K does not depend on the order of the sums, the thread count, the neighbour list
+ * or the particles' order in memory. Then the step (K, X, K) has the exact inverse (-K, -X, -K):
+ * dem-reverse returns to the first state bit for bit, however long the run. */
+#define LATTICE_MAX 9007199254740992.0 /* 2^53: |X|, |V| stay below it (the doubles hold them exactly) */
+enum { KBAD_KICK = 1, KBAD_VEL = 2, KBAD_POS = 4 };
+
+static inline int64_t lattice_round(double y, uint8_t *bad)
+{
+    if (!(fabs(y) < 0.5 * LATTICE_MAX)) { /* also NaN */
+        *bad |= KBAD_KICK;
+        return 0;
+    }
+    return (int64_t)llround(y); /* round half away from zero: round(-y) = -round(y) */
+}
+
+/* The half kick of particle a, dt/2 F/m in lattice units, from the contacts evaluated last. */
+static void exact_kick(dem_sim *sim, size_t a)
+{
+    uint8_t bad = 0;
+    double c = sim->kc[a];
+    int64_t k[3] = {sim->kg[0], sim->kg[1], sim->kg[2]};
+    for (size_t e = sim->adj_start[a]; e < sim->adj_start[a + 1]; e++) {
+        const adj_entry *ae = &sim->adj[e];
+        dem_vec3 f = sim->hot[ae->pair].f;
+        if (ae->side) f = dem_v3_neg(f); /* j receives -F: an exact negation */
+        k[0] += lattice_round(f.x * c, &bad);
+        k[1] += lattice_round(f.y * c, &bad);
+        k[2] += lattice_round(f.z * c, &bad);
+    }
+    for (size_t w = 0; w < sim->nwalls; w++) {
+        if (!sim->wtouch[a * sim->nwalls + w]) continue;
+        const contact_out *o = &sim->wout[a * sim->nwalls + w];
+        dem_vec3 f = dem_v3_madd(o->ft, o->n, o->fn);
+        k[0] += lattice_round(f.x * c, &bad);
+        k[1] += lattice_round(f.y * c, &bad);
+        k[2] += lattice_round(f.z * c, &bad);
+    }
+    memcpy(sim->K[a], k, sizeof k);
+    sim->kbad[a] |= bad;
+    /* the force a frame records: the kick's, so that a frame read back gives the same kick */
+    sim->f[a] = dem_v3((double)k[0] / c, (double)k[1] / c, (double)k[2] / c);
+}
+
+static inline int lattice_ok(int64_t v) { return v > -(int64_t)LATTICE_MAX && v < (int64_t)LATTICE_MAX; }
+
+/* V += dir K (seed 000 eqs 13, 16; reversed: eqs 17, 20) */
+static void exact_half_kick(dem_sim *sim)
+{
+    size_t n = sim->n;
+    int64_t dir = sim->dir;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t a = 0; a < n; a++) {
+        if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
+        for (int k = 0; k < 3; k++) {
+            sim->V[a][k] += dir * sim->K[a][k];
+            if (!lattice_ok(sim->V[a][k])) sim->kbad[a] |= KBAD_VEL;
+        }
+        sim->v[a] = dem_v3((double)sim->V[a][0] * sim->qv, (double)sim->V[a][1] * sim->qv, (double)sim->V[a][2] * sim->qv);
+    }
+}
+
+/* X += dir V (seed 000 eq 14; reversed: eq 18); walls move by their lattice velocity. */
+static void exact_drift(dem_sim *sim)
+{
+    size_t n = sim->n;
+    int64_t dir = sim->dir;
+    double qx = sim->qx, iq = 1.0 / qx;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t a = 0; a < n; a++) {
+        sim->edis[a * EDIS + 4] = 0.0;
+        if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
+        double x[3] = {sim->x[a].x, sim->x[a].y, sim->x[a].z};
+        for (int k = 0; k < 3; k++) {
+            int64_t X = (int64_t)(x[k] * iq) + dir * sim->V[a][k]; /* x * iq: exact, a power of two */
+            if (!lattice_ok(X)) sim->kbad[a] |= KBAD_POS;
+            x[k] = (double)X * qx;
+        }
+        sim->x[a] = dem_v3(x[0], x[1], x[2]);
+    }
+    for (size_t k = 0; k < sim->nwalls; k++) {
+        dem_vec3 *p = &sim->walls[k].point;
+        *p = dem_v3((double)((int64_t)(p->x * iq) + dir * sim->wV[k][0]) * qx,
+                    (double)((int64_t)(p->y * iq) + dir * sim->wV[k][1]) * qx,
+                    (double)((int64_t)(p->z * iq) + dir * sim->wV[k][2]) * qx);
+    }
+}
+
+/* After a step: the first particle whose kick, velocity or position left the lattice's range. */
+static dem_status exact_range_check(const dem_sim *sim, dem_error *err)
+{
+    for (size_t a = 0; a < sim->n; a++) {
+        if (!sim->kbad[a]) continue;
+        uint8_t b = sim->kbad[a];
+        const char *what = b & KBAD_POS ? "position" : b & KBAD_VEL ? "velocity" : "force";
+        return dem_fail(err, DEM_ERR_LIMIT,
+                        "step %llu: the %s of particle %llu leaves the range of the exact lattice (2^53 quanta of %g m, i.e. |x| < %g m, |v| < %g m/s): choose a coarser --exact quantum",
+                        (unsigned long long)sim->step, what, (unsigned long long)sim->id[a], sim->qx, LATTICE_MAX * sim->qx,
+                        LATTICE_MAX * sim->qv);
+    }
+    return DEM_OK;
+}
+
+/* Round x onto the lattice of quantum q; 1 if it fits (|x / q| < 2^53). */
+static int snap(double x, double q, double *out, int64_t *units)
+{
+    double u = x / q;
+    if (!(fabs(u) < LATTICE_MAX)) return 0;
+    *units = (int64_t)llround(u);
+    *out = (double)*units * q;
+    return 1;
+}
+
+static int snap3(dem_vec3 *v, double q, int64_t units[3], int *moved)
+{
+    double c[3] = {v->x, v->y, v->z}, s[3];
+    for (int k = 0; k < 3; k++)
+        if (!snap(c[k], q, &s[k], &units[k])) return 0;
+    dem_vec3 r = dem_v3(s[0], s[1], s[2]);
+    if (memcmp(&r, v, sizeof r)) *moved = 1;
+    *v = r;
+    return 1;
+}
+
+double dem_exact_quantum(const dem_system *s)
+{
+    double ext = 0.0;
+    for (size_t a = 0; a < s->nparticles; a++) {
+        const dem_particle *p = &s->particles[a];
+        ext = fmax(ext, fmax(fabs(p->pos.x), fmax(fabs(p->pos.y), fabs(p->pos.z))) + p->radius);
+    }
+    for (size_t k = 0; k < s->nwalls; k++) {
+        dem_vec3 x = s->walls[k].point;
+        ext = fmax(ext, fmax(fabs(x.x), fmax(fabs(x.y), fabs(x.z))));
+    }
+    if (s->cell.flags)
+        for (int r = 0; r < 3; r++) {
+            double e = fabs(dem_v3_get(s->cell.origin, r));
+            for (int c = 0; c < 3; c++) e += fabs(s->cell.h.m[r][c]);
+            ext = fmax(ext, e);
+        }
+    if (!(ext > 0.0) || !isfinite(ext)) ext = 1.0;
+    /* room for the system to grow fourfold: 2^53 qx >= 4 ext */
+    return ldexp(1.0, (int)ceil(log2(4.0 * ext)) - 53);
+}
+
+dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
+{
+    int e;
+    if (!(quantum > 0.0) || !isfinite(quantum) || frexp(quantum, &e) != 0.5)
+        return dem_fail(err, DEM_ERR_VALUE, "exact quantum %g m: must be a positive power of two", quantum);
+    if (sim->st.tangential != 0 && dem_tangential_models[sim->st.tangential]->uses_history)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: the tangential model '%s' exerts torques, and spins have no lattice: use --tangential none",
+                        dem_tangential_models[sim->st.tangential]->name);
+    if (sim->st.local_damping > 0.0)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: local damping acts on the summed force, which would depend on the order of the sums: set --local-damping 0");
+    if (sim->st.drag != 1.0)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: drag (v -> %g v) does not map the velocity lattice onto itself one to one: set --drag 1", sim->st.drag);
+    double dt = sim->dt, qx = quantum, qv = quantum / dt;
+    int moved = 0;
+    int64_t u[3];
+    for (size_t a = 0; a < sim->n; a++) {
+        if (sim->w[a].x != 0.0 || sim->w[a].y != 0.0 || sim->w[a].z != 0.0)
+            return dem_fail(err, DEM_ERR_VALUE, "exact mode: particle %llu spins; frictionless spheres never change their spin, but an orientation has no lattice: set the angular velocities to zero",
+                            (unsigned long long)sim->id[a]);
+        if (!snap3(&sim->x[a], qx, u, &moved))
+            return dem_fail(err, DEM_ERR_LIMIT, "exact mode: particle %llu at (%g, %g, %g) m lies beyond the lattice's range |x| < %g m: choose a coarser quantum than %g m",
+                            (unsigned long long)sim->id[a], sim->x[a].x, sim->x[a].y, sim->x[a].z, LATTICE_MAX * qx, qx);
+        if (!snap3(&sim->v[a], qv, sim->V[a], &moved))
+            return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the velocity of particle %llu lies beyond the lattice's range |v| < %g m/s", (unsigned long long)sim->id[a], LATTICE_MAX * qv);
+        sim->x_build[a] = sim->x[a];
+        sim->kc[a] = dt * dt / (2.0 * sim->m[a] * qx);
+        sim->kbad[a] = 0;
+    }
+    for (size_t k = 0; k < sim->nwalls; k++) {
+        dem_wall *wl = &sim->walls[k];
+        if (!snap3(&wl->point, qx, u, &moved) || !snap3(&wl->vel, qv, sim->wV[k], &moved))
+            return dem_fail(err, DEM_ERR_LIMIT, "exact mode: wall %zu's point or velocity lies beyond the lattice's range", k);
+    }
+    if (sim->cell.flags) {
+        dem_vec3 cols[3];
+        for (int c = 0; c < 3; c++) cols[c] = dem_m3_col(sim->cell.h, c);
+        for (int c = 0; c < 3; c++)
+            if (!snap3(&cols[c], qx, u, &moved)) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the periodic cell exceeds the lattice's range");
+        if (!snap3(&sim->cell.origin, qx, u, &moved)) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the periodic cell exceeds the lattice's range");
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) sim->cell.h.m[r][c] = dem_v3_get(cols[c], r);
+        cell_inverse(sim);
+    }
+    for (int k = 0; k < 3; k++) {
+        uint8_t bad = 0;
+        sim->kg[k] = lattice_round(dem_v3_get(sim->st.gravity, k) * dt * dt / (2.0 * qx), &bad);
+        if (bad) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: gravity's kick exceeds the lattice's range");
+    }
+    double ticks = sim->time / dt;
+    if (!(fabs(ticks) < LATTICE_MAX)) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the time %g s is beyond 2^53 steps", sim->time);
+    sim->tick = (int64_t)llround(ticks);
+    sim->time = (double)sim->tick * dt;
+    sim->exact = 1;
+    sim->qx = qx;
+    sim->qv = qv;
+    sim->st.exact_quantum = qx;
+    /* The kick of these positions; the frame's forces stand only if they are that kick. */
+    size_t n = sim->n;
+    dem_vec3 *f0 = malloc((n ? n : 1) * sizeof *f0);
+    if (!f0) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    memcpy(f0, sim->f, n * sizeof *f0);
+    sim->hdt = 0.0;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t p = 0; p < sim->npairs; p++) eval_pair(sim, p);
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t a = 0; a < n; a++) particle_forces(sim, a);
+    sim->hdt = sim->h;
+    if (moved || (n && memcmp(f0, sim->f, n * sizeof *f0))) sim->forces_current = 0;
+    free(f0);
+    return exact_range_check(sim, err);
+}
+
 /* ================================================================ integration */
+static void exact_half_kick(dem_sim *sim);
 static void half_kick(dem_sim *sim)
 {
-    double h = 0.5 * sim->dt;
+    double h = 0.5 * sim->h;
     size_t n = sim->n;
+    if (sim->exact) {
+        exact_half_kick(sim);
+        return;
+    }
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) {
         if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
@@ -972,26 +1232,40 @@ static dem_quat rotation_quat(dem_vec3 w, double dt)
     return q;
 }
 
+/* Drag (seed 000 eq 25) on the half-step velocity; returns the energy it took, J. Reversed
+ * (seed 000 eq 28) it divides by gamma_d and gives the energy back (negative). */
+static double drag(dem_sim *sim, size_t a, double gd, int reverse)
+{
+    double before = dem_v3_norm2(sim->v[a]);
+    sim->v[a] = reverse ? dem_v3_scale(sim->v[a], 1.0 / gd) : dem_v3_scale(sim->v[a], gd);
+    return 0.5 * sim->m[a] * (before - dem_v3_norm2(sim->v[a]));
+}
+
+/* Forward: drag, then x += dt v (seed 001 eq 9; seed 000 eqs 25, 14). Reversed: x -= dt v with
+ * the damped half-step velocity, then undo the drag (seed 000 eqs 27, 18, 28). */
+static void exact_drift(dem_sim *sim);
 static void drift(dem_sim *sim)
 {
     size_t n = sim->n;
-    double gd = sim->st.drag;
+    double gd = sim->st.drag, h = sim->h;
+    int reverse = sim->dir < 0;
+    if (sim->exact) {
+        exact_drift(sim);
+        return;
+    }
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) {
         sim->edis[a * EDIS + 4] = 0.0;
         if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
-        if (gd != 1.0) { /* drag on the half-step velocity (seed 000 eq 25) */
-            double before = dem_v3_norm2(sim->v[a]);
-            sim->v[a] = dem_v3_scale(sim->v[a], gd);
-            sim->edis[a * EDIS + 4] = 0.5 * sim->m[a] * (before - dem_v3_norm2(sim->v[a]));
-        }
-        sim->x[a] = dem_v3_madd(sim->x[a], sim->v[a], sim->dt);        /* seed 001 eq 9 */
-        dem_quat q = dem_quat_mul(rotation_quat(sim->w[a], sim->dt), sim->q[a]); /* seed 002 §1.5.2 */
+        if (gd != 1.0 && !reverse) sim->edis[a * EDIS + 4] = drag(sim, a, gd, 0);
+        sim->x[a] = dem_v3_madd(sim->x[a], sim->v[a], h);
+        if (gd != 1.0 && reverse) sim->edis[a * EDIS + 4] = drag(sim, a, gd, 1);
+        dem_quat q = dem_quat_mul(rotation_quat(sim->w[a], h), sim->q[a]); /* seed 002 §1.5.2 */
         double iq = 1.0 / dem_quat_norm(q);
         sim->q[a] = (dem_quat){q.w * iq, q.x * iq, q.y * iq, q.z * iq};
     }
     for (size_t k = 0; k < sim->nwalls; k++)
-        sim->walls[k].point = dem_v3_madd(sim->walls[k].point, sim->walls[k].vel, sim->dt);
+        sim->walls[k].point = dem_v3_madd(sim->walls[k].point, sim->walls[k].vel, h);
 }
 
 /* Put centres that left the cell back in, counting images; pairs see their partner through an
@@ -1088,7 +1362,7 @@ static double contact_energy(dem_sim *sim, uint32_t i, int wall, uint32_t j, con
  * The pairs are worked out in parallel into pen[], then summed in list order. */
 static double contacts_energy(dem_sim *sim, int setup, double *e3)
 {
-    double dt = sim->dt, pn = 0.0;
+    double dt = sim->h, pn = 0.0;
     e3[0] = e3[1] = e3[2] = 0.0;
     size_t np = sim->npairs;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
@@ -1135,7 +1409,7 @@ static double wall_power(const dem_sim *sim)
 static void apply_setup(dem_sim *sim)
 {
     if (!sim->setup_pending) return;
-    double h = 0.5 * sim->dt;
+    double h = 0.5 * sim->h;
     sim->energy[DEM_E_DISS_DAMP_N] += h * sim->setup_p[0];
     sim->energy[DEM_E_DISS_LOCAL] += h * sim->setup_p[1];
     sim->energy[DEM_E_WORK_WALLS] += h * sim->setup_p[2];
@@ -1182,9 +1456,11 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
     sim->energy[DEM_E_DISS_DAMP_T] += e3[2] - old3[2];
     double dl = sim->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
     double dw = sim->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
-    sim->energy[DEM_E_AHEAD] = 0.5 * (pn * sim->dt + dl - dw);
+    sim->energy[DEM_E_AHEAD] = 0.5 * (pn * sim->h + dl - dw);
     sim->step++;
-    sim->time += sim->dt;
+    if (sim->exact) sim->time = (double)(sim->tick += sim->dir) * sim->dt;
+    else sim->time += sim->h;
+    if (sim->exact && (st = exact_range_check(sim, err))) return st;
     if (sim->step % 64 == 0 && (st = check_finite(sim, err))) return st;
     return DEM_OK;
 }
@@ -1198,6 +1474,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     A(sim->r, n); A(sim->m, n); A(sim->inertia, n); A(sim->mat, n); A(sim->flags, n); A(sim->group, n);
     A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->inv_m, n); A(sim->inv_i, n); A(sim->adj_start, n + 1);
     A(sim->cell_items, n); A(sim->edis, n * EDIS);
+    A(sim->V, n); A(sim->K, n); A(sim->kc, n); A(sim->kbad, n); A(sim->wV, nw ? nw : 1);
     A(sim->whist, n * (nw ? nw : 1)); A(sim->wout, n * (nw ? nw : 1)); A(sim->wlost, n * (nw ? nw : 1)); A(sim->wtouch, n * (nw ? nw : 1));
 #undef A
     return DEM_OK;
@@ -1359,6 +1636,8 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
     sim->st = *st;
     sim->threads = threads < 1 ? 1 : threads;
     sim->dt = s->dt;
+    sim->dir = 1;
+    sim->h = s->dt;
     sim->step = s->step;
     sim->time = s->time;
     sim->n = s->nparticles;
@@ -1407,16 +1686,7 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
             }
         }
     for (int k = 0; k < 3; k++) sim->periodic[k] = (s->cell.flags >> k) & 1;
-    if (s->cell.flags) {
-        /* H^-1 by cofactors */
-        const double (*h)[3] = s->cell.h.m;
-        double det = dem_m3_det(s->cell.h);
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++) {
-                int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
-                sim->hinv.m[r][c] = (h[r1][c1] * h[r2][c2] - h[r1][c2] * h[r2][c1]) / det;
-            }
-    }
+    if (s->cell.flags) cell_inverse(sim);
     sim->skin = st->skin > 0.0 ? st->skin : default_skin(sim);
     sim->sort_every = (uint64_t)st->sort_every;
     sim->sorted_step = UINT64_MAX;
@@ -1454,12 +1724,26 @@ void dem_sim_free(dem_sim *sim)
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
                     sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pde, sim->pen, sim->plost, sim->wlost, sim->ptouch,
-                    sim->adj, sim->cell_start};
+                    sim->adj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
 }
 
-void dem_sim_set_dt(dem_sim *sim, double dt) { sim->dt = dt; }
+void dem_sim_set_dt(dem_sim *sim, double dt)
+{
+    sim->dt = dt;
+    sim->h = sim->dir * dt;
+}
+void dem_sim_set_direction(dem_sim *sim, int dir)
+{
+    sim->dir = dir < 0 ? -1 : 1;
+    sim->h = sim->dir * sim->dt;
+}
+int dem_sim_exact(const dem_sim *sim, double *quantum)
+{
+    if (quantum) *quantum = sim->exact ? sim->qx : 0.0;
+    return sim->exact;
+}
 void dem_sim_set_energy(dem_sim *sim, int index, double value) { sim->energy[index] = value; }
 double dem_sim_dt(const dem_sim *sim) { return sim->dt; }
 uint64_t dem_sim_steps(const dem_sim *sim) { return sim->step; }
@@ -1565,6 +1849,7 @@ dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
     out->step = sim->step;
     out->time = sim->time;
     out->dt = sim->dt;
+    out->cell = sim->cell; /* the same, or put onto the exact lattice */
     out->flags |= 1u; /* forces are current */
     memcpy(out->energy, sim->energy, sizeof out->energy);
     for (size_t a = 0; a < sim->n; a++) {

@@ -39,6 +39,28 @@ double dem_sim_dt(const dem_sim *sim);
 /* Set one energy accumulator (dem_energy_index), e.g. the budget's reference DEM_E_INITIAL. */
 void dem_sim_set_energy(dem_sim *sim, int index, double value);
 
+/* Run backwards in time (dir < 0): the reversed-time algorithm of Hanley (seed 000 eqs 17-20,
+ * with drag eqs 27-28): v -= dt/2 F/m, x -= dt v, F(x), v -= dt/2 F/m; walls move back, time
+ * decreases, the step counter still counts the steps taken. It is the forward step with dt
+ * negated, bit for bit. dir > 0: forward (the default). */
+void dem_sim_set_direction(dem_sim *sim, int dir);
+
+/* Exact (fixed-point) mode (Levesque and Verlet 1993): positions on the lattice X quantum,
+ * velocities on X quantum / dt, every kick rounded onto the lattice contact by contact and summed
+ * as integers, so that a forward run followed by a reversed one returns to the first state bit
+ * for bit, for any thread count. Call after the last dem_sim_set_dt. Puts the state (positions,
+ * velocities, wall points and velocities, periodic cell, time) onto the lattices; the frame's
+ * forces stand only if they are the kick of these positions. Refuses what the lattice cannot
+ * carry: tangential forces (torques), local damping, drag, spinning particles; and values whose
+ * lattice coordinates would reach 2^53 (then and during the run: DEM_ERR_LIMIT, never a wrap).
+ * quantum: a power of two, m. */
+dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err);
+/* The default quantum: the power of two with 2^53 quanta >= 4 times the largest coordinate of
+ * the system (particles plus radius, wall points, cell). */
+double dem_exact_quantum(const dem_system *s);
+/* Whether the sim is in exact mode, and its quantum (m; 0 if not). */
+int dem_sim_exact(const dem_sim *sim, double *quantum);
+
 /* Advance one step. Fails if a particle leaves the range the neighbour grid can handle or a
  * value becomes non-finite (naming particle and step). */
 dem_status dem_sim_step(dem_sim *sim, dem_error *err);

@@ -1,0 +1,153 @@
+/* dem-reverse - run a particle system backwards in time (reversed-time DEM). */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dem.h"
+
+static const char usage_text[] =
+"Usage: dem-reverse (-n N | --time T) [OPTIONS] [FILE] > out.dem\n"
+"\n"
+"Run the system of the last frame of FILE (standard input if FILE is absent or '-')\n"
+"backwards in time with the reversed-time algorithm of Hanley (reversed-time DEM, eqs\n"
+"17-20): v -= dt/2 F/m, x -= dt v, F(x), v -= dt/2 F/m. The frame's settings and time step\n"
+"are used as they are. Frames are written as dem-step writes them, with decreasing time;\n"
+"the step counter keeps counting the steps taken. Walls move back along their prescribed\n"
+"velocity; drag is undone by dividing by its factor (Hanley eqs 27-28).\n"
+"\n"
+"  dem-step -n N run.dem | dem-reverse -n N\n"
+"returns to the first state of run.dem to round-off; with --exact on both, bit for bit.\n"
+"\n"
+"Only energy-conserving systems of frictionless spheres can be reversed: linear or Hertzian\n"
+"normal contacts (--tangential none), gravity, fixed or moving walls, drag. dem-reverse\n"
+"refuses, before any step, a frame whose settings lose information a reversed run would\n"
+"need, and names each such mechanism: tangential springs and Coulomb friction, contact\n"
+"damping (viscous or from restitution < 1), local damping, a stress servo (Hanley §4-5).\n"
+"\n"
+"Options:\n"
+"  -n, --steps N        reverse N steps\n"
+"      --time T         reverse by T seconds (ceil(T/dt) steps)\n"
+"      --every K        write a frame every K steps (and always the last); default: only the\n"
+"                       last frame\n"
+"      --exact[=Q]      exact (fixed-point) mode, as dem-step --exact: positions on multiples\n"
+"                       of Q m (a power of two, e.g. 2^-50; default: the frame's quantum, or\n"
+"                       the power of two that leaves room for coordinates 4 times the\n"
+"                       system's largest), velocities on multiples of Q/dt, each contact's\n"
+"                       force rounded onto the lattice and summed as integers. A frame written\n"
+"                       in exact mode is reversed in exact mode unless --no-exact is given.\n"
+"      --no-exact       floating-point reversal even for a frame written in exact mode\n"
+"      --force          reverse even an irreversible system (the refusal becomes a warning):\n"
+"                       to see how far from its past such a run ends\n"
+"      --threads T      OpenMP threads (default 1); the results do not depend on T\n"
+"      --level L        deflate level of the output, 0..9 (default 1)\n"
+"  -q, --quiet          no notes on standard error\n"
+"  -h, --help           print this help and exit\n"
+"\n"
+"Examples:\n"
+"  dem-step --normal hooke --tangential none --damping none -n 15000 a.dem |\n"
+"      dem-reverse -n 15000 | dem-probe --particles\n"
+"  dem-step --exact -n 100000 gas.dem | dem-reverse --exact -n 100000 > back.dem\n"
+"\n"
+"Progress is shown on standard error when it is a terminal. SIGINT or SIGTERM: the current\n"
+"step is finished, a last complete frame is written, and the exit status is 130.\n"
+"Exit status: 0 success; 1 bad input, an irreversible system or a failed run; 2 bad usage;\n"
+"130 interrupted.\n";
+
+struct cmdline {
+    long long steps;  /* -1: not given */
+    double run_time;  /* < 0: not given */
+    long long every;
+    int exact;        /* 1: --exact, -1: --no-exact, 0: as the frame says */
+    double quantum;   /* --exact=Q (0: the frame's or the default) */
+    int force, threads, level, quiet;
+    const char *input;
+};
+
+enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL };
+
+static void parse_args(int argc, char **argv, struct cmdline *c)
+{
+    static const struct option opts[] = {
+        {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
+        {"every", required_argument, 0, OPT_EVERY}, {"exact", optional_argument, 0, OPT_EXACT},
+        {"no-exact", no_argument, 0, OPT_NO_EXACT}, {"force", no_argument, 0, OPT_FORCE},
+        {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    memset(c, 0, sizeof *c);
+    c->steps = -1;
+    c->run_time = -1.0;
+    c->threads = 1;
+    c->level = DEM_LEVEL_DEFAULT;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "n:qh", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'n': c->steps = cli_int("--steps", optarg, 0, 1000000000000000LL); break;
+        case OPT_TIME:
+            c->run_time = cli_double("--time", optarg);
+            if (!(c->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", optarg);
+            break;
+        case OPT_EVERY: c->every = cli_int("--every", optarg, 1, 1000000000000000LL); break;
+        case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
+        case OPT_NO_EXACT: c->exact = -1; break;
+        case OPT_FORCE: c->force = 1; break;
+        case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
+        case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
+        case 'q': c->quiet = 1; break;
+        case 'h': fputs(usage_text, stdout); exit(0);
+        default: cli_usage("unknown option");
+        }
+    }
+    if (optind < argc) c->input = argv[optind++];
+    if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
+    if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
+}
+
+/* Refuse (or, with --force, warn about) every mechanism that cannot be reversed. */
+static void check_reversible(const dem_settings *st, const dem_system *s, int force)
+{
+    char buf[4096];
+    int n = dem_irreversibilities(st, s, buf, sizeof buf);
+    if (!n) return;
+    for (char *line = buf, *end; *line; line = end + 1) {
+        if (!(end = strchr(line, '\n'))) end = line + strlen(line) - 1;
+        fprintf(stderr, "%s: %s%.*s\n", cli_prog(), force ? "warning: irreversible: " : "cannot reverse ", (int)(end - line), line);
+        if (!end[1]) break;
+    }
+    if (!force) cli_die("%d irreversible mechanism%s in the frame's settings; nothing was run (--force runs anyway)", n, n > 1 ? "s" : "");
+}
+
+int main(int argc, char **argv)
+{
+    cli_init("dem-reverse");
+    struct cmdline c;
+    parse_args(argc, argv, &c);
+    dem_error err;
+    dem_system s;
+    dem_system_init(&s);
+    cli_read_last_frame(c.input, &s);
+    dem_settings st;
+    if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
+    if (!(s.dt > 0.0)) cli_die("the frame has no time step (dt 0): it was never advanced, so there is no run to reverse; dem-step sets one");
+    check_reversible(&st, &s, c.force);
+    if (c.exact < 0) st.exact_quantum = 0.0;
+    cli_refuse_binary_tty();
+
+    dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
+    if (!sim) cli_die_err(&err);
+    dem_sim_set_dt(sim, s.dt);
+    dem_sim_set_direction(sim, -1);
+    if (c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0)) {
+        double q = c.quantum > 0.0 ? c.quantum : st.exact_quantum > 0.0 ? st.exact_quantum : dem_exact_quantum(&s);
+        if (c.exact > 0 && st.exact_quantum > 0.0 && q != st.exact_quantum && !c.quiet)
+            cli_warn("--exact=%g differs from the quantum %g m of the frame's run: the reversal will not retrace it exactly", q, st.exact_quantum);
+        if (dem_sim_set_exact(sim, q, &err)) cli_die_err(&err);
+        if (!c.quiet) fprintf(stderr, "dem-reverse: exact mode: positions on multiples of %.17g m (2^%d), velocities of %.6g m/s\n", q, ilogb(q), q / s.dt);
+    }
+    long long steps = c.steps >= 0 ? c.steps : (long long)ceil(c.run_time / s.dt - 1e-9);
+    int status = cli_run_steps(sim, &s, steps, c.every, c.level);
+    dem_sim_free(sim);
+    dem_system_free(&s);
+    return status;
+}
