@@ -47,3 +47,16 @@ echo "   dem-energy settle.dem | cut -f1-4,6,9-12,15,16"
 dem-energy "$out/settle.dem" | cut -f1-4,6,9-12,15,16
 echo "   (residual = e_initial + W - (E + D) + e_ahead: energy the integration lost (> 0) or created (< 0);"
 echo "    with Hertz-Mindlin friction a few percent, as Mindlin's tangential spring is not a potential)"
+echo
+
+echo "== 7. Back in time: the collision of 4., run forwards, then backwards with dem-reverse"
+echo "   dem-pack --from two.tsv | dem-step --time 0.005 ... | dem-reverse --time 0.005 | dem-probe --particles"
+dem-pack --from "$out/two.tsv" | dem-step -q --time 0.005 --damping none --tangential none |
+    dem-reverse --time 0.005 | dem-probe --particles | cut -f3-8
+echo "   and bit for bit in the exact (fixed-point) mode, however many threads:"
+dem-pack --from "$out/two.tsv" | dem-step -q --exact --time 0 --damping none --tangential none > "$out/start.dem"
+dem-step -q --time 0.005 "$out/start.dem" | dem-reverse -q --time 0.005 --threads 2 > "$out/back.dem"
+dem-probe --particles "$out/start.dem" | cut -f4- | sort -n > "$out/start.tsv"
+dem-probe --particles "$out/back.dem" | cut -f4- | sort -n > "$out/back.tsv"
+if cmp -s "$out/start.tsv" "$out/back.tsv"; then echo "   the same bits: positions, velocities and forces"
+else echo "   DIFFERENT: the exact reversal failed"; exit 1; fi
