@@ -94,10 +94,11 @@ static int same_state(const dem_system *a, const dem_system *b)
     return 1;
 }
 
+/* dst (initialised) becomes a copy of src */
 static void copy_system(dem_system *dst, const dem_system *src)
 {
     dem_error err;
-    dem_system_init(dst);
+    dem_system_free(dst);
     dem_system_copy(dst, src, &err);
 }
 
@@ -118,6 +119,7 @@ static void test_two_particle_collision(void)
     frictionless(&st, DEM_NORMAL_HERTZ);
     dem_system s0, s;
     dem_error err;
+    dem_system_init(&s);
     two_particles(&s0);
     copy_system(&s, &s0);
     CHECK(run(&s, &st, 1e-7, 1, 0.0, 1, 15000, &err) == DEM_OK);
@@ -131,6 +133,7 @@ static void test_two_particle_collision(void)
 
     /* exact: the snapped start, forward, back: the same bits */
     dem_system snap;
+    dem_system_init(&snap);
     copy_system(&s, &s0);
     double q = dem_exact_quantum(&s);
     CHECK(run(&s, &st, 1e-7, 1, q, 1, 0, &err) == DEM_OK);
@@ -138,6 +141,7 @@ static void test_two_particle_collision(void)
     CHECK(run(&s, &st, 1e-7, 1, q, 1, 15000, &err) == DEM_OK);
     double lattice = state_error(&snap, &s, 0.01, 0.9);
     dem_system fwd;
+    dem_system_init(&fwd);
     copy_system(&fwd, &s0);
     run(&fwd, &st, 1e-7, 1, 0.0, 1, 15000, &err);
     double vs_float = state_error(&fwd, &s, 0.01, 0.9);
@@ -204,6 +208,9 @@ static void test_exact_gas(int periodic)
     st.sort_every = 500; /* several re-sorts of the particles on the way out and back */
     dem_system s0, a, b, c;
     dem_error err;
+    dem_system_init(&a);
+    dem_system_init(&b);
+    dem_system_init(&c);
     make_gas(&s0, 150, 0.012, periodic, 0.02, 11);
     double q = dem_exact_quantum(&s0), dt = 2e-6;
     long n = 3000;
@@ -224,6 +231,7 @@ static void test_exact_gas(int periodic)
     CHECK_MSG(same_state(&s0, &c), "exact reversal of the %s gas is not bit-exact", periodic ? "periodic" : "walled");
     /* the same in floating point drifts away */
     dem_system f;
+    dem_system_init(&f);
     copy_system(&f, &s0);
     run(&f, &st, dt, 1, 0.0, 1, n, &err);
     run(&f, &st, dt, -1, 0.0, 1, n, &err);
@@ -248,6 +256,8 @@ static void test_reverse_is_mirror(void)
     st.gravity = dem_v3(0, 0, -9.81);
     dem_system s0, a, b;
     dem_error err;
+    dem_system_init(&a);
+    dem_system_init(&b);
     make_gas(&s0, 60, 0.01, 0, 0.01, 5);
     copy_system(&a, &s0);
     CHECK(run(&a, &st, 1e-6, -1, 0.0, 1, 2000, &err) == DEM_OK);
@@ -277,6 +287,7 @@ static void test_drag(void)
     st.drag = 0.999;
     dem_system s0, s;
     dem_error err;
+    dem_system_init(&s);
     dem_system_init(&s0);
     dem_material m = material(1000, 4.8e6, 0.2);
     dem_system_push_material(&s0, &m, &err);
