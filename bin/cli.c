@@ -221,3 +221,17 @@ double cli_quantum(const char *opt, const char *text)
         cli_usage("%s: '%s' must be a positive power of two, such as 2^-50 (%.17g)", opt, text, q > 0.0 ? ldexp(1.0, ilogb(q)) : ldexp(1.0, -50));
     return q;
 }
+
+void cli_set_exact(dem_sim *sim, const dem_settings *st, const dem_system *s, int exact, double quantum, int quiet)
+{
+    dem_error err;
+    if (exact < 0 || (exact == 0 && !(st->exact_quantum > 0.0))) return;
+    double q = quantum > 0.0 ? quantum : st->exact_quantum > 0.0 ? st->exact_quantum : dem_exact_quantum(s);
+    if (st->exact_quantum > 0.0 && q != st->exact_quantum)
+        cli_warn("--exact=%g replaces the quantum %g m of the frame's run: a reversal across this frame will not retrace that run exactly",
+                 q, st->exact_quantum);
+    if (dem_sim_set_exact(sim, q, &err)) cli_die_err(&err);
+    if (!quiet)
+        fprintf(stderr, "%s: exact mode: positions on multiples of %.17g m (2^%d), velocities of %.6g m/s\n", prog_name, q,
+                ilogb(q), q / dem_sim_dt(sim));
+}

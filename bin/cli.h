@@ -75,4 +75,8 @@ void cli_read_last_frame(const char *path, dem_system *s);
  * SIGTERM: the step is finished, a last frame written; returns 130. Returns 0 when done; a
  * failed step exits 1 with the library's message. */
 int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every, int level);
+/* Enter the exact mode if exact > 0 (--exact[=quantum]) or, with exact == 0, if the frame's
+ * settings st say so (exact < 0: --no-exact). quantum 0: the frame's, else dem_exact_quantum(s).
+ * Call after the last dem_sim_set_dt. Exit 1 with the library's message if the sim cannot. */
+void cli_set_exact(dem_sim *sim, const dem_settings *st, const dem_system *s, int exact, double quantum, int quiet);
 #endif

@@ -138,13 +138,7 @@ int main(int argc, char **argv)
     if (!sim) cli_die_err(&err);
     dem_sim_set_dt(sim, s.dt);
     dem_sim_set_direction(sim, -1);
-    if (c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0)) {
-        double q = c.quantum > 0.0 ? c.quantum : st.exact_quantum > 0.0 ? st.exact_quantum : dem_exact_quantum(&s);
-        if (c.exact > 0 && st.exact_quantum > 0.0 && q != st.exact_quantum && !c.quiet)
-            cli_warn("--exact=%g differs from the quantum %g m of the frame's run: the reversal will not retrace it exactly", q, st.exact_quantum);
-        if (dem_sim_set_exact(sim, q, &err)) cli_die_err(&err);
-        if (!c.quiet) fprintf(stderr, "dem-reverse: exact mode: positions on multiples of %.17g m (2^%d), velocities of %.6g m/s\n", q, ilogb(q), q / s.dt);
-    }
+    cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
     long long steps = c.steps >= 0 ? c.steps : (long long)ceil(c.run_time / s.dt - 1e-9);
     int status = cli_run_steps(sim, &s, steps, c.every, c.level);
     dem_sim_free(sim);

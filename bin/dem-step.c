@@ -79,6 +79,18 @@ static const char usage_text[] =
 "      --wall-velocity K=VX,VY,VZ\n"
 "                       set the velocity of wall K (0-based, as dem-probe lists them), m/s\n"
 "\n"
+"Exact (fixed-point) mode, for bit-exact reversal with dem-reverse --exact:\n"
+"      --exact[=Q]      positions on multiples of Q m (a power of two, as a number or 2^N;\n"
+"                       default: the frame's quantum, else the smallest with 2^53 Q >= 4\n"
+"                       times the system's largest coordinate), velocities on multiples of\n"
+"                       Q/dt; each contact's force is rounded onto the lattice and the kicks\n"
+"                       summed as integers, so dem-step --exact -n N | dem-reverse -n N returns\n"
+"                       to the first state bit for bit. The first --exact run puts the state\n"
+"                       on the lattice (dem-step --exact -n 0 shows it). Frictionless and\n"
+"                       without local damping or drag (--tangential none); no spinning\n"
+"                       particles. Recorded in the frames (setting exact.quantum).\n"
+"      --no-exact       leave the exact mode of a frame written in it\n"
+"\n"
 "  -h, --help           print this help and exit\n"
 "\n"
 "Examples:\n"
@@ -299,11 +311,7 @@ int main(int argc, char **argv)
     if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
-    if (c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0)) {
-        double q = c.quantum > 0.0 ? c.quantum : st.exact_quantum > 0.0 ? st.exact_quantum : dem_exact_quantum(&s);
-        if (dem_sim_set_exact(sim, q, &err)) cli_die_err(&err);
-        if (!c.quiet) fprintf(stderr, "dem-step: exact mode: positions on multiples of %.17g m (2^%d), velocities of %.6g m/s\n", q, ilogb(q), q / dt);
-    }
+    cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
 
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
      * accounting starts, at step 0 (or in a frame that has none). */
