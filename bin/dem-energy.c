@@ -43,7 +43,23 @@ static const char help_text[] =
 "                     the normal and tangential contact dashpots, local (Cundall) damping\n"
 "                     and drag, as dem-step accumulates them in the frame (ENRG section)\n"
 "  work_walls[J]      work done on the particles by the walls since the system was created\n"
-"  total[J]           E = ekin_t + ekin_r + epot_g + eel_n + eel_t, the mechanical energy\n"
+"  e_shadow[J]        velocity Verlet's shadow-energy term: the integrator does not conserve\n"
+"                     the energy above but a nearby one, and this is the difference, to order\n"
+"                     dt^2 (lib/energy.h derives it):\n"
+"                       dt^2/12 sum over contacts of v.U''.v - dt^2/24 sum (|F|^2/m + |T|^2/I)\n"
+"                     with the frame's dt, velocities, forces F and torques T (the second sum\n"
+"                     over the particles that are not fixed). v.U''.v of a contact, v its\n"
+"                     relative velocity: S_n vn^2 (vn along the normal, S_n and fe the normal\n"
+"                     law's stiffness and force), - fe/d |v - vn n|^2 for a pair d apart (the\n"
+"                     normal turns), +- fe/rho (v along the circumference)^2 against a\n"
+"                     cylinder wall rho from its axis (+ inside),\n"
+"                     + S_t |vt|^2 for a tangential spring that does not slide (vt at the\n"
+"                     contact point). Without it E swings by up to (w dt)^2/4 of a contact's\n"
+"                     energy (w^2 = k/m) while the contact lasts, no energy made or lost.\n"
+"                     0 when the frame's forces are not current (HEAD flags bit 0 clear, as in\n"
+"                     dem-pack's output) or dt is 0: such a frame has no shadow energy\n"
+"  total[J]           E = ekin_t + ekin_r + epot_g + eel_n + eel_t + e_shadow, the mechanical\n"
+"                     energy as velocity Verlet conserves it\n"
 "  residual[J]        e_initial + W - (E + D) + e_ahead, with D the sum of every ediss_*\n"
 "                     accumulator and W the sum of the work accumulators (walls, cell,\n"
 "                     external): the energy the integration created (< 0) or lost (> 0) that\n"
@@ -67,12 +83,14 @@ static const char help_text[] =
 "                     work at that step; 0 from writers that count up to the frame's time\n"
 "\n"
 "Reading the residual: compare it with the energies that move, for instance the largest\n"
-"kinetic energy or the energy dissipated. With velocity-Verlet the residual of elastic\n"
-"contacts oscillates during a collision and returns to a small value after it, and it\n"
-"shrinks as dt^2 when dt is halved (measured: README.md, dem-energy). A residual that\n"
-"grows steadily, or that does not shrink with dt, means that dt is too large, or that a\n"
-"mechanism does not report its energy exactly; one that jumps means that the settings\n"
-"changed between two stages of a pipeline (e.g. --gravity given to a later dem-step).\n"
+"kinetic energy or the energy dissipated. With e_shadow in E, elastic contacts no longer\n"
+"make it oscillate; what is left of an elastic collision comes from the step in which the\n"
+"contact closes or opens: with hooke up to (w dt)^2/6 of the collision's energy, held while\n"
+"the contact lasts and mostly given back when it opens, with hertz much less. It shrinks at\n"
+"least as dt^2 when dt is halved (measured: README.md, dem-energy). A residual that grows\n"
+"steadily, or that does not shrink with dt, means that dt is too large, or that a mechanism\n"
+"does not report its energy exactly; one that jumps means that the settings or dt changed\n"
+"between two stages of a pipeline (e.g. --gravity given to a later dem-step).\n"
 "\n"
 "Frames (at most one of these; default every frame):\n"
 "  --frame K          only frame K (0 is the first)\n"
@@ -87,10 +105,10 @@ static const char help_text[] =
 "  dem-pack --random 500 --box 0,0,0,0.01,0.01,0.03 --radius 4e-4 --young 5e6 --enclose |\n"
 "      dem-step --gravity 0,0,-9.81 --time 0.05 --every 2000 --local-damping 0.2 | dem-energy\n"
 "      the budget of a settling packing: potential energy turned into dissipation\n"
-"  dem-energy run.dem | awk -F'\\t' 'NR > 1 { r = $16 < 0 ? -$16 : $16; if (r > m) m = r }\n"
+"  dem-energy run.dem | awk -F'\\t' 'NR > 1 { r = $17 < 0 ? -$17 : $17; if (r > m) m = r }\n"
 "      END { print \"largest |residual|:\", m, \"J\" }'\n"
 "  dem-energy run.dem > e.tsv; gnuplot -p -e 'set datafile separator \"\\t\";\n"
-"      set key autotitle columnhead; plot \"e.tsv\" using 3:4 w l, \"\" using 3:16 w l'\n"
+"      set key autotitle columnhead; plot \"e.tsv\" using 3:4 w l, \"\" using 3:17 w l'\n"
 "      kinetic energy and residual against time\n"
 "\n"
 "Exit status: 0 success; 1 unreadable, damaged or truncated input (the frames before the\n"
@@ -148,7 +166,7 @@ static void print_header(struct budget *b)
 {
     static const char *const cols[] = {"ekin_t", "ekin_r", "epot_g", "eel_n", "eel_t", "ediss_friction",
                                        "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag", "work_walls",
-                                       "total", "residual", "ediss_rolling", "ediss_twisting", "work_cell",
+                                       "e_shadow", "total", "residual", "ediss_rolling", "ediss_twisting", "work_cell",
                                        "work_external", "e_initial", "e_ahead"};
     dem_tsv_frame_header(stdout);
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) printf("\t%s[J]", cols[k]);
@@ -210,6 +228,7 @@ static void emit(struct budget *b, uint64_t frame, const dem_system *s, double r
     cell(s->energy[DEM_E_DISS_LOCAL]);
     cell(s->energy[DEM_E_DISS_DRAG]);
     cell(s->energy[DEM_E_WORK_WALLS]);
+    cell(e.e_shadow);
     cell(dem_energy_mechanical(&e));
     cell(dem_energy_residual(ref, &e, s));
     cell(s->energy[DEM_E_DISS_ROLLING]);

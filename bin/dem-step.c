@@ -314,7 +314,9 @@ int main(int argc, char **argv)
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
 
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
-     * accounting starts, at step 0 (or in a frame that has none). */
+     * accounting starts, at step 0 (or in a frame that has none). E holds velocity Verlet's
+     * shadow term (lib/energy.h), which needs the dt of the steps to come and the forces of
+     * the first kick: dem_sim_store gives the frame both, so the dt is set above, first. */
     if (s.step == 0 || isnan(s.energy[DEM_E_INITIAL])) {
         double e0;
         if (dem_sim_store(sim, &s, &err) || dem_energy_reference(&s, &st, &e0, &err)) cli_die_err(&err);

@@ -15,6 +15,47 @@ static dem_vec3 unwrapped(const dem_system *s, const dem_particle *p)
     return dem_v3_add(p->pos, dem_m3_mulv(s->cell.h, im));
 }
 
+/* The shadow term's force part (energy.h): sum over the particles the kicks move of
+ * |F|^2/m + |T|^2/I, with the forces and torques the kicks use (gravity and local damping
+ * included, as dem-step stores them). */
+static double kick_sum(const dem_system *s)
+{
+    double sum = 0.0;
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        if (p->flags & DEM_PARTICLE_FIXED) continue; /* never kicked */
+        sum += dem_v3_norm2(p->force) / p->mass + dem_v3_norm2(p->torque) / p->inertia;
+    }
+    return sum;
+}
+
+/* The shadow term's stiffness part for one touching contact (energy.h): v.U''.v over the
+ * contact's elastic springs, v the frame's velocities. n is the unit normal from j to i, delta
+ * the overlap, vrel the velocity of i relative to j (for a wall: to the wall at the contact
+ * point), wterm = l_i w_i + l_j w_j with l the lever arms r - delta/2 (as dem-step), dist the
+ * distance of the centres (pairs) or 0 (walls), curv (walls) the curvature part of delta's
+ * Hessian applied to vrel twice: 0 for a plane. */
+static double contact_hessian(const dem_pair *p, const dem_settings *st, const dem_contact *c, dem_vec3 n,
+                              dem_vec3 vrel, dem_vec3 wterm, double dist, double curv, int spring)
+{
+    const dem_normal_model *nm = dem_normal_models[st->normal];
+    double fe, sn;
+    nm->eval(p, c->overlap, &fe, &sn);
+    double vn = dem_v3_dot(vrel, n);
+    dem_vec3 vperp = dem_v3_madd(vrel, n, -vn);
+    /* normal spring: U(delta), delta = ri + rj - |xi - xj| has Hessian U'' n n - U'/|x| (1 - n n)
+     * in the relative position (U' = fe); against a wall curv carries the cylinder's curvature */
+    double h = sn * vn * vn + (dist > 0.0 ? -fe / dist * dem_v3_norm2(vperp) : fe * curv);
+    if (spring && !(c->flags & DEM_CONTACT_SLIDING)) {
+        /* tangential spring 1/2 S_t |xi|^2 with xi' = the contact point's tangential velocity
+         * (seed 001 eqs 12, 14): in the velocities a quadratic form S_t |vt|^2; a sliding
+         * contact's force is mu fn whatever the stretch, no stiffness */
+        dem_vec3 vt = dem_v3_sub(vperp, dem_v3_cross(wterm, n));
+        h += dem_tangential_models[st->tangential]->stiffness(p, st->normal, c->overlap) * dem_v3_norm2(vt);
+    }
+    return h;
+}
+
 dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
                                     dem_error *err)
 {
@@ -22,10 +63,16 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
     e->ekin_r = dem_kinetic_energy_r(s);
     e->epot_g = 0.0;
     e->eel_n = e->eel_t = 0.0;
+    e->e_shadow = 0.0;
     dem_vec3 g = st->gravity;
     if (g.x != 0.0 || g.y != 0.0 || g.z != 0.0)
         for (size_t k = 0; k < s->nparticles; k++)
             e->epot_g -= s->particles[k].mass * dem_v3_dot(g, unwrapped(s, &s->particles[k]));
+    /* the shadow term needs the forces the kicks use: only a frame whose forces are current has
+     * them (dem-pack writes zeros; dem-step then computes them before its first kick) */
+    int shadow = (s->flags & DEM_HEAD_FORCES_CURRENT) && s->dt > 0.0;
+    double hess = 0.0; /* sum over contacts of v.U''.v */
+    if (shadow) e->e_shadow = -s->dt * s->dt / 24.0 * kick_sum(s);
     if (!s->ncontacts) return DEM_OK;
 
     dem_id_index ix;
@@ -57,8 +104,24 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
                 break;
             }
             /* a wall is rigid, infinitely heavy and large: rj = mj = 0 (as dem-step) */
+            const dem_wall *w = &s->walls[c->j];
             dem_pair_init(&p, st, pi->radius, pi->mass, &s->materials[pi->material], 0.0, 0.0,
-                          &s->materials[s->walls[c->j].material]);
+                          &s->materials[w->material]);
+            if (shadow) {
+                double li = pi->radius - 0.5 * c->overlap, curv = 0.0;
+                dem_vec3 cp = dem_v3_madd(pi->pos, c->normal, -li);
+                dem_vec3 vw = dem_v3_add(w->vel, dem_v3_cross(w->omega, dem_v3_sub(cp, w->point)));
+                dem_vec3 vrel = dem_v3_sub(pi->vel, vw);
+                if (w->kind == DEM_WALL_CYLINDER) {
+                    /* delta = r - R + rho inside, r + R - rho outside (rho: distance to the axis)
+                     * has the Hessian +-(1/rho) e e along the circumference e = axis x n */
+                    int out = (w->flags & DEM_WALL_OUTSIDE) != 0;
+                    double gap = pi->radius - c->overlap, rho = out ? w->radius + gap : w->radius - gap;
+                    double ve = dem_v3_dot(vrel, dem_v3_cross(w->normal, c->normal));
+                    if (rho > 0.0) curv = (out ? -1.0 : 1.0) * ve * ve / rho;
+                }
+                hess += contact_hessian(&p, st, c, c->normal, vrel, dem_v3_scale(pi->omega, li), 0.0, curv, spring);
+            }
         } else {
             size_t j = dem_id_index_find(&ix, c->j);
             if (j == SIZE_MAX || s->particles[j].material >= s->nmaterials) {
@@ -69,6 +132,12 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
             const dem_particle *pj = &s->particles[j];
             dem_pair_init(&p, st, pi->radius, pi->mass, &s->materials[pi->material], pj->radius, pj->mass,
                           &s->materials[pj->material]);
+            if (shadow) {
+                double li = pi->radius - 0.5 * c->overlap, lj = pj->radius - 0.5 * c->overlap;
+                dem_vec3 wterm = dem_v3_add(dem_v3_scale(pi->omega, li), dem_v3_scale(pj->omega, lj));
+                hess += contact_hessian(&p, st, c, c->normal, dem_v3_sub(pi->vel, pj->vel), wterm,
+                                        pi->radius + pj->radius - c->overlap, 0.0, spring);
+            }
         }
         e->eel_n += nm->energy(&p, c->overlap);
         if (spring) {
@@ -77,12 +146,13 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
         }
     }
     dem_id_index_free(&ix);
+    if (shadow) e->e_shadow += s->dt * s->dt / 12.0 * hess;
     return rc;
 }
 
 double dem_energy_mechanical(const dem_energy_terms *e)
 {
-    return e->ekin_t + e->ekin_r + e->epot_g + e->eel_n + e->eel_t;
+    return e->ekin_t + e->ekin_r + e->epot_g + e->eel_n + e->eel_t + e->e_shadow;
 }
 
 double dem_energy_dissipated(const dem_system *s)

@@ -160,11 +160,17 @@ typedef struct {
 } dem_param;
 
 /* ---- the system --------------------------------------------------------------------------- */
+enum {
+    /* HEAD flags bit 0 (formats/dem-stream.md §5.1): the forces and torques of particles, walls
+     * and contacts are those of exactly this state */
+    DEM_HEAD_FORCES_CURRENT = 1u << 0
+};
+
 typedef struct {
     uint64_t step;  /* steps taken since the system was created */
     double time;    /* s */
     double dt;      /* time step, s (0: not chosen yet) */
-    uint32_t flags; /* reserved, 0 */
+    uint32_t flags; /* DEM_HEAD_* */
 
     dem_param *params;       size_t nparams, cap_params;
     dem_material *materials; size_t nmaterials, cap_materials;

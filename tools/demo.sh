@@ -43,8 +43,8 @@ dem-stress --walls --last "$out/settle.dem" | cut -f4-9
 echo
 
 echo "== 6. The energy budget of the settling run"
-echo "   dem-energy settle.dem | cut -f1-4,6,9-12,15,16"
-dem-energy "$out/settle.dem" | cut -f1-4,6,9-12,15,16
+echo "   dem-energy settle.dem | cut -f1-4,6,9-12,16,17"
+dem-energy "$out/settle.dem" | cut -f1-4,6,9-12,16,17
 echo "   (residual = e_initial + W - (E + D) + e_ahead: energy the integration lost (> 0) or created (< 0);"
 echo "    with Hertz-Mindlin friction a few percent, as Mindlin's tangential spring is not a potential)"
 echo
