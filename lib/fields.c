@@ -28,7 +28,7 @@ static const dem_field head_fields[] = {
     F(dem_system, "step", DEM_FT_U64, step, "-", "steps taken since the system was created"),
     F(dem_system, "time", DEM_FT_F64, time, "s", "simulated time"),
     F(dem_system, "dt", DEM_FT_F64, dt, "s", "time step (0: not chosen yet)"),
-    F(dem_system, "flags", DEM_FT_U32, flags, "-", "reserved, 0"),
+    F(dem_system, "flags", DEM_FT_U32, flags, "-", "bit 0: forces are current (§5.1)"),
 };
 RECORD(dem_rec_head, "HEAD", "header", head_fields, dem_system, 28);
 

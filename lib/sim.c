@@ -1697,7 +1697,7 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
             dem_sim_free(sim);
             return NULL;
         }
-    sim->forces_current = (s->flags & 1u) != 0;
+    sim->forces_current = (s->flags & DEM_HEAD_FORCES_CURRENT) != 0;
     dem_status r;
     if (sim->n && (r = rebuild(sim, 0, err))) {
         dem_sim_free(sim);
@@ -1850,7 +1850,7 @@ dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
     out->time = sim->time;
     out->dt = sim->dt;
     out->cell = sim->cell; /* the same, or put onto the exact lattice */
-    out->flags |= 1u; /* forces are current */
+    out->flags |= DEM_HEAD_FORCES_CURRENT;
     memcpy(out->energy, sim->energy, sizeof out->energy);
     for (size_t a = 0; a < sim->n; a++) {
         dem_particle *p = &out->particles[a];
