@@ -36,8 +36,8 @@ static const char help_text[] =
 "                     stiffness at the current overlap: exact for hooke (constant kt); for\n"
 "                     hertz (Mindlin, S_t = 8 G* sqrt(R* delta)) the stiffness changes with\n"
 "                     the overlap at fixed stretch, which the law does without work: this\n"
-"                     term is then the spring's energy but not a potential, and the residual\n"
-"                     carries that model error\n"
+"                     term is then the spring's energy but not a potential; dem-step books\n"
+"                     what the law adds or takes as work_law (below), so the budget closes\n"
 "  ediss_friction[J] ediss_damp_n[J] ediss_damp_t[J] ediss_local[J] ediss_drag[J]\n"
 "                     energy dissipated since the system was created by sliding friction,\n"
 "                     the normal and tangential contact dashpots, local (Cundall) damping\n"
@@ -62,7 +62,7 @@ static const char help_text[] =
 "                     energy as velocity Verlet conserves it\n"
 "  residual[J]        e_initial + W - (E + D) + e_ahead, with D the sum of every ediss_*\n"
 "                     accumulator and W the sum of the work accumulators (walls, cell,\n"
-"                     external): the energy the integration created (< 0) or lost (> 0) that\n"
+"                     external, law): the energy the integration created (< 0) or lost (> 0) that\n"
 "                     no mechanism accounts for. Exact arithmetic and an exact integrator\n"
 "                     give 0.\n"
 "  ediss_rolling[J] ediss_twisting[J] work_cell[J] work_external[J]\n"
@@ -80,7 +80,10 @@ static const char help_text[] =
 "  e_ahead[J]         the part of D - W that belongs to the half step after the frame's\n"
 "                     time (format 1.1): a force evaluated at a step acts on the velocities\n"
 "                     half a step before and half a step after it, and dem-step counts its\n"
-"                     work at that step; 0 from writers that count up to the frame's time\n"
+"                     work at that step; 0 from writers that count up to the frame's time\n""  work_law[J]        work of the contact law itself (part of W, format 1.2): the energy a\n"
+"                     tangential spring gains or loses as Mindlin's stiffness follows the\n"
+"                     overlap at a given stretch (hertz; 0 for hooke), per contact and step\n"
+"                     1/4 (S_t,new - S_t,old)(|xi_old|^2 + |xi_new|^2)\n"
 "\n"
 "Reading the residual: compare it with the energies that move, for instance the largest\n"
 "kinetic energy or the energy dissipated. With e_shadow in E, elastic contacts no longer\n"
@@ -167,7 +170,7 @@ static void print_header(struct budget *b)
     static const char *const cols[] = {"ekin_t", "ekin_r", "epot_g", "eel_n", "eel_t", "ediss_friction",
                                        "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag", "work_walls",
                                        "e_shadow", "total", "residual", "ediss_rolling", "ediss_twisting", "work_cell",
-                                       "work_external", "e_initial", "e_ahead"};
+                                       "work_external", "e_initial", "e_ahead", "work_law"};
     dem_tsv_frame_header(stdout);
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) printf("\t%s[J]", cols[k]);
     putchar('\n');
@@ -237,6 +240,7 @@ static void emit(struct budget *b, uint64_t frame, const dem_system *s, double r
     cell(s->energy[DEM_E_WORK_EXTERNAL]);
     cell(ref);
     cell(s->energy[DEM_E_AHEAD]);
+    cell(s->energy[DEM_E_WORK_LAW]);
     putchar('\n');
     cli_check_output(stdout, "standard output");
 }

@@ -164,7 +164,8 @@ double dem_energy_dissipated(const dem_system *s)
 
 double dem_energy_work(const dem_system *s)
 {
-    return s->energy[DEM_E_WORK_WALLS] + s->energy[DEM_E_WORK_CELL] + s->energy[DEM_E_WORK_EXTERNAL];
+    return s->energy[DEM_E_WORK_WALLS] + s->energy[DEM_E_WORK_CELL] + s->energy[DEM_E_WORK_EXTERNAL] +
+           s->energy[DEM_E_WORK_LAW];
 }
 
 dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err)

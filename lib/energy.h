@@ -29,8 +29,9 @@
  *            tangential stiffness at the current overlap (hooke: kt, exact: the spring is
  *            linear; hertz: Mindlin's 8 G* sqrt(R* delta), which varies with the overlap while
  *            the spring keeps its stretch, so 1/2 S_t |xi|^2 is the energy of the spring now
- *            but not a potential: changing the overlap at fixed xi changes it without work,
- *            and the budget carries that model error into the residual);
+ *            but not a potential: changing the overlap at fixed xi changes it without work.
+ *            dem-step books that change as the law's work, work_law (format 1.2), part of W,
+ *            so the residual is left with the integration error);
  *   e_shadow = dt^2/12 sum_contacts v.U''.v - dt^2/24 sum (|F|^2/m + |T|^2/I), velocity
  *            Verlet's shadow-energy term, with the frame's dt, velocities, forces F and torques T
  *            (those the kicks use: gravity and local damping included); the second sum over the
@@ -103,7 +104,7 @@ double dem_energy_mechanical(const dem_energy_terms *e);
 /* D: the sum of the frame's ediss_* accumulators (friction, damp_n, damp_t, local, drag,
  * rolling, twisting). */
 double dem_energy_dissipated(const dem_system *s);
-/* W: work_walls + work_cell + work_external. */
+/* W: work_walls + work_cell + work_external + work_law. */
 double dem_energy_work(const dem_system *s);
 /* The reference E + D - W - e_ahead of this frame: the e_initial of a budget that starts here. */
 dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err);

@@ -138,12 +138,14 @@ static const dem_field energy_fields[] = {
     /* format 1.1 */
     E("e_initial", DEM_E_INITIAL, "J", "the energy budget's reference: mechanical energy at step 0 (NaN: not known)"),
     E("e_ahead", DEM_E_AHEAD, "J", "part of the accumulators that belongs to the half step after the frame's time"),
+    /* format 1.2 */
+    E("work_law", DEM_E_WORK_LAW, "J", "energy the contact law creates: a tangential stiffness that follows the overlap (Mindlin)"),
 };
 RECORD(dem_rec_energy, "ENRG", "energy", energy_fields, dem_system, 80);
 
 const char *const dem_energy_names[] = {
     "ediss_friction", "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag",
-    "ediss_rolling", "ediss_twisting", "work_walls", "work_cell", "work_external", "e_initial", "e_ahead",
+    "ediss_rolling", "ediss_twisting", "work_walls", "work_cell", "work_external", "e_initial", "e_ahead", "work_law",
 };
 
 unsigned dem_ftype_size(dem_ftype t)

@@ -37,9 +37,9 @@ typedef struct {
     double kn, kt;    /* hooke stiffnesses of this pair, N/m */
     double mstar, rstar; /* effective mass and radius, kg, m */
     double diss[3];   /* dissipated at this contact since it formed: friction, damp_n, damp_t, J */
-    double prev[4];   /* at the last full step: tangential spring energy U_t (J), power of the
-                       * tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2);
-                       * 0 without contact */
+    double prev[5];   /* at the last full step: tangential spring energy U_t (J), power of the
+                       * tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2),
+                       * tangential stiffness S_t (N/m); 0 without contact */
 } nbr_pair;
 
 /* What the force pass computed for one contact at this step. */
@@ -114,7 +114,7 @@ struct dem_sim {
     contact_out *out;
     contact_hot *hot;
     double (*pde)[3];       /* per pair: dissipated this step (friction, damp_n, damp_t), J */
-    double (*pen)[4];       /* per pair: full-step energy accounting of this step (see contacts_energy) */
+    double (*pen)[5];       /* per pair: full-step energy accounting of this step (see contacts_energy) */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
     size_t cap_out;
     adj_entry *adj;
@@ -236,6 +236,8 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
     o->fdn = -eta_n * vn;
     o->fdt = dem_v3_zero();
     o->ut = 0.0;
+    o->stt = 0.0;
+    o->xi2 = 0.0;
     o->slid = 0;
     o->ft = dem_v3_zero();
     if (!dem_tangential_models[st->tangential]->uses_history) {
@@ -319,7 +321,7 @@ static void eval_pair(const dem_sim *sim, size_t pi)
         }
         if (np->flags) { /* contact lost: the history goes with it */
             if (sim->hdt != 0.0) sim->plost[pi] = -0.5 * sim->hdt * np->prev[1] + np->prev[0];
-            np->prev[0] = np->prev[1] = np->prev[2] = np->prev[3] = 0.0;
+            np->prev[0] = np->prev[1] = np->prev[2] = np->prev[3] = np->prev[4] = 0.0;
             np->flags = 0;
             np->xi[0] = np->xi[1] = np->xi[2] = 0.0;
             np->diss[0] = np->diss[1] = np->diss[2] = 0.0;
@@ -434,7 +436,7 @@ static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
         if (sim->wtouch[slot]) { /* contact lost: the history goes with it (the stiffnesses stay) */
             nbr_pair *h = &sim->whist[slot];
             if (sim->hdt != 0.0) sim->wlost[slot] = -0.5 * sim->hdt * h->prev[1] + h->prev[0];
-            h->prev[0] = h->prev[1] = h->prev[2] = h->prev[3] = 0.0;
+            h->prev[0] = h->prev[1] = h->prev[2] = h->prev[3] = h->prev[4] = 0.0;
             h->flags = 0;
             h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
             h->diss[0] = h->diss[1] = h->diss[2] = 0.0;
@@ -810,7 +812,7 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         if (d) sim->pde = d;
         double *l = realloc(sim->plost, sim->npairs * sizeof *l);
         if (l) sim->plost = l;
-        double (*e)[4] = realloc(sim->pen, sim->npairs * sizeof *e);
+        double (*e)[5] = realloc(sim->pen, sim->npairs * sizeof *e);
         if (e) sim->pen = e;
         if (!o || !h || !t || !d || !l || !e) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
         sim->cap_out = sim->npairs;
@@ -958,7 +960,7 @@ static void compute_forces(dem_sim *sim)
 
 /* Forces of a state no step has produced (a new system): evaluated without advancing any
  * history or energy accumulator (seed 001 §3: a_0 from a setup call). */
-static double contacts_energy(dem_sim *sim, int setup, double *e3);
+static double contacts_energy(dem_sim *sim, int setup, double *e4);
 static double wall_power(const dem_sim *sim);
 static void setup_forces(dem_sim *sim)
 {
@@ -972,8 +974,8 @@ static void setup_forces(dem_sim *sim)
     totals(sim);
     sim->forces_current = 1;
     sim->hdt = sim->h;
-    double e3[3], pl = 0.0;
-    sim->setup_p[0] = contacts_energy(sim, 1, e3);
+    double e4[4], pl = 0.0;
+    sim->setup_p[0] = contacts_energy(sim, 1, e4);
     for (size_t a = 0; a < n; a++) pl += sim->edis[a * EDIS + 3];
     sim->setup_p[1] = pl;
     sim->setup_p[2] = wall_power(sim);
@@ -1331,61 +1333,66 @@ static void contact_velocity(const dem_sim *sim, uint32_t i, int wall, uint32_t 
  *  - normal dashpot, kick convention: the force of this step does dt F.u over its kicks;
  *  - tangential force, trapezoid over the drift interval [t, t+dt] with the full-step powers
  *    of the last and this step: to friction if the cap acted in this step (minus the change of
- *    the spring energy), else its dashpot part to damp_t.
+ *    the spring energy), else its dashpot part to damp_t;
+ *  - the contact law's own work: the spring energy 1/2 S_t |xi|^2 changes when the stiffness
+ *    S_t follows the overlap (Mindlin's 8 G* a) at a given stretch, with no force doing work
+ *    for it (Hertz-Mindlin's tangential spring is not a potential). The step's energy change
+ *    is 1/2 S_new (|xi_new|^2 - |xi_old|^2) (the spring's, at this step's stiffness; the
+ *    rotation and twirl keep |xi|) plus 1/2 (S_new - S_old) |xi_old|^2, the law's; zero for a
+ *    constant stiffness (hooke).
  * setup: only remember the powers. Returns the normal dashpot power (W). */
 static double contact_energy(dem_sim *sim, uint32_t i, int wall, uint32_t j, contact_out *o, nbr_pair *h,
-                             double dt, int setup, double *e3)
+                             double dt, int setup, double *e4)
 {
     double un;
     dem_vec3 ut;
     contact_velocity(sim, i, wall, j, o, &un, &ut);
     double pn = -o->fdn * un, pt = dem_v3_dot(o->ft, ut), pd = dem_v3_dot(o->fdt, ut);
     if (!setup) {
-        double d[3] = {0.0, pn * dt, 0.0};
-        /* the spring's change at this step's stiffness: a change of S_t (Mindlin) at fixed
-         * stretch is the law's, not friction's, and stays in the residual as in stick */
-        if (o->slid) d[0] = -0.5 * dt * (h->prev[1] + pt) - 0.5 * o->stt * (o->xi2 - h->prev[3]);
+        /* the stiffness at the last step; this step's for a new spring */
+        double s_old = h->prev[3] > 0.0 ? h->prev[4] : o->stt, s_mid = 0.5 * (s_old + o->stt);
+        double law = 0.25 * (o->stt - s_old) * (h->prev[3] + o->xi2);
+        double d[4] = {0.0, pn * dt, 0.0, law};
+        /* the spring's change at the step's mean stiffness; the rest (law) is the law's */
+        if (o->slid) d[0] = -0.5 * dt * (h->prev[1] + pt) - 0.5 * s_mid * (o->xi2 - h->prev[3]);
         else d[2] = -0.5 * dt * (h->prev[2] + pd);
-        for (int k = 0; k < 3; k++) {
-            h->diss[k] += d[k] - o->de[k];
-            e3[k] += d[k];
-        }
+        for (int k = 0; k < 3; k++) h->diss[k] += d[k] - o->de[k];
+        for (int k = 0; k < 4; k++) e4[k] += d[k];
     }
     h->prev[0] = o->ut;
     h->prev[1] = pt;
     h->prev[2] = pd;
     h->prev[3] = o->xi2;
+    h->prev[4] = o->stt;
     return pn;
 }
 
-/* All contacts; returns the normal-dashpot power; e3 gets this step's friction, damp_n, damp_t.
- * The pairs are worked out in parallel into pen[], then summed in list order. */
-static double contacts_energy(dem_sim *sim, int setup, double *e3)
+/* All contacts; returns the normal-dashpot power; e4 gets this step's friction, damp_n, damp_t
+ * and the law's work. The pairs are worked out in parallel into pen[], then summed in list order. */
+static double contacts_energy(dem_sim *sim, int setup, double *e4)
 {
     double dt = sim->h, pn = 0.0;
-    e3[0] = e3[1] = e3[2] = 0.0;
+    e4[0] = e4[1] = e4[2] = e4[3] = 0.0;
     size_t np = sim->npairs;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t p = 0; p < np; p++) {
         double *r = sim->pen[p];
         if (!sim->ptouch[p]) continue;
-        double e[3] = {0.0, 0.0, 0.0};
-        r[3] = contact_energy(sim, sim->pairs[p].i, 0, sim->pairs[p].j, &sim->out[p], &sim->pairs[p], dt, setup, e);
-        r[0] = e[0];
-        r[1] = e[1];
-        r[2] = e[2];
+        double e[4] = {0.0, 0.0, 0.0, 0.0};
+        r[4] = contact_energy(sim, sim->pairs[p].i, 0, sim->pairs[p].j, &sim->out[p], &sim->pairs[p], dt, setup, e);
+        for (int k = 0; k < 4; k++) r[k] = e[k];
     }
     for (size_t p = 0; p < np; p++) {
         if (!sim->ptouch[p]) continue;
         const double *r = sim->pen[p];
-        pn += r[3];
-        for (int k = 0; k < 3; k++) e3[k] += r[k];
+        pn += r[4];
+        for (int k = 0; k < 4; k++) e4[k] += r[k];
     }
     size_t nw = sim->nwalls;
     for (size_t a = 0; a < sim->n; a++)
         for (size_t k = 0; k < nw; k++)
             if (sim->wtouch[a * nw + k])
-                pn += contact_energy(sim, (uint32_t)a, 1, (uint32_t)k, &sim->wout[a * nw + k], &sim->whist[a * nw + k], dt, setup, e3);
+                pn += contact_energy(sim, (uint32_t)a, 1, (uint32_t)k, &sim->wout[a * nw + k], &sim->whist[a * nw + k], dt, setup, e4);
     return pn;
 }
 
@@ -1435,7 +1442,7 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
     compute_forces(sim);
     half_kick(sim);
     /* replace the contact accumulators of compute_forces by the full-step ones */
-    double e3[3], old3[3] = {0.0, 0.0, 0.0};
+    double e3[4], old3[3] = {0.0, 0.0, 0.0};
     for (size_t p = 0; p < sim->npairs; p++)
         if (sim->ptouch[p]) for (int k = 0; k < 3; k++) old3[k] += sim->pde[p][k];
     for (size_t q = 0; q < sim->n * sim->nwalls; q++)
@@ -1454,6 +1461,7 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
     sim->energy[DEM_E_DISS_FRICTION] += e3[0] - old3[0] + lost;
     sim->energy[DEM_E_DISS_DAMP_N] += e3[1] - old3[1];
     sim->energy[DEM_E_DISS_DAMP_T] += e3[2] - old3[2];
+    sim->energy[DEM_E_WORK_LAW] += e3[3];
     double dl = sim->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
     double dw = sim->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
     sim->energy[DEM_E_AHEAD] = 0.5 * (pn * sim->h + dl - dw);
@@ -1595,8 +1603,8 @@ static void restore_energy_state(dem_sim *sim)
             wall_pair_properties(sim, (uint32_t)a, (uint32_t)k, &sim->whist[a * nw + k], &p);
             restore_contact_state(sim, &p, &sim->whist[a * nw + k], &sim->wout[a * nw + k]);
         }
-    double e3[3];
-    contacts_energy(sim, 1, e3);
+    double e4[4];
+    contacts_energy(sim, 1, e4);
 }
 
 static dem_status check_supported(const dem_system *s, dem_error *err)

@@ -138,6 +138,8 @@ typedef enum {
     DEM_E_WORK_EXTERNAL,     /* work of any other prescribed motion or load, J */
     DEM_E_INITIAL,           /* budget reference: mechanical energy at step 0 (format 1.1), J; NaN: not known */
     DEM_E_AHEAD,             /* part of the accumulators after the frame's time (format 1.1), J */
+    DEM_E_WORK_LAW,          /* work of the contact law itself: Mindlin's stiffness change at a given
+                              * tangential stretch (format 1.2), J */
     DEM_E_COUNT
 } dem_energy_index;
 

@@ -43,10 +43,10 @@ dem-stress --walls --last "$out/settle.dem" | cut -f4-9
 echo
 
 echo "== 6. The energy budget of the settling run"
-echo "   dem-energy settle.dem | cut -f1-4,6,9-12,16,17"
-dem-energy "$out/settle.dem" | cut -f1-4,6,9-12,16,17
+echo "   dem-energy settle.dem | cut -f1-4,6,9-12,16,17,24"
+dem-energy "$out/settle.dem" | cut -f1-4,6,9-12,16,17,24
 echo "   (residual = e_initial + W - (E + D) + e_ahead: energy the integration lost (> 0) or created (< 0);"
-echo "    with Hertz-Mindlin friction a few percent, as Mindlin's tangential spring is not a potential)"
+echo "    here about 1e-4 of the energy released, shrinking as dt^2; work_law, the last column: what Mindlin's stiffness change put in)"
 echo
 
 echo "== 7. Back in time: the collision of 4., run forwards, then backwards with dem-reverse"

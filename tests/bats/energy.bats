@@ -25,7 +25,7 @@ budget_ratio() {
         { ek = $c["ekin_t"] + $c["ekin_r"]; el = $c["eel_n"] + $c["eel_t"]
           d = $c["ediss_friction"] + $c["ediss_damp_n"] + $c["ediss_damp_t"] + $c["ediss_local"] + $c["ediss_drag"] + \
               $c["ediss_rolling"] + $c["ediss_twisting"]
-          w = $c["work_walls"] + $c["work_cell"] + $c["work_external"]
+          w = $c["work_walls"] + $c["work_cell"] + $c["work_external"] + $c["work_law"]
           dp = $c["epot_g"] - ep0; if (dp < 0) dp = -dp; if (w < 0) w = -w
           s = ek; if (el > s) s = el; if (d > s) s = d; if (w > s) s = w; if (dp > s) s = dp; if (s > scale) scale = s
           r = $c["residual"]; if (r < 0) r = -r; if (r > m) m = r }
@@ -80,7 +80,7 @@ close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; if (d < 0
     run --separate-stderr dem-energy /dev/null
     [ "$status" -eq 1 ]
     [ "$stderr" = "dem-energy: empty input: no frame (0 bytes)" ]
-    [ "${lines[0]}" = "frame${T}step${T}time[s]${T}ekin_t[J]${T}ekin_r[J]${T}epot_g[J]${T}eel_n[J]${T}eel_t[J]${T}ediss_friction[J]${T}ediss_damp_n[J]${T}ediss_damp_t[J]${T}ediss_local[J]${T}ediss_drag[J]${T}work_walls[J]${T}e_shadow[J]${T}total[J]${T}residual[J]${T}ediss_rolling[J]${T}ediss_twisting[J]${T}work_cell[J]${T}work_external[J]${T}e_initial[J]${T}e_ahead[J]" ]
+    [ "${lines[0]}" = "frame${T}step${T}time[s]${T}ekin_t[J]${T}ekin_r[J]${T}epot_g[J]${T}eel_n[J]${T}eel_t[J]${T}ediss_friction[J]${T}ediss_damp_n[J]${T}ediss_damp_t[J]${T}ediss_local[J]${T}ediss_drag[J]${T}work_walls[J]${T}e_shadow[J]${T}total[J]${T}residual[J]${T}ediss_rolling[J]${T}ediss_twisting[J]${T}work_cell[J]${T}work_external[J]${T}e_initial[J]${T}e_ahead[J]${T}work_law[J]" ]
     run --separate-stderr dem-energy missing.dem
     [ "$status" -eq 1 ]
     [[ "$stderr" == "dem-energy: cannot open 'missing.dem'"* ]]
@@ -211,6 +211,25 @@ slide() {
     cat c0.dem c1.dem | dem-energy 2> /dev/null > e.tsv
     awk -F'\t' 'END { exit !($9 > 0 && $10 > 0) }' e.tsv      # it did slide and damp
     check_budget "$(budget_ratio < e.tsv)" 1e-4 "frictional cloud"
+}
+
+@test "Hertz-Mindlin (the defaults, mu 0.5, e 0.8): the law's work is booked and the residual is below 1e-4" {
+    dem-pack --random 100 --box 0,0,0,0.008,0.008,0.008 --radius 6e-4 --young 5e6 --friction 0.5 --restitution 0.8 \
+             --periodic 0,0,0,0.008,0.008,0.008 --velocity-random 0.3 --seed 3 | dem-step -q -n 0 > c0.dem
+    # dt = 5e-7 s: 2.3e-5 (at 1e-6 s: 9.1e-5; the residual falls as dt^2)
+    dem-step -q --time 0.01 --dt 5e-7 --every 2000 c0.dem > c1.dem
+    cat c0.dem c1.dem | dem-energy 2> /dev/null > e.tsv
+    law=$(tail -n 1 e.tsv | awk -F'\t' '{ print $NF }')
+    awk -v w="$law" 'BEGIN { exit !(w != 0) }'   # Mindlin's stiffness change did work
+    check_budget "$(budget_ratio < e.tsv)" 1e-4 "Hertz-Mindlin cloud (work_law $law J)"
+}
+
+@test "settling with Hertz-Mindlin (gravity, friction, restitution, walls): residual below 1e-4" {
+    dem-pack --random 150 --box 0,0,0,0.008,0.008,0.02 --radius 4e-4 --young 5e6 --enclose --seed 2 |
+        dem-step -q -n 0 --gravity 0,0,-9.81 > s0.dem
+    dem-step -q --time 0.05 --dt 1e-6 --every 5000 s0.dem > s1.dem
+    cat s0.dem s1.dem | dem-energy 2> /dev/null > e.tsv
+    check_budget "$(budget_ratio < e.tsv)" 1e-4 "Hertz-Mindlin settling"
 }
 
 @test "the settling case (gravity, hooke, friction, restitution, local damping): residual below 1e-4" {

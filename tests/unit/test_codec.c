@@ -82,7 +82,8 @@ static void test_records(void)
                                     &dem_rec_clump, &dem_rec_particle, &dem_rec_contact, &dem_rec_energy};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
         const dem_record_type *rt = all[k];
-        unsigned appended = rt == &dem_rec_energy ? 16 : 0; /* format 1.1 appended e_initial, e_ahead */
+        /* format 1.1 appended e_initial, e_ahead to ENRG; 1.2 work_law */
+        unsigned appended = rt == &dem_rec_energy ? 24 : 0;
         CHECK_MSG(rt->base_size + appended == dem_record_size(rt), "%s: base %u, size %u", rt->tag, rt->base_size, dem_record_size(rt));
         void *a = calloc(1, rt->struct_size), *b = calloc(1, rt->struct_size);
         uint8_t *buf = calloc(1, dem_record_size(rt) + 8);

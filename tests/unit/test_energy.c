@@ -113,35 +113,45 @@ static void test_codec(void)
     f = write_frame(&s);
     CHECK(read_frame(&f, &t, &err) == 1 && isnan(t.energy[DEM_E_INITIAL]) && same_bits(s.energy[DEM_E_INITIAL], t.energy[DEM_E_INITIAL]));
 
-    /* A format 1.0 frame: minor 0 and an 80-byte ENRG record. e_initial reads as NaN (not known)
-     * and e_ahead as 0, the ten accumulators of 1.0 as written. */
+    /* Frames of formats 1.0 (minor 0, an 80-byte ENRG record) and 1.1 (minor 1, 96 bytes):
+     * what they lack reads as not known (e_initial NaN) or nothing (e_ahead, work_law 0); what
+     * they have as written. */
     s.energy[DEM_E_INITIAL] = 42.0;
     s.energy[DEM_E_AHEAD] = 7.0;
+    s.energy[DEM_E_WORK_LAW] = 9.0;
     free(f.p);
     f = write_frame(&s);
-    bytes pl = gz_payload(f.p, f.n), old = {0, 0};
+    bytes pl = gz_payload(f.p, f.n);
     size_t at = payload_section(&pl, "ENRG");
     CHECK(at != (size_t)-1);
     uint8_t hdr[32];
     memcpy(hdr, pl.p + at, 32);
-    CHECK(dem_get_u32(hdr + 24) == 96);
-    dem_put_u64(hdr + 8, 16 + 80);
-    dem_put_u32(hdr + 24, 80);
-    bytes_add(&old, pl.p, at);
-    bytes_add(&old, hdr, 32);
-    bytes_add(&old, pl.p + at + 32, 80);
-    bytes_add(&old, pl.p + at + 32 + 96, pl.n - (at + 32 + 96));
-    old.p[10] = 0; /* minor version 0 */
-    bytes g = gz_member(old.p, old.n);
-    CHECK(read_frame(&g, &t, &err) == 1);
-    CHECK(isnan(t.energy[DEM_E_INITIAL]) && t.energy[DEM_E_AHEAD] == 0.0);
-    for (int k = 0; k < DEM_E_INITIAL; k++) CHECK(t.energy[k] == s.energy[k]);
-    /* the writer writes minor 1 */
-    CHECK(pl.p[10] == 1 && pl.p[11] == 0 && DEM_FORMAT_MINOR == 1);
+    CHECK(dem_get_u32(hdr + 24) == 104);
+    for (int minor = 0; minor <= 1; minor++) {
+        unsigned size = minor ? 96 : 80;
+        bytes old = {0, 0};
+        uint8_t h2[32];
+        memcpy(h2, hdr, 32);
+        dem_put_u64(h2 + 8, 16 + size);
+        dem_put_u32(h2 + 24, size);
+        bytes_add(&old, pl.p, at);
+        bytes_add(&old, h2, 32);
+        bytes_add(&old, pl.p + at + 32, size);
+        bytes_add(&old, pl.p + at + 32 + 104, pl.n - (at + 32 + 104));
+        old.p[10] = (uint8_t)minor;
+        bytes g = gz_member(old.p, old.n);
+        CHECK(read_frame(&g, &t, &err) == 1);
+        CHECK(t.energy[DEM_E_WORK_LAW] == 0.0);
+        if (minor) CHECK(t.energy[DEM_E_INITIAL] == 42.0 && t.energy[DEM_E_AHEAD] == 7.0);
+        else CHECK(isnan(t.energy[DEM_E_INITIAL]) && t.energy[DEM_E_AHEAD] == 0.0);
+        for (int k = 0; k < DEM_E_INITIAL; k++) CHECK(t.energy[k] == s.energy[k]);
+        free(old.p);
+        free(g.p);
+    }
+    /* the writer writes minor 2 */
+    CHECK(pl.p[10] == 2 && pl.p[11] == 0 && DEM_FORMAT_MINOR == 2);
     free(f.p);
     free(pl.p);
-    free(old.p);
-    free(g.p);
     dem_system_free(&s);
     dem_system_free(&t);
 }
