@@ -35,21 +35,7 @@ echo "   dem-pack --from two.tsv | dem-step --time 0.005 --damping none --tangen
 dem-pack --from "$out/two.tsv" | dem-step -q --time 0.005 --damping none --tangential none | dem-probe --particles | cut -f4-8
 echo
 
-echo "== 5. The stress the contacts carry in the settled packing (compression positive, Pa)"
-echo "   dem-stress --box 0,0,0,0.01,0.01,0.004 --every 2 settle.dem    (the lowest 4 mm)"
-dem-stress --box 0,0,0,0.01,0.01,0.004 --every 2 "$out/settle.dem" | cut -f1-3,11-17
-echo "   dem-stress --walls --last settle.dem    (the floor, wall 4, carries the weight)"
-dem-stress --walls --last "$out/settle.dem" | cut -f4-9
-echo
-
-echo "== 6. The energy budget of the settling run"
-echo "   dem-energy settle.dem | cut -f1-4,6,9-12,16,17,24"
-dem-energy "$out/settle.dem" | cut -f1-4,6,9-12,16,17,24
-echo "   (residual = e_initial + W - (E + D) + e_ahead: energy the integration lost (> 0) or created (< 0);"
-echo "    here about 1e-4 of the energy released, shrinking as dt^2; work_law, the last column: what Mindlin's stiffness change put in)"
-echo
-
-echo "== 7. Back in time: the collision of 4., run forwards, then backwards with dem-reverse"
+echo "== 5. Back in time: the collision of 4., run forwards, then backwards with dem-reverse"
 echo "   dem-pack --from two.tsv | dem-step --time 0.005 ... | dem-reverse --time 0.005 | dem-probe --particles"
 dem-pack --from "$out/two.tsv" | dem-step -q --time 0.005 --damping none --tangential none |
     dem-reverse --time 0.005 | dem-probe --particles | cut -f3-8
@@ -60,3 +46,18 @@ dem-probe --particles "$out/start.dem" | cut -f4- | sort -n > "$out/start.tsv"
 dem-probe --particles "$out/back.dem" | cut -f4- | sort -n > "$out/back.tsv"
 if cmp -s "$out/start.tsv" "$out/back.tsv"; then echo "   the same bits: positions, velocities and forces"
 else echo "   DIFFERENT: the exact reversal failed"; exit 1; fi
+echo
+
+echo "== 6. The stress the contacts carry in the settled packing (compression positive, Pa)"
+echo "   dem-stress --box 0,0,0,0.01,0.01,0.004 --every 2 settle.dem    (the lowest 4 mm)"
+dem-stress --box 0,0,0,0.01,0.01,0.004 --every 2 "$out/settle.dem" | cut -f1-3,11-17
+echo "   dem-stress --walls --last settle.dem    (the floor, wall 4, carries the weight)"
+dem-stress --walls --last "$out/settle.dem" | cut -f4-9
+echo
+
+echo "== 7. The energy budget of the settling run"
+echo "   dem-energy settle.dem | cut -f1-4,6,9-12,16,17,24"
+dem-energy "$out/settle.dem" | cut -f1-4,6,9-12,16,17,24
+echo "   (residual = e_initial + W - (E + D) + e_ahead: energy the integration lost (> 0) or created (< 0);"
+echo "    here about 1e-4 of the energy released, shrinking as dt^2; work_law, the last column: what Mindlin's stiffness change put in)"
+echo
