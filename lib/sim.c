@@ -48,7 +48,6 @@ typedef struct {
     dem_vec3 ft;      /* tangential force on i, N */
     double fn;        /* normal force on i along n, N (negative: attractive dashpot) */
     double delta;     /* overlap, m */
-    double de[3];     /* dissipated during this step: friction, damp_n, damp_t, J */
     double fdn;       /* normal dashpot force on i along n, N */
     dem_vec3 fdt;     /* tangential dashpot part of ft: ft + S_t xi, N */
     double ut;        /* tangential spring energy 1/2 S_t |xi|^2 after this step, J */
@@ -113,7 +112,6 @@ struct dem_sim {
     size_t npairs, cap_pairs;
     contact_out *out;
     contact_hot *hot;
-    double (*pde)[3];       /* per pair: dissipated this step (friction, damp_n, damp_t), J */
     double (*pen)[5];       /* per pair: full-step energy accounting of this step (see contacts_energy) */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
     size_t cap_out;
@@ -130,7 +128,7 @@ struct dem_sim {
     size_t *cell_start, *cell_items, cap_cells;
     /* energy */
     double energy[DEM_E_COUNT];
-    double *edis;           /* per particle per step: friction, damp_n, damp_t, local, drag (J) */
+    double *edis;           /* per particle per step: local damping, drag (J); see EDIS */
     int forces_current;     /* forces in f, t belong to the current state */
     int setup_pending;      /* the setup forces' first half step is not in the accumulators yet */
     double setup_p[3];      /* their powers: normal dashpot, local damping, walls (W) */
@@ -152,7 +150,9 @@ struct dem_sim {
     uint8_t *kbad;          /* per particle: a kick left the lattice's range in this evaluation */
 };
 
-#define EDIS 5
+#define EDIS 2 /* per particle per step: local damping, drag (J) */
+#define EDIS_LOCAL 0
+#define EDIS_DRAG 1
 
 /* ================================================================ vector helpers */
 /* Rotate a onto the plane normal to n, keeping its length (equations.md §0, RR). */
@@ -231,8 +231,6 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
     double eta_n = dm->eta_n(p, st, sn);
     double fn = fe - eta_n * vn;                                                 /* seed 001 eq 13 */
     o->fn = fn;
-    o->de[1] = eta_n * vn * vn * hdt;
-    o->de[0] = o->de[2] = 0.0;
     o->fdn = -eta_n * vn;
     o->fdt = dem_v3_zero();
     o->ut = 0.0;
@@ -261,13 +259,8 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
     if (ftn > cap) { /* Coulomb: cap the force and reset the spring to match (seed 001 eqs 17-18) */
         flags |= PAIR_SLIDING;
         ft = ftn > 0.0 ? dem_v3_scale(ft, cap / ftn) : dem_v3_zero();
-        dem_vec3 xi_new = stt > 0.0 ? dem_v3_scale(dem_v3_madd(ft, vts, eta_t), -1.0 / stt) : dem_v3_zero();
-        /* slip = the part of the spring's stretch given up this step; Coulomb friction of size
-         * cap acts against it, so it dissipates cap |slip| >= 0 */
-        o->de[0] = cap * dem_v3_norm(dem_v3_sub(xi, xi_new));
-        xi = xi_new;
+        xi = stt > 0.0 ? dem_v3_scale(dem_v3_madd(ft, vts, eta_t), -1.0 / stt) : dem_v3_zero();
     }
-    o->de[2] = eta_t * dem_v3_norm2(vts) * hdt;
     o->ft = ft;
     h->xi[0] = xi.x;
     h->xi[1] = xi.y;
@@ -302,7 +295,8 @@ static inline void set_hot(contact_hot *h, const contact_out *o)
     h->half_delta = 0.5 * o->delta;
 }
 
-static void eval_pair(const dem_sim *sim, size_t pi)
+/* Returns 1 if the pair's contact was lost in this step (its friction is in plost[pi]). */
+static int eval_pair(const dem_sim *sim, size_t pi)
 {
     nbr_pair *np = &sim->pairs[pi];
     contact_out *o = &sim->out[pi];
@@ -317,16 +311,19 @@ static void eval_pair(const dem_sim *sim, size_t pi)
             o->touch = 0;
             sim->ptouch[pi] = 0;
             memset(&sim->hot[pi], 0, sizeof sim->hot[pi]);
-            memset(sim->pde[pi], 0, sizeof sim->pde[pi]);
         }
+        int lost = 0;
         if (np->flags) { /* contact lost: the history goes with it */
-            if (sim->hdt != 0.0) sim->plost[pi] = -0.5 * sim->hdt * np->prev[1] + np->prev[0];
+            if (sim->hdt != 0.0) {
+                sim->plost[pi] = -0.5 * sim->hdt * np->prev[1] + np->prev[0];
+                lost = 1;
+            }
             np->prev[0] = np->prev[1] = np->prev[2] = np->prev[3] = np->prev[4] = 0.0;
             np->flags = 0;
             np->xi[0] = np->xi[1] = np->xi[2] = 0.0;
             np->diss[0] = np->diss[1] = np->diss[2] = 0.0;
         }
-        return;
+        return lost;
     }
     o->touch = 1;
     dem_pair p;
@@ -341,10 +338,9 @@ static void eval_pair(const dem_sim *sim, size_t pi)
     c.half_normal = sim->st.integrator == DEM_INTEGRATOR_VV_IMPROVED;
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(sim->w[i], sim->w[j]), c.n);
     eval_contact(sim, &p, &c, np, o);
-    for (int k = 0; k < 3; k++) np->diss[k] += o->de[k];
     set_hot(&sim->hot[pi], o);
-    for (int k = 0; k < 3; k++) sim->pde[pi][k] = o->de[k];
     sim->ptouch[pi] = 1;
+    return 0;
 }
 
 int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_material *b, double dt,
@@ -426,16 +422,19 @@ static void wall_pair_properties(const dem_sim *sim, uint32_t a, uint32_t k, con
     p->kt = h->kt;
 }
 
-static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
+/* Returns 1 if the contact was lost in this step (its friction is in wlost[slot]). */
+static int eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
 {
     const dem_wall *wl = &sim->walls[k];
     size_t slot = (size_t)a * sim->nwalls + k;
     dem_vec3 n;
     double gap;
+    int lost = 0;
     if (!wall_geometry(wl, sim->x[a], &n, &gap) || gap >= sim->r[a]) {
         if (sim->wtouch[slot]) { /* contact lost: the history goes with it (the stiffnesses stay) */
             nbr_pair *h = &sim->whist[slot];
             if (sim->hdt != 0.0) sim->wlost[slot] = -0.5 * sim->hdt * h->prev[1] + h->prev[0];
+            lost = sim->hdt != 0.0;
             h->prev[0] = h->prev[1] = h->prev[2] = h->prev[3] = h->prev[4] = 0.0;
             h->flags = 0;
             h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
@@ -443,7 +442,7 @@ static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
             sim->wout[slot].touch = 0;
             sim->wtouch[slot] = 0;
         }
-        return;
+        return lost;
     }
     nbr_pair *h = &sim->whist[slot];
     contact_out *o = &sim->wout[slot];
@@ -462,7 +461,7 @@ static void eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
     c.half_normal = 0; /* walls: no half-step normal (as LAMMPS does for flat walls) */
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(sim->w[a], wl->omega), n);
     eval_contact(sim, &p, &c, h, o);
-    for (int j = 0; j < 3; j++) h->diss[j] += o->de[j];
+    return 0;
 }
 
 /* ================================================================ neighbour list */
@@ -808,13 +807,11 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         if (h) sim->hot = h;
         uint8_t *t = realloc(sim->ptouch, sim->npairs);
         if (t) sim->ptouch = t;
-        double (*d)[3] = realloc(sim->pde, sim->npairs * sizeof *d);
-        if (d) sim->pde = d;
         double *l = realloc(sim->plost, sim->npairs * sizeof *l);
         if (l) sim->plost = l;
         double (*e)[5] = realloc(sim->pen, sim->npairs * sizeof *e);
         if (e) sim->pen = e;
-        if (!o || !h || !t || !d || !l || !e) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
+        if (!o || !h || !t || !l || !e) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
         sim->cap_out = sim->npairs;
     }
     if ((st = build_adjacency(sim, err))) return st;
@@ -822,7 +819,6 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
     if (sim->npairs) {
         memset(sim->ptouch, 0, sim->npairs);
         memset(sim->hot, 0, sim->npairs * sizeof *sim->hot);
-        memset(sim->pde, 0, sim->npairs * sizeof *sim->pde);
         memset(sim->plost, 0, sim->npairs * sizeof *sim->plost);
         for (size_t p = 0; p < sim->npairs; p++) sim->out[p].touch = 0;
     }
@@ -871,14 +867,15 @@ static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 
 }
 
 static void exact_kick(dem_sim *sim, size_t a);
-static void particle_forces(dem_sim *sim, size_t a)
+/* Returns the number of wall contacts particle a lost in this step. */
+static int particle_forces(dem_sim *sim, size_t a)
 {
     /* Adding 0.0 turns a -0.0 of gravity into +0.0: the sums below then never hold -0.0, so the
      * exact zeros of pairs that do not touch change nothing, whatever their sign. */
     dem_vec3 f = dem_v3_add(dem_v3_scale(sim->st.gravity, sim->m[a]), dem_v3_zero());
     dem_vec3 t = dem_v3_zero();
     double *ed = &sim->edis[a * EDIS];
-    for (int k = 0; k < 4; k++) ed[k] = 0.0; /* ed[4], drag, was set by the drift */
+    int lost = 0;
     double r = sim->r[a];
     for (size_t e = sim->adj_start[a]; e < sim->adj_start[a + 1]; e++) {
         const adj_entry *ae = &sim->adj[e];
@@ -888,35 +885,31 @@ static void particle_forces(dem_sim *sim, size_t a)
         t = dem_v3_madd(t, h->c, -(r - h->half_delta));          /* seed 001 Step 8 torque */
     }
     for (size_t k = 0; k < sim->nwalls; k++) {
-        eval_wall(sim, (uint32_t)a, (uint32_t)k);
+        lost += eval_wall(sim, (uint32_t)a, (uint32_t)k);
         if (!sim->wtouch[a * sim->nwalls + k]) continue;
         const contact_out *o = &sim->wout[a * sim->nwalls + k];
         dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
         f = dem_v3_add(f, fc);
         t = dem_v3_add(t, dem_v3_scale(dem_v3_cross(o->n, o->ft), -(sim->r[a] - 0.5 * o->delta)));
-        for (int j = 0; j < 3; j++) ed[j] += o->de[j];
     }
     double p = local_damping(sim, a, &f, &t);
-    ed[3] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
+    ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
     sim->f[a] = f;
     sim->t[a] = t;
     if (sim->exact) exact_kick(sim, a);
+    return lost;
 }
 
 /* Energy and wall totals, summed in a fixed order: touching pairs in list order (the list is
  * sorted, and pairs that do not touch hold exact zeros), then particles in order. */
 static void totals(dem_sim *sim)
 {
-    static const int map[5] = {DEM_E_DISS_FRICTION, DEM_E_DISS_DAMP_N, DEM_E_DISS_DAMP_T, DEM_E_DISS_LOCAL, DEM_E_DISS_DRAG};
     size_t nw = sim->nwalls;
     if (sim->hdt != 0.0) {
-        double e3[3] = {0.0, 0.0, 0.0};
-        for (size_t p = 0; p < sim->npairs; p++)
-            for (int k = 0; k < 3; k++) e3[k] += sim->pde[p][k];
-        for (int k = 0; k < 3; k++) sim->energy[map[k]] += e3[k];
         for (size_t a = 0; a < sim->n; a++) {
             const double *ed = &sim->edis[a * EDIS];
-            for (int k = 0; k < 5; k++) sim->energy[map[k]] += ed[k];
+            sim->energy[DEM_E_DISS_LOCAL] += ed[EDIS_LOCAL];
+            sim->energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
         }
     }
     if (!nw) return;
@@ -946,16 +939,20 @@ static void totals(dem_sim *sim)
     }
 }
 
-static void compute_forces(dem_sim *sim)
+/* Forces at the new positions. The contact passes are not summed here: the full-step
+ * accounting after the second half kick (contacts_energy) books each contact's dissipation.
+ * Returns the number of contacts lost in this step (their friction waits in plost, wlost). */
+static size_t compute_forces(dem_sim *sim)
 {
-    size_t np = sim->npairs, n = sim->n;
+    size_t np = sim->npairs, n = sim->n, lost = 0;
     sim->hdt = sim->h;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t p = 0; p < np; p++) eval_pair(sim, p);
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t a = 0; a < n; a++) particle_forces(sim, a);
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
+    for (size_t p = 0; p < np; p++) lost += (size_t)eval_pair(sim, p);
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
+    for (size_t a = 0; a < n; a++) lost += (size_t)particle_forces(sim, a);
     totals(sim);
     sim->forces_current = 1;
+    return lost;
 }
 
 /* Forces of a state no step has produced (a new system): evaluated without advancing any
@@ -966,7 +963,7 @@ static void setup_forces(dem_sim *sim)
 {
     size_t np = sim->npairs, n = sim->n;
     sim->hdt = 0.0;
-    for (size_t a = 0; a < n; a++) sim->edis[a * EDIS + 4] = 0.0;
+    for (size_t a = 0; a < n; a++) sim->edis[a * EDIS + EDIS_DRAG] = 0.0;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t p = 0; p < np; p++) eval_pair(sim, p);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
@@ -976,7 +973,7 @@ static void setup_forces(dem_sim *sim)
     sim->hdt = sim->h;
     double e4[4], pl = 0.0;
     sim->setup_p[0] = contacts_energy(sim, 1, e4);
-    for (size_t a = 0; a < n; a++) pl += sim->edis[a * EDIS + 3];
+    for (size_t a = 0; a < n; a++) pl += sim->edis[a * EDIS + EDIS_LOCAL];
     sim->setup_p[1] = pl;
     sim->setup_p[2] = wall_power(sim);
     sim->setup_pending = 1;
@@ -1057,7 +1054,7 @@ static void exact_drift(dem_sim *sim)
     double qx = sim->qx, iq = 1.0 / qx;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) {
-        sim->edis[a * EDIS + 4] = 0.0;
+        sim->edis[a * EDIS + EDIS_DRAG] = 0.0;
         if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
         double x[3] = {sim->x[a].x, sim->x[a].y, sim->x[a].z};
         for (int k = 0; k < 3; k++) {
@@ -1257,11 +1254,11 @@ static void drift(dem_sim *sim)
     }
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) {
-        sim->edis[a * EDIS + 4] = 0.0;
+        sim->edis[a * EDIS + EDIS_DRAG] = 0.0;
         if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
-        if (gd != 1.0 && !reverse) sim->edis[a * EDIS + 4] = drag(sim, a, gd, 0);
+        if (gd != 1.0 && !reverse) sim->edis[a * EDIS + EDIS_DRAG] = drag(sim, a, gd, 0);
         sim->x[a] = dem_v3_madd(sim->x[a], sim->v[a], h);
-        if (gd != 1.0 && reverse) sim->edis[a * EDIS + 4] = drag(sim, a, gd, 1);
+        if (gd != 1.0 && reverse) sim->edis[a * EDIS + EDIS_DRAG] = drag(sim, a, gd, 1);
         dem_quat q = dem_quat_mul(rotation_quat(sim->w[a], h), sim->q[a]); /* seed 002 §1.5.2 */
         double iq = 1.0 / dem_quat_norm(q);
         sim->q[a] = (dem_quat){q.w * iq, q.x * iq, q.y * iq, q.z * iq};
@@ -1356,7 +1353,7 @@ static double contact_energy(dem_sim *sim, uint32_t i, int wall, uint32_t j, con
         /* the spring's change at the step's mean stiffness; the rest (law) is the law's */
         if (o->slid) d[0] = -0.5 * dt * (h->prev[1] + pt) - 0.5 * s_mid * (o->xi2 - h->prev[3]);
         else d[2] = -0.5 * dt * (h->prev[2] + pd);
-        for (int k = 0; k < 3; k++) h->diss[k] += d[k] - o->de[k];
+        for (int k = 0; k < 3; k++) h->diss[k] += d[k];
         for (int k = 0; k < 4; k++) e4[k] += d[k];
     }
     h->prev[0] = o->ut;
@@ -1439,28 +1436,26 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
     apply_setup(sim);
     double before[DEM_E_COUNT];
     memcpy(before, sim->energy, sizeof before);
-    compute_forces(sim);
+    size_t nlost = compute_forces(sim);
     half_kick(sim);
-    /* replace the contact accumulators of compute_forces by the full-step ones */
-    double e3[4], old3[3] = {0.0, 0.0, 0.0};
-    for (size_t p = 0; p < sim->npairs; p++)
-        if (sim->ptouch[p]) for (int k = 0; k < 3; k++) old3[k] += sim->pde[p][k];
-    for (size_t q = 0; q < sim->n * sim->nwalls; q++)
-        if (sim->wtouch[q]) for (int k = 0; k < 3; k++) old3[k] += sim->wout[q].de[k];
+    /* the contacts' dissipation over the step, from the full-step velocities */
+    double e3[4];
     double pn = contacts_energy(sim, 0, e3);
     /* friction of contacts lost in this step, in list order then slot order */
     double lost = 0.0;
-    for (size_t p = 0; p < sim->npairs; p++) {
-        lost += sim->plost[p];
-        sim->plost[p] = 0.0;
+    if (nlost) {
+        for (size_t p = 0; p < sim->npairs; p++) {
+            lost += sim->plost[p];
+            sim->plost[p] = 0.0;
+        }
+        for (size_t q = 0; q < sim->n * sim->nwalls; q++) {
+            lost += sim->wlost[q];
+            sim->wlost[q] = 0.0;
+        }
     }
-    for (size_t q = 0; q < sim->n * sim->nwalls; q++) {
-        lost += sim->wlost[q];
-        sim->wlost[q] = 0.0;
-    }
-    sim->energy[DEM_E_DISS_FRICTION] += e3[0] - old3[0] + lost;
-    sim->energy[DEM_E_DISS_DAMP_N] += e3[1] - old3[1];
-    sim->energy[DEM_E_DISS_DAMP_T] += e3[2] - old3[2];
+    sim->energy[DEM_E_DISS_FRICTION] += e3[0] + lost;
+    sim->energy[DEM_E_DISS_DAMP_N] += e3[1];
+    sim->energy[DEM_E_DISS_DAMP_T] += e3[2];
     sim->energy[DEM_E_WORK_LAW] += e3[3];
     double dl = sim->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
     double dw = sim->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
@@ -1559,7 +1554,6 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
         if (!np) continue; /* not within the cutoff any more: cannot be touching */
         sim->out[np - sim->pairs] = o;
         set_hot(&sim->hot[np - sim->pairs], &o);
-        memset(sim->pde[np - sim->pairs], 0, sizeof sim->pde[0]);
         sim->ptouch[np - sim->pairs] = 1;
         np->flags = PAIR_TOUCH | (c->flags & DEM_CONTACT_SLIDING ? PAIR_SLIDING : 0);
         np->xi[0] = xi.x; np->xi[1] = xi.y; np->xi[2] = xi.z;
@@ -1714,7 +1708,6 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
     for (size_t p = 0; p < sim->npairs; p++) {
         sim->out[p].touch = sim->ptouch[p] = 0;
         memset(&sim->hot[p], 0, sizeof sim->hot[p]);
-        memset(sim->pde[p], 0, sizeof sim->pde[p]);
     }
     /* With current forces, the frame's contacts stand for this step's results too, so that a
      * frame stored before any step equals the one read. */
@@ -1731,7 +1724,7 @@ void dem_sim_free(dem_sim *sim)
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pde, sim->pen, sim->plost, sim->wlost, sim->ptouch,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pen, sim->plost, sim->wlost, sim->ptouch,
                     sim->adj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
