@@ -168,7 +168,7 @@ static double now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static void write_frame(dem_writer *w, const dem_sim *sim, dem_system *s)
+static void write_frame(dem_writer *w, dem_sim *sim, dem_system *s)
 {
     dem_error err;
     if (dem_sim_store(sim, s, &err) || dem_system_check(s, &err)) cli_die("step %llu: %s", (unsigned long long)dem_sim_steps(sim), err.msg);

@@ -112,7 +112,10 @@ struct dem_sim {
     size_t npairs, cap_pairs;
     contact_out *out;
     contact_hot *hot;
-    double (*pen)[5];       /* per pair: full-step energy accounting of this step (see contacts_energy) */
+    double (*bsum)[5];      /* per block of particles: its pairs' part of the deferred full-step accounting
+                             * (friction, damp_n, damp_t, law, normal-dashpot power) */
+    size_t *pblk;           /* pairs pblk[b] .. pblk[b+1]-1 have i in block b (PAIR_BLOCK particles) */
+    size_t nblk;            /* blocks: ceil(n / PAIR_BLOCK) */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
     size_t cap_out;
     adj_entry *adj;
@@ -135,6 +138,15 @@ struct dem_sim {
     double *plost;          /* per pair: friction dissipated as the contact was lost this step, J */
     double *wlost;          /* per particle-wall slot: the same */
     double hdt;             /* time step of history and energy updates: h, 0 in the setup call */
+    /* The full-step accounting of the pairs of step k needs the velocities at t + dt, after the
+     * second half kick; it is done in step k + 1's pair pass, which reads the same records anyway
+     * (ACCT_SAVED), or by flush_accounting before anything that changes the pairs, dt or mode,
+     * and before a store (ACCT_PENDING). Both run the same code over the same fixed blocks of
+     * pairs, so the books are the same bits whichever way, and however a run is split. */
+    int acct;               /* ACCT_NONE, ACCT_PENDING (full-step velocities in v, w) or ACCT_SAVED (in vf, wf) */
+    dem_vec3 *vf, *wf;      /* full-step velocities of the last step, saved by the next first half kick */
+    double pend_w[5];       /* the last step's wall contacts: friction, damp_n, damp_t, law, dashpot power */
+    double pend_lost, pend_dl, pend_dw; /* its lost contacts' friction, local damping and wall work, J */
     int dir;                /* +1 forward in time; -1 reversed (Hanley eqs 17-20) */
     double h;               /* signed time step dir * dt: every update of the state uses it */
     /* exact (fixed-point) mode, Levesque and Verlet 1993: positions x = X qx and velocities
@@ -150,6 +162,11 @@ struct dem_sim {
     uint8_t *kbad;          /* per particle: a kick left the lattice's range in this evaluation */
 };
 
+enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
+/* Particles per block of the deferred accounting's sums. A block holds the pairs whose i is in
+ * it; its touching pairs are the same, in the same (sorted) order, in any neighbour list, so the
+ * sums do not depend on the thread count, on when the list was built, or on how a run is split. */
+#define PAIR_BLOCK 64
 #define EDIS 2 /* per particle per step: local damping, drag (J) */
 #define EDIS_LOCAL 0
 #define EDIS_DRAG 1
@@ -531,32 +548,33 @@ static void grid_setup(const dem_sim *sim, double cutoff, grid *g)
         }
     }
     /* Limit the grid to a few cells per particle so that a stray particle far away does not
-     * make it huge. */
-    double max_cells = 8.0 * (double)sim->n + 27.0;
+     * make it huge. The counts are worked out in doubles and cast only once they are that small
+     * (a particle 1e12 m away must not overflow an int). */
+    double max_cells = 8.0 * (double)sim->n + 27.0, nc[3];
     for (int k = 0; k < 3; k++) {
         double width = sim->cell.flags ? cell_width(&sim->cell, k) : 1.0; /* metres per unit */
         double cut = cutoff / width;                                       /* cutoff in these units */
         if (sim->periodic[k]) {
             g->lo[k] = 0.0;
-            g->n[k] = (int)fmax(1.0, floor(1.0 / cut));
-            g->size[k] = 1.0 / g->n[k];
+            nc[k] = fmax(1.0, floor(1.0 / cut));
+            g->size[k] = 1.0 / nc[k];
         } else {
             double extent = hi[k] - lo[k];
             g->lo[k] = lo[k];
-            g->n[k] = (int)fmax(1.0, floor(extent / cut) + 1.0);
+            nc[k] = fmax(1.0, floor(extent / cut) + 1.0);
             g->size[k] = cut;
         }
     }
-    while ((double)g->n[0] * g->n[1] * g->n[2] > max_cells) {
+    while (nc[0] * nc[1] * nc[2] > max_cells) {
         for (int k = 0; k < 3; k++) {
-            if (sim->periodic[k]) {
-                if (g->n[k] > 1) { g->n[k] = (g->n[k] + 1) / 2; g->size[k] = 1.0 / g->n[k]; }
-            } else if (g->n[k] > 1) {
-                g->size[k] *= 2.0;
-                g->n[k] = (g->n[k] + 1) / 2;
-            }
+            if (nc[k] <= 1.0) continue;
+            /* a huge count: jump most of the way at once */
+            double f = nc[k] > 2.0 * max_cells ? ceil(nc[k] / max_cells) : 2.0;
+            nc[k] = ceil(nc[k] / f);
+            g->size[k] = sim->periodic[k] ? 1.0 / nc[k] : g->size[k] * f;
         }
     }
+    for (int k = 0; k < 3; k++) g->n[k] = (int)nc[k];
 }
 
 static inline int grid_index(const grid *g, int k, double c)
@@ -624,6 +642,17 @@ static dem_status build_adjacency(dem_sim *sim, dem_error *err)
         sim->adj[fill[np->j]++] = (adj_entry){(uint32_t)p, 1};
     }
     return DEM_OK;
+}
+
+/* The pairs of each block of particles (the list is sorted by i). */
+static void pair_blocks_bounds(dem_sim *sim)
+{
+    size_t p = 0;
+    for (size_t b = 0; b < sim->nblk; b++) {
+        sim->pblk[b] = p;
+        while (p < sim->npairs && sim->pairs[p].i < (b + 1) * PAIR_BLOCK) p++;
+    }
+    sim->pblk[sim->nblk] = sim->npairs;
 }
 
 /* Reorder a per-particle array: new[k] = old[from[k]], elem bytes per particle. */
@@ -809,12 +838,11 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         if (t) sim->ptouch = t;
         double *l = realloc(sim->plost, sim->npairs * sizeof *l);
         if (l) sim->plost = l;
-        double (*e)[5] = realloc(sim->pen, sim->npairs * sizeof *e);
-        if (e) sim->pen = e;
-        if (!o || !h || !t || !l || !e) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
+        if (!o || !h || !t || !l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
         sim->cap_out = sim->npairs;
     }
     if ((st = build_adjacency(sim, err))) return st;
+    pair_blocks_bounds(sim);
     /* the new list's results start as exact zeros; the next force pass fills them */
     if (sim->npairs) {
         memset(sim->ptouch, 0, sim->npairs);
@@ -837,6 +865,130 @@ static int needs_rebuild(const dem_sim *sim)
         else if (d2 > m2) m2 = d2;
     }
     return sqrt(m1) + sqrt(m2) >= sim->skin;
+}
+
+/* ================================================================ energy accounting */
+/* Relative velocity of a contact at the contact point (i minus j, or minus the wall), its normal
+ * and tangential parts, from full-step velocities v, w. */
+static void contact_velocity(const dem_sim *sim, const dem_vec3 *v, const dem_vec3 *w, uint32_t i, int wall, uint32_t j,
+                             const contact_out *o, double *un, dem_vec3 *ut)
+{
+    dem_vec3 u, wt;
+    double li = sim->r[i] - 0.5 * o->delta;
+    if (wall) {
+        const dem_wall *wl = &sim->walls[j];
+        dem_vec3 cp = dem_v3_madd(sim->x[i], o->n, -li);
+        u = dem_v3_sub(v[i], dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
+        wt = dem_v3_scale(w[i], li);
+    } else {
+        u = dem_v3_sub(v[i], v[j]);
+        wt = dem_v3_add(dem_v3_scale(w[i], li), dem_v3_scale(w[j], sim->r[j] - 0.5 * o->delta));
+    }
+    *un = dem_v3_dot(u, o->n);
+    *ut = dem_v3_sub(dem_v3_madd(u, o->n, -*un), dem_v3_cross(wt, o->n));
+}
+
+/* Energy of one contact over the step that ended at full-step velocities v, w (t + dt):
+ *  - normal dashpot, kick convention: the force of this step does dt F.u over its kicks;
+ *  - tangential force, trapezoid over the drift interval [t, t+dt] with the full-step powers
+ *    of the last and this step: to friction if the cap acted in this step (minus the change of
+ *    the spring energy), else its dashpot part to damp_t;
+ *  - the contact law's own work: the spring energy 1/2 S_t |xi|^2 changes when the stiffness
+ *    S_t follows the overlap (Mindlin's 8 G* a) at a given stretch, with no force doing work
+ *    for it (Hertz-Mindlin's tangential spring is not a potential). The step's energy change
+ *    is 1/2 S_new (|xi_new|^2 - |xi_old|^2) (the spring's, at this step's stiffness; the
+ *    rotation and twirl keep |xi|) plus 1/2 (S_new - S_old) |xi_old|^2, the law's; zero for a
+ *    constant stiffness (hooke).
+ * Adds them to e4 (friction, damp_n, damp_t, law); setup: only remember the powers. Returns
+ * the normal dashpot power (W). */
+static double contact_energy(const dem_sim *sim, const dem_vec3 *v, const dem_vec3 *w, uint32_t i, int wall, uint32_t j,
+                             const contact_out *o, nbr_pair *h, double dt, int setup, double *e4)
+{
+    double un;
+    dem_vec3 ut;
+    contact_velocity(sim, v, w, i, wall, j, o, &un, &ut);
+    double pn = -o->fdn * un, pt = dem_v3_dot(o->ft, ut), pd = dem_v3_dot(o->fdt, ut);
+    if (!setup) {
+        /* the stiffness at the last step; this step's for a new spring */
+        double s_old = h->prev[3] > 0.0 ? h->prev[4] : o->stt, s_mid = 0.5 * (s_old + o->stt);
+        double law = 0.25 * (o->stt - s_old) * (h->prev[3] + o->xi2);
+        double d[4] = {0.0, pn * dt, 0.0, law};
+        /* the spring's change at the step's mean stiffness; the rest (law) is the law's */
+        if (o->slid) d[0] = -0.5 * dt * (h->prev[1] + pt) - 0.5 * s_mid * (o->xi2 - h->prev[3]);
+        else d[2] = -0.5 * dt * (h->prev[2] + pd);
+        for (int k = 0; k < 3; k++) h->diss[k] += d[k];
+        for (int k = 0; k < 4; k++) e4[k] += d[k];
+    }
+    h->prev[0] = o->ut;
+    h->prev[1] = pt;
+    h->prev[2] = pd;
+    h->prev[3] = o->xi2;
+    h->prev[4] = o->stt;
+    return pn;
+}
+
+/* The full-step accounting of touching pair p into s (friction, damp_n, damp_t, law, power). */
+static inline void account_pair(const dem_sim *sim, size_t p, const dem_vec3 *v, const dem_vec3 *w, int setup, double s[5])
+{
+    nbr_pair *np = &sim->pairs[p];
+    s[4] += contact_energy(sim, v, w, np->i, 0, np->j, &sim->out[p], np, sim->h, setup, s);
+}
+
+/* The wall contacts' accounting in slot order into s (as account_pair); with the current
+ * (full-step) velocities. */
+static void account_walls(dem_sim *sim, int setup, double s[5])
+{
+    size_t nw = sim->nwalls;
+    for (size_t a = 0; a < sim->n; a++)
+        for (size_t k = 0; k < nw; k++)
+            if (sim->wtouch[a * nw + k])
+                s[4] += contact_energy(sim, sim->v, sim->w, (uint32_t)a, 1, (uint32_t)k, &sim->wout[a * nw + k],
+                                       &sim->whist[a * nw + k], sim->h, setup, s);
+}
+
+/* The velocities the pending accounting uses: saved by the first half kick, or still current. */
+static inline const dem_vec3 *acct_v(const dem_sim *sim) { return sim->acct == ACCT_SAVED ? sim->vf : sim->v; }
+static inline const dem_vec3 *acct_w(const dem_sim *sim) { return sim->acct == ACCT_SAVED ? sim->wf : sim->w; }
+
+/* Book the pending step: the blocks' sums in order, then the walls' (step k's, kept in pend_w). */
+static void finish_accounting(dem_sim *sim)
+{
+    double e[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    for (size_t b = 0; b < sim->nblk; b++)
+        for (int k = 0; k < 5; k++) e[k] += sim->bsum[b][k];
+    for (int k = 0; k < 5; k++) e[k] += sim->pend_w[k];
+    sim->energy[DEM_E_DISS_FRICTION] += e[0] + sim->pend_lost;
+    sim->energy[DEM_E_DISS_DAMP_N] += e[1];
+    sim->energy[DEM_E_DISS_DAMP_T] += e[2];
+    sim->energy[DEM_E_WORK_LAW] += e[3];
+    sim->energy[DEM_E_AHEAD] = 0.5 * (e[4] * sim->h + sim->pend_dl - sim->pend_dw);
+    sim->acct = ACCT_NONE;
+}
+
+/* Do the pending accounting now, by itself: the same blocks and order as the fused pass. */
+static void flush_accounting(dem_sim *sim)
+{
+    if (sim->acct == ACCT_NONE) return;
+    const dem_vec3 *v = acct_v(sim), *w = acct_w(sim);
+    size_t nb = sim->nblk;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t b = 0; b < nb; b++) {
+        double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+        for (size_t p = sim->pblk[b]; p < sim->pblk[b + 1]; p++)
+            if (sim->ptouch[p]) account_pair(sim, p, v, w, 0, s);
+        memcpy(sim->bsum[b], s, sizeof s);
+    }
+    finish_accounting(sim);
+}
+
+/* A setup evaluation: every contact remembers its powers; returns the normal-dashpot power. */
+static double contacts_setup(dem_sim *sim)
+{
+    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    for (size_t p = 0; p < sim->npairs; p++)
+        if (sim->ptouch[p]) account_pair(sim, p, sim->v, sim->w, 1, s);
+    account_walls(sim, 1, s);
+    return s[4];
 }
 
 /* ================================================================ forces */
@@ -939,15 +1091,25 @@ static void totals(dem_sim *sim)
     }
 }
 
-/* Forces at the new positions. The contact passes are not summed here: the full-step
- * accounting after the second half kick (contacts_energy) books each contact's dissipation.
- * Returns the number of contacts lost in this step (their friction waits in plost, wlost). */
+/* Forces at the new positions. The pair pass first does the last step's pending full-step
+ * accounting of each pair (it reads the same records), block by block. Returns the number of
+ * contacts lost in this step (their friction waits in plost, wlost). */
 static size_t compute_forces(dem_sim *sim)
 {
-    size_t np = sim->npairs, n = sim->n, lost = 0;
+    size_t n = sim->n, lost = 0, nb = sim->nblk;
+    int acct = sim->acct != ACCT_NONE;
+    const dem_vec3 *v = acct_v(sim), *w = acct_w(sim);
     sim->hdt = sim->h;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
-    for (size_t p = 0; p < np; p++) lost += (size_t)eval_pair(sim, p);
+    for (size_t b = 0; b < nb; b++) {
+        double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+        for (size_t p = sim->pblk[b]; p < sim->pblk[b + 1]; p++) {
+            if (acct && sim->ptouch[p]) account_pair(sim, p, v, w, 0, s);
+            lost += (size_t)eval_pair(sim, p);
+        }
+        if (acct) memcpy(sim->bsum[b], s, sizeof s);
+    }
+    if (acct) finish_accounting(sim);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
     for (size_t a = 0; a < n; a++) lost += (size_t)particle_forces(sim, a);
     totals(sim);
@@ -957,7 +1119,6 @@ static size_t compute_forces(dem_sim *sim)
 
 /* Forces of a state no step has produced (a new system): evaluated without advancing any
  * history or energy accumulator (seed 001 §3: a_0 from a setup call). */
-static double contacts_energy(dem_sim *sim, int setup, double *e4);
 static double wall_power(const dem_sim *sim);
 static void setup_forces(dem_sim *sim)
 {
@@ -971,8 +1132,8 @@ static void setup_forces(dem_sim *sim)
     totals(sim);
     sim->forces_current = 1;
     sim->hdt = sim->h;
-    double e4[4], pl = 0.0;
-    sim->setup_p[0] = contacts_energy(sim, 1, e4);
+    double pl = 0.0;
+    sim->setup_p[0] = contacts_setup(sim);
     for (size_t a = 0; a < n; a++) pl += sim->edis[a * EDIS + EDIS_LOCAL];
     sim->setup_p[1] = pl;
     sim->setup_p[2] = wall_power(sim);
@@ -1133,6 +1294,7 @@ double dem_exact_quantum(const dem_system *s)
 dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
 {
     int e;
+    flush_accounting(sim);
     if (!(quantum > 0.0) || !isfinite(quantum) || frexp(quantum, &e) != 0.5)
         return dem_fail(err, DEM_ERR_VALUE, "exact quantum %g m: must be a positive power of two", quantum);
     if (sim->st.tangential != 0 && dem_tangential_models[sim->st.tangential]->uses_history)
@@ -1208,16 +1370,27 @@ static void half_kick(dem_sim *sim)
 {
     double h = 0.5 * sim->h;
     size_t n = sim->n;
+    /* the first half kick after a step whose accounting is pending keeps its full-step velocities */
+    int save = sim->acct == ACCT_PENDING;
     if (sim->exact) {
+        if (save) {
+            memcpy(sim->vf, sim->v, n * sizeof *sim->vf);
+            memcpy(sim->wf, sim->w, n * sizeof *sim->wf);
+        }
         exact_half_kick(sim);
-        return;
-    }
+    } else {
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t a = 0; a < n; a++) {
-        if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
-        sim->v[a] = dem_v3_madd(sim->v[a], sim->f[a], h * sim->inv_m[a]);  /* seed 001 eq 8, eq 20 */
-        sim->w[a] = dem_v3_madd(sim->w[a], sim->t[a], h * sim->inv_i[a]);
+        for (size_t a = 0; a < n; a++) {
+            if (save) {
+                sim->vf[a] = sim->v[a];
+                sim->wf[a] = sim->w[a];
+            }
+            if (sim->flags[a] & DEM_PARTICLE_FIXED) continue;
+            sim->v[a] = dem_v3_madd(sim->v[a], sim->f[a], h * sim->inv_m[a]);  /* seed 001 eq 8, eq 20 */
+            sim->w[a] = dem_v3_madd(sim->w[a], sim->t[a], h * sim->inv_i[a]);
+        }
     }
+    if (save) sim->acct = ACCT_SAVED;
 }
 
 static dem_quat rotation_quat(dem_vec3 w, double dt)
@@ -1306,93 +1479,6 @@ static dem_status check_finite(const dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-/* Relative velocity of a contact at the contact point (i minus j, or minus the wall), its normal
- * and tangential parts, from the current (full-step) velocities. */
-static void contact_velocity(const dem_sim *sim, uint32_t i, int wall, uint32_t j, const contact_out *o,
-                             double *un, dem_vec3 *ut)
-{
-    dem_vec3 u, wt;
-    double li = sim->r[i] - 0.5 * o->delta;
-    if (wall) {
-        const dem_wall *wl = &sim->walls[j];
-        dem_vec3 cp = dem_v3_madd(sim->x[i], o->n, -li);
-        u = dem_v3_sub(sim->v[i], dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
-        wt = dem_v3_scale(sim->w[i], li);
-    } else {
-        u = dem_v3_sub(sim->v[i], sim->v[j]);
-        wt = dem_v3_add(dem_v3_scale(sim->w[i], li), dem_v3_scale(sim->w[j], sim->r[j] - 0.5 * o->delta));
-    }
-    *un = dem_v3_dot(u, o->n);
-    *ut = dem_v3_sub(dem_v3_madd(u, o->n, -*un), dem_v3_cross(wt, o->n));
-}
-
-/* Energy of one contact after the second half kick (velocities at t + dt):
- *  - normal dashpot, kick convention: the force of this step does dt F.u over its kicks;
- *  - tangential force, trapezoid over the drift interval [t, t+dt] with the full-step powers
- *    of the last and this step: to friction if the cap acted in this step (minus the change of
- *    the spring energy), else its dashpot part to damp_t;
- *  - the contact law's own work: the spring energy 1/2 S_t |xi|^2 changes when the stiffness
- *    S_t follows the overlap (Mindlin's 8 G* a) at a given stretch, with no force doing work
- *    for it (Hertz-Mindlin's tangential spring is not a potential). The step's energy change
- *    is 1/2 S_new (|xi_new|^2 - |xi_old|^2) (the spring's, at this step's stiffness; the
- *    rotation and twirl keep |xi|) plus 1/2 (S_new - S_old) |xi_old|^2, the law's; zero for a
- *    constant stiffness (hooke).
- * setup: only remember the powers. Returns the normal dashpot power (W). */
-static double contact_energy(dem_sim *sim, uint32_t i, int wall, uint32_t j, contact_out *o, nbr_pair *h,
-                             double dt, int setup, double *e4)
-{
-    double un;
-    dem_vec3 ut;
-    contact_velocity(sim, i, wall, j, o, &un, &ut);
-    double pn = -o->fdn * un, pt = dem_v3_dot(o->ft, ut), pd = dem_v3_dot(o->fdt, ut);
-    if (!setup) {
-        /* the stiffness at the last step; this step's for a new spring */
-        double s_old = h->prev[3] > 0.0 ? h->prev[4] : o->stt, s_mid = 0.5 * (s_old + o->stt);
-        double law = 0.25 * (o->stt - s_old) * (h->prev[3] + o->xi2);
-        double d[4] = {0.0, pn * dt, 0.0, law};
-        /* the spring's change at the step's mean stiffness; the rest (law) is the law's */
-        if (o->slid) d[0] = -0.5 * dt * (h->prev[1] + pt) - 0.5 * s_mid * (o->xi2 - h->prev[3]);
-        else d[2] = -0.5 * dt * (h->prev[2] + pd);
-        for (int k = 0; k < 3; k++) h->diss[k] += d[k];
-        for (int k = 0; k < 4; k++) e4[k] += d[k];
-    }
-    h->prev[0] = o->ut;
-    h->prev[1] = pt;
-    h->prev[2] = pd;
-    h->prev[3] = o->xi2;
-    h->prev[4] = o->stt;
-    return pn;
-}
-
-/* All contacts; returns the normal-dashpot power; e4 gets this step's friction, damp_n, damp_t
- * and the law's work. The pairs are worked out in parallel into pen[], then summed in list order. */
-static double contacts_energy(dem_sim *sim, int setup, double *e4)
-{
-    double dt = sim->h, pn = 0.0;
-    e4[0] = e4[1] = e4[2] = e4[3] = 0.0;
-    size_t np = sim->npairs;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t p = 0; p < np; p++) {
-        double *r = sim->pen[p];
-        if (!sim->ptouch[p]) continue;
-        double e[4] = {0.0, 0.0, 0.0, 0.0};
-        r[4] = contact_energy(sim, sim->pairs[p].i, 0, sim->pairs[p].j, &sim->out[p], &sim->pairs[p], dt, setup, e);
-        for (int k = 0; k < 4; k++) r[k] = e[k];
-    }
-    for (size_t p = 0; p < np; p++) {
-        if (!sim->ptouch[p]) continue;
-        const double *r = sim->pen[p];
-        pn += r[4];
-        for (int k = 0; k < 4; k++) e4[k] += r[k];
-    }
-    size_t nw = sim->nwalls;
-    for (size_t a = 0; a < sim->n; a++)
-        for (size_t k = 0; k < nw; k++)
-            if (sim->wtouch[a * nw + k])
-                pn += contact_energy(sim, (uint32_t)a, 1, (uint32_t)k, &sim->wout[a * nw + k], &sim->whist[a * nw + k], dt, setup, e4);
-    return pn;
-}
-
 static double wall_power(const dem_sim *sim)
 {
     size_t nw = sim->nwalls;
@@ -1425,6 +1511,7 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
 {
     dem_status st;
     if (sim->sort_every && sim->step % sim->sort_every == 0 && sim->sorted_step != sim->step) {
+        flush_accounting(sim);
         if ((st = rebuild(sim, 1, err))) return st;
         sim->sorted_step = sim->step;
     }
@@ -1432,15 +1519,21 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
     half_kick(sim);
     drift(sim);
     wrap(sim);
-    if (needs_rebuild(sim) && (st = rebuild(sim, 0, err))) return st;
+    if (needs_rebuild(sim)) {
+        /* a blown-up state would ask for a rebuild: say why, rather than grid it */
+        if ((st = check_finite(sim, err))) return st;
+        flush_accounting(sim);
+        if ((st = rebuild(sim, 0, err))) return st;
+    }
     apply_setup(sim);
     double before[DEM_E_COUNT];
     memcpy(before, sim->energy, sizeof before);
     size_t nlost = compute_forces(sim);
     half_kick(sim);
-    /* the contacts' dissipation over the step, from the full-step velocities */
-    double e3[4];
-    double pn = contacts_energy(sim, 0, e3);
+    /* the full-step accounting: the walls' now (their contact point moves with the next drift),
+     * the pairs' in the next step's pair pass or at a flush */
+    for (int k = 0; k < 5; k++) sim->pend_w[k] = 0.0;
+    account_walls(sim, 0, sim->pend_w);
     /* friction of contacts lost in this step, in list order then slot order */
     double lost = 0.0;
     if (nlost) {
@@ -1453,13 +1546,10 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
             sim->wlost[q] = 0.0;
         }
     }
-    sim->energy[DEM_E_DISS_FRICTION] += e3[0] + lost;
-    sim->energy[DEM_E_DISS_DAMP_N] += e3[1];
-    sim->energy[DEM_E_DISS_DAMP_T] += e3[2];
-    sim->energy[DEM_E_WORK_LAW] += e3[3];
-    double dl = sim->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
-    double dw = sim->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
-    sim->energy[DEM_E_AHEAD] = 0.5 * (pn * sim->h + dl - dw);
+    sim->pend_lost = lost;
+    sim->pend_dl = sim->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
+    sim->pend_dw = sim->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
+    sim->acct = ACCT_PENDING;
     sim->step++;
     if (sim->exact) sim->time = (double)(sim->tick += sim->dir) * sim->dt;
     else sim->time += sim->h;
@@ -1476,7 +1566,9 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     A(sim->x, n); A(sim->v, n); A(sim->w, n); A(sim->f, n); A(sim->t, n); A(sim->q, n);
     A(sim->r, n); A(sim->m, n); A(sim->inertia, n); A(sim->mat, n); A(sim->flags, n); A(sim->group, n);
     A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->inv_m, n); A(sim->inv_i, n); A(sim->adj_start, n + 1);
-    A(sim->cell_items, n); A(sim->edis, n * EDIS);
+    A(sim->cell_items, n); A(sim->edis, n * EDIS); A(sim->vf, n); A(sim->wf, n);
+    sim->nblk = (sim->n + PAIR_BLOCK - 1) / PAIR_BLOCK;
+    A(sim->bsum, sim->nblk ? sim->nblk : 1); A(sim->pblk, sim->nblk + 1);
     A(sim->V, n); A(sim->K, n); A(sim->kc, n); A(sim->kbad, n); A(sim->wV, nw ? nw : 1);
     A(sim->whist, n * (nw ? nw : 1)); A(sim->wout, n * (nw ? nw : 1)); A(sim->wlost, n * (nw ? nw : 1)); A(sim->wtouch, n * (nw ? nw : 1));
 #undef A
@@ -1597,8 +1689,7 @@ static void restore_energy_state(dem_sim *sim)
             wall_pair_properties(sim, (uint32_t)a, (uint32_t)k, &sim->whist[a * nw + k], &p);
             restore_contact_state(sim, &p, &sim->whist[a * nw + k], &sim->wout[a * nw + k]);
         }
-    double e4[4];
-    contacts_energy(sim, 1, e4);
+    contacts_setup(sim);
 }
 
 static dem_status check_supported(const dem_system *s, dem_error *err)
@@ -1724,7 +1815,7 @@ void dem_sim_free(dem_sim *sim)
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->pen, sim->plost, sim->wlost, sim->ptouch,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->bsum, sim->pblk, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
                     sim->adj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
@@ -1732,11 +1823,13 @@ void dem_sim_free(dem_sim *sim)
 
 void dem_sim_set_dt(dem_sim *sim, double dt)
 {
+    flush_accounting(sim);
     sim->dt = dt;
     sim->h = sim->dir * dt;
 }
 void dem_sim_set_direction(dem_sim *sim, int dir)
 {
+    flush_accounting(sim);
     sim->dir = dir < 0 ? -1 : 1;
     sim->h = sim->dir * sim->dt;
 }
@@ -1745,7 +1838,11 @@ int dem_sim_exact(const dem_sim *sim, double *quantum)
     if (quantum) *quantum = sim->exact ? sim->qx : 0.0;
     return sim->exact;
 }
-void dem_sim_set_energy(dem_sim *sim, int index, double value) { sim->energy[index] = value; }
+void dem_sim_set_energy(dem_sim *sim, int index, double value)
+{
+    flush_accounting(sim);
+    sim->energy[index] = value;
+}
 double dem_sim_dt(const dem_sim *sim) { return sim->dt; }
 uint64_t dem_sim_steps(const dem_sim *sim) { return sim->step; }
 double dem_sim_time(const dem_sim *sim) { return sim->time; }
@@ -1842,11 +1939,12 @@ static dem_contact make_contact(const out_contact *oc, int history)
     return c;
 }
 
-dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err)
+dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
-    if (!sim->forces_current) setup_forces((dem_sim *)sim);
-    apply_setup((dem_sim *)sim);
+    flush_accounting(sim);
+    if (!sim->forces_current) setup_forces(sim);
+    apply_setup(sim);
     out->step = sim->step;
     out->time = sim->time;
     out->dt = sim->dt;

@@ -71,8 +71,9 @@ uint64_t dem_sim_rebuilds(const dem_sim *sim);
 
 /* Write the current state into out (which must be the frame the sim was built from, or a copy
  * of it): particles, walls, contacts with their history, energy accumulators, step, time, dt,
- * settings. */
-dem_status dem_sim_store(const dem_sim *sim, dem_system *out, dem_error *err);
+ * settings. Completes the energy accounting of the last step first (it is otherwise done in the
+ * next step's pair pass), which changes nothing a later step computes. */
+dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
 
 /* ---- one contact, driven kinematically -------------------------------------------------------
  * Evaluate the contact law for a pair of spheres whose positions at t + dt and velocities at
