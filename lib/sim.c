@@ -160,6 +160,7 @@ struct dem_sim {
     int64_t (*wV)[3];       /* per wall: lattice steps per step */
     int64_t tick;           /* time = tick dt */
     uint8_t *kbad;          /* per particle: a kick left the lattice's range in this evaluation */
+    size_t wbad;            /* 1 + the first wall whose point left the lattice's range (0: none) */
 };
 
 enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
@@ -1227,15 +1228,20 @@ static void exact_drift(dem_sim *sim)
     }
     for (size_t k = 0; k < sim->nwalls; k++) {
         dem_vec3 *p = &sim->walls[k].point;
-        *p = dem_v3((double)((int64_t)(p->x * iq) + dir * sim->wV[k][0]) * qx,
-                    (double)((int64_t)(p->y * iq) + dir * sim->wV[k][1]) * qx,
-                    (double)((int64_t)(p->z * iq) + dir * sim->wV[k][2]) * qx);
+        int64_t X[3] = {(int64_t)(p->x * iq) + dir * sim->wV[k][0], (int64_t)(p->y * iq) + dir * sim->wV[k][1],
+                        (int64_t)(p->z * iq) + dir * sim->wV[k][2]}; /* |each term| < 2^53: no overflow */
+        if ((!lattice_ok(X[0]) || !lattice_ok(X[1]) || !lattice_ok(X[2])) && !sim->wbad) sim->wbad = k + 1;
+        *p = dem_v3((double)X[0] * qx, (double)X[1] * qx, (double)X[2] * qx);
     }
 }
 
 /* After a step: the first particle whose kick, velocity or position left the lattice's range. */
 static dem_status exact_range_check(const dem_sim *sim, dem_error *err)
 {
+    if (sim->wbad)
+        return dem_fail(err, DEM_ERR_LIMIT,
+                        "step %llu: the point of wall %zu leaves the range of the exact lattice (2^53 quanta of %g m, i.e. |x| < %g m): choose a coarser --exact quantum, or fewer steps of a moving wall",
+                        (unsigned long long)sim->step, sim->wbad - 1, sim->qx, LATTICE_MAX * sim->qx);
     for (size_t a = 0; a < sim->n; a++) {
         if (!sim->kbad[a]) continue;
         uint8_t b = sim->kbad[a];
@@ -1323,7 +1329,10 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
     for (size_t k = 0; k < sim->nwalls; k++) {
         dem_wall *wl = &sim->walls[k];
         if (!snap3(&wl->point, qx, u, &moved) || !snap3(&wl->vel, qv, sim->wV[k], &moved))
-            return dem_fail(err, DEM_ERR_LIMIT, "exact mode: wall %zu's point or velocity lies beyond the lattice's range", k);
+            return dem_fail(err, DEM_ERR_LIMIT,
+                            "exact mode: wall %zu's point (%g, %g, %g) m or velocity (%g, %g, %g) m/s lies beyond the lattice's range |x| < %g m, |v| < %g m/s: choose a coarser quantum than %g m",
+                            k, wl->point.x, wl->point.y, wl->point.z, wl->vel.x, wl->vel.y, wl->vel.z, LATTICE_MAX * qx,
+                            LATTICE_MAX * qv, qx);
     }
     if (sim->cell.flags) {
         dem_vec3 cols[3];

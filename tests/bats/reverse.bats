@@ -155,3 +155,31 @@ state() { dem-probe --particles --last "$1" | tail -n +2 | cut -f4- | sort -n; }
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"dem-step: step 9: the position of particle 1 leaves the range of the exact lattice"* ]]
 }
+
+@test "reversed frames carry the forward frames' times, in reverse order" {
+    dem-step -q -n 15000 --every 5000 fwd.dem > fwd3.dem
+    dem-reverse -q -n 15000 --every 5000 fwd3.dem > back3.dem
+    # forward times of frames 15000, 20000, 25000 (and the start, step 15000 of fwd.dem)
+    { dem-probe fwd.dem; dem-probe fwd3.dem; } | awk -F'\t' '$1 != "frame" { print $3 }' | head -n 3 | tac > want
+    dem-probe back3.dem | awk -F'\t' 'NR > 1 { print $3 }' > got
+    cmp want got
+    # steps keep counting up
+    [ "$(dem-probe back3.dem | awk -F'\t' 'NR > 1 { printf "%s ", $2 }')" = "35000 40000 45000 " ]
+}
+
+@test "exact mode: a reversed run that leaves the lattice's range stops with a clear error" {
+    # a sphere flying towards -x reaches |x| = 7.8 mm (2^53 quanta of 2^-60 m) going backwards
+    printf 'x\ty\tz\tr\tvx\n0.007\t0\t0\t0.001\t-10\n' | dem-pack --from - > flyb.dem
+    dem-step -q --exact=2^-60 "${FRICTIONLESS[@]}" --dt 1e-5 -n 0 flyb.dem > flyb0.dem
+    run --separate-stderr dem-reverse -q -n 100 flyb0.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"dem-reverse: step 9: the position of particle 1 leaves the range of the exact lattice"*"choose a coarser --exact quantum" ]]
+}
+
+@test "exact mode: a moving wall that leaves the lattice's range is an error in dem-step, not in the next dem-reverse" {
+    dem-pack --random 1 --box 0,0,0,0.01,0.01,0.01 --radius 1e-3 --enclose --seed 1 > one.dem
+    # default quantum 2^-57 m: range |x| < 0.0625 m; the lid travels 6 m
+    run --separate-stderr dem-step -q --exact "${FRICTIONLESS[@]}" --dt 1e-5 --wall-velocity 5=0,0,6000 -n 100 one.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"the point of wall 5 leaves the range of the exact lattice"*"choose a coarser --exact quantum"* ]]
+}
