@@ -218,7 +218,8 @@ double cli_quantum(const char *opt, const char *text)
     else q = cli_double(opt, text);
     int e;
     if (!(q > 0.0) || frexp(q, &e) != 0.5)
-        cli_usage("%s: '%s' must be a positive power of two, such as 2^-50 (%.17g)", opt, text, q > 0.0 ? ldexp(1.0, ilogb(q)) : ldexp(1.0, -50));
+        cli_usage("%s: '%s' must be a positive power of two in metres, such as %.17g or 2^-50", opt, text,
+                  q > 0.0 && isfinite(q) ? ldexp(1.0, ilogb(q)) : ldexp(1.0, -50));
     return q;
 }
 

@@ -81,7 +81,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->threads = 1;
     c->level = DEM_LEVEL_DEFAULT;
     int ch;
-    while ((ch = getopt_long(argc, argv, "n:qh", opts, NULL)) != -1) {
+    opterr = 0; /* our own messages, in the cli_usage format */
+    while ((ch = getopt_long(argc, argv, ":n:qh", opts, NULL)) != -1) {
         switch (ch) {
         case 'n': c->steps = cli_int("--steps", optarg, 0, 1000000000000000LL); break;
         case OPT_TIME:
@@ -96,7 +97,10 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case 'q': c->quiet = 1; break;
         case 'h': fputs(usage_text, stdout); exit(0);
-        default: cli_usage("unknown option");
+        case ':': cli_usage("%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
+            cli_usage("unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc) c->input = argv[optind++];

@@ -152,7 +152,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->level = DEM_LEVEL_DEFAULT;
     c->wall_velocity = calloc((size_t)argc, sizeof *c->wall_velocity);
     int ch;
-    while ((ch = getopt_long(argc, argv, "n:qh", opts, NULL)) != -1) {
+    opterr = 0; /* our own messages, in the cli_usage format */
+    while ((ch = getopt_long(argc, argv, ":n:qh", opts, NULL)) != -1) {
         switch (ch) {
         case 'n': c->steps = cli_int("--steps", optarg, 0, 1000000000000000LL); break;
         case OPT_TIME:
@@ -191,7 +192,10 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
         case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
         case OPT_NO_EXACT: c->exact = -1; break;
-        default: cli_usage("unknown option");
+        case ':': cli_usage("%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
+            cli_usage("unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc) c->input = argv[optind++];
