@@ -967,18 +967,28 @@ static void finish_accounting(dem_sim *sim)
 }
 
 /* Do the pending accounting now, by itself: the same blocks and order as the fused pass. */
+/* One block of pairs: each touching pair's pending accounting into bsum[b] (account), then, if
+ * eval, its force at the new positions. The flush and the force pass both come here, so the
+ * books are the same bits whichever of them does it. Returns the contacts lost (eval). */
+static size_t pair_block(const dem_sim *sim, size_t b, int account, int eval)
+{
+    const dem_vec3 *v = acct_v(sim), *w = acct_w(sim);
+    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    size_t lost = 0;
+    for (size_t p = sim->pblk[b]; p < sim->pblk[b + 1]; p++) {
+        if (account && sim->ptouch[p]) account_pair(sim, p, v, w, 0, s);
+        if (eval) lost += (size_t)eval_pair(sim, p);
+    }
+    if (account) memcpy(sim->bsum[b], s, sizeof s);
+    return lost;
+}
+
 static void flush_accounting(dem_sim *sim)
 {
     if (sim->acct == ACCT_NONE) return;
-    const dem_vec3 *v = acct_v(sim), *w = acct_w(sim);
     size_t nb = sim->nblk;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t b = 0; b < nb; b++) {
-        double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
-        for (size_t p = sim->pblk[b]; p < sim->pblk[b + 1]; p++)
-            if (sim->ptouch[p]) account_pair(sim, p, v, w, 0, s);
-        memcpy(sim->bsum[b], s, sizeof s);
-    }
+    for (size_t b = 0; b < nb; b++) pair_block(sim, b, 1, 0);
     finish_accounting(sim);
 }
 
@@ -1099,17 +1109,9 @@ static size_t compute_forces(dem_sim *sim)
 {
     size_t n = sim->n, lost = 0, nb = sim->nblk;
     int acct = sim->acct != ACCT_NONE;
-    const dem_vec3 *v = acct_v(sim), *w = acct_w(sim);
     sim->hdt = sim->h;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
-    for (size_t b = 0; b < nb; b++) {
-        double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
-        for (size_t p = sim->pblk[b]; p < sim->pblk[b + 1]; p++) {
-            if (acct && sim->ptouch[p]) account_pair(sim, p, v, w, 0, s);
-            lost += (size_t)eval_pair(sim, p);
-        }
-        if (acct) memcpy(sim->bsum[b], s, sizeof s);
-    }
+    for (size_t b = 0; b < nb; b++) lost += pair_block(sim, b, acct, 1);
     if (acct) finish_accounting(sim);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
     for (size_t a = 0; a < n; a++) lost += (size_t)particle_forces(sim, a);
