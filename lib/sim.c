@@ -102,6 +102,10 @@ struct dem_sim {
     double *wwork;          /* per wall: work of this step, J */
     uint8_t *wtouch;        /* n * nwalls: 1 where the particle touched the wall at the last evaluation;
                              * keeps the per-step wall loop on a compact array */
+    uint32_t *wnear;        /* per particle: bit k set if wall k was within the skin at the last rebuild
+                             * (all bits with more than WNEAR_MAX walls); no other wall can touch it
+                             * before the next rebuild, so the force pass tests only these */
+    dem_vec3 *wall_build;   /* wall points at the last rebuild */
     /* periodic cell */
     dem_cell cell;
     int periodic[3];
@@ -164,6 +168,7 @@ struct dem_sim {
 };
 
 enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
+#define WNEAR_MAX 32
 /* Particles per block of the deferred accounting's sums. A block holds the pairs whose i is in
  * it; its touching pairs are the same, in the same (sorted) order, in any neighbour list, so the
  * sums do not depend on the thread count, on when the list was built, or on how a run is split. */
@@ -656,6 +661,26 @@ static void pair_blocks_bounds(dem_sim *sim)
     sim->pblk[sim->nblk] = sim->npairs;
 }
 
+/* The walls each particle can reach before the next rebuild: those within the skin now (the
+ * rebuild criterion counts the walls' travel too). A wall whose geometry is undefined for the
+ * particle (on a cylinder's axis) counts as near. */
+static void near_walls(dem_sim *sim)
+{
+    size_t nw = sim->nwalls;
+    for (size_t k = 0; k < nw; k++) sim->wall_build[k] = sim->walls[k].point;
+    for (size_t a = 0; a < sim->n; a++) {
+        uint32_t mask = 0;
+        if (nw > WNEAR_MAX) mask = UINT32_MAX;
+        else
+            for (size_t k = 0; k < nw; k++) {
+                dem_vec3 n;
+                double gap;
+                if (!wall_geometry(&sim->walls[k], sim->x[a], &n, &gap) || gap < sim->r[a] + sim->skin) mask |= 1u << k;
+            }
+        sim->wnear[a] = mask;
+    }
+}
+
 /* Reorder a per-particle array: new[k] = old[from[k]], elem bytes per particle. */
 static void permute(void *arr, size_t elem, size_t n, const size_t *from, void *scratch)
 {
@@ -852,6 +877,7 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         for (size_t p = 0; p < sim->npairs; p++) sim->out[p].touch = 0;
     }
     memcpy(sim->x_build, sim->x, sim->n * sizeof *sim->x);
+    near_walls(sim);
     sim->rebuilds++;
     return DEM_OK;
 }
@@ -865,7 +891,10 @@ static int needs_rebuild(const dem_sim *sim)
         if (d2 > m1) { m2 = m1; m1 = d2; }
         else if (d2 > m2) m2 = d2;
     }
-    return sqrt(m1) + sqrt(m2) >= sim->skin;
+    /* a particle and a moving wall closing the skin between them (near_walls) */
+    double w2 = 0.0;
+    for (size_t k = 0; k < sim->nwalls; k++) w2 = fmax(w2, dem_v3_norm2(dem_v3_sub(sim->walls[k].point, sim->wall_build[k])));
+    return sqrt(m1) + sqrt(m2) >= sim->skin || sqrt(m1) + sqrt(w2) >= sim->skin;
 }
 
 /* ================================================================ energy accounting */
@@ -1047,7 +1076,9 @@ static int particle_forces(dem_sim *sim, size_t a)
         f = dem_v3_madd(f, h->f, sign);
         t = dem_v3_madd(t, h->c, -(r - h->half_delta));          /* seed 001 Step 8 torque */
     }
+    uint32_t near = sim->wnear[a];
     for (size_t k = 0; k < sim->nwalls; k++) {
+        if (!((near >> (k < WNEAR_MAX ? k : 0)) & 1u)) continue; /* out of reach: no contact, none lost */
         lost += eval_wall(sim, (uint32_t)a, (uint32_t)k);
         if (!sim->wtouch[a * sim->nwalls + k]) continue;
         const contact_out *o = &sim->wout[a * sim->nwalls + k];
@@ -1581,6 +1612,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     sim->nblk = (sim->n + PAIR_BLOCK - 1) / PAIR_BLOCK;
     A(sim->bsum, sim->nblk ? sim->nblk : 1); A(sim->pblk, sim->nblk + 1);
     A(sim->V, n); A(sim->K, n); A(sim->kc, n); A(sim->kbad, n); A(sim->wV, nw ? nw : 1);
+    A(sim->wnear, n); A(sim->wall_build, nw ? nw : 1);
     A(sim->whist, n * (nw ? nw : 1)); A(sim->wout, n * (nw ? nw : 1)); A(sim->wlost, n * (nw ? nw : 1)); A(sim->wtouch, n * (nw ? nw : 1));
 #undef A
     return DEM_OK;
@@ -1826,7 +1858,7 @@ void dem_sim_free(dem_sim *sim)
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->bsum, sim->pblk, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->bsum, sim->pblk, sim->wnear, sim->wall_build, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
                     sim->adj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);

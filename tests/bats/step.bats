@@ -243,3 +243,13 @@ setup() {
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"non-finite position, velocity or force: the time step 2e-06 s is too large"* ]]
 }
+
+@test "a wall driven onto a sphere at rest reaches it (walls within the skin are re-found as walls move)" {
+    # the sphere never moves by itself, so only the wall's travel can ask for the neighbour
+    # rebuild at which the wall comes within reach
+    printf 'x\ty\tz\tr\n0.005\t0.005\t0.005\t0.001\n' | dem-pack --from - --young 1e6 --wall z=0.009@0,0,-1 > lid.dem
+    dem-step -q --time 0.006 lid.dem > a.dem
+    vz=$(dem-probe --particles a.dem | awk -F'\t' 'NR == 2 { print $10 }')
+    # pushed ahead of the wall, faster than it (about 2 m/s, less the restitution's loss)
+    awk -v v="$vz" 'BEGIN { exit !(v < -1.5 && v > -2.0) }'
+}
