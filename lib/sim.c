@@ -969,11 +969,13 @@ static inline void account_pair(const dem_sim *sim, size_t p, const dem_vec3 *v,
 static void account_walls(dem_sim *sim, int setup, double s[5])
 {
     size_t nw = sim->nwalls;
-    for (size_t a = 0; a < sim->n; a++)
+    for (size_t a = 0; a < sim->n; a++) {
+        if (!sim->wnear[a]) continue; /* no wall within reach: no wall contact */
         for (size_t k = 0; k < nw; k++)
             if (sim->wtouch[a * nw + k])
                 s[4] += contact_energy(sim, sim->v, sim->w, (uint32_t)a, 1, (uint32_t)k, &sim->wout[a * nw + k],
                                        &sim->whist[a * nw + k], sim->h, setup, s);
+    }
 }
 
 /* The velocities the pending accounting uses: saved by the first half kick, or still current. */
@@ -1114,6 +1116,7 @@ static void totals(dem_sim *sim)
     double *work = sim->wwork;
     for (size_t k = 0; k < nw; k++) work[k] = 0.0;
     for (size_t a = 0; a < sim->n; a++) {
+        if (!sim->wnear[a]) continue;
         const uint8_t *touch = &sim->wtouch[a * nw];
         for (size_t k = 0; k < nw; k++) {
             if (!touch[k]) continue;
@@ -1526,7 +1529,7 @@ static double wall_power(const dem_sim *sim)
     size_t nw = sim->nwalls;
     double p = 0.0;
     for (size_t a = 0; a < sim->n; a++)
-        for (size_t k = 0; k < nw; k++) {
+        for (size_t k = 0; k < nw && sim->wnear[a]; k++) {
             if (!sim->wtouch[a * nw + k]) continue;
             const dem_wall *wl = &sim->walls[k];
             const contact_out *o = &sim->wout[a * nw + k];
@@ -1583,9 +1586,12 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
             lost += sim->plost[p];
             sim->plost[p] = 0.0;
         }
-        for (size_t q = 0; q < sim->n * sim->nwalls; q++) {
-            lost += sim->wlost[q];
-            sim->wlost[q] = 0.0;
+        for (size_t a = 0; a < sim->n; a++) { /* slot order; slots out of reach hold zeros */
+            if (!sim->wnear[a]) continue;
+            for (size_t q = a * sim->nwalls; q < (a + 1) * sim->nwalls; q++) {
+                lost += sim->wlost[q];
+                sim->wlost[q] = 0.0;
+            }
         }
     }
     sim->pend_lost = lost;
