@@ -183,6 +183,36 @@ slide() {
     cat s0.dem s1.dem > s.dem
 }
 
+# Largest |residual| / E0 of a head-on collision of equal spheres (restitution $1, normal law $2)
+# at dt = tc / $3, tc as dem-step estimates it, with a frame at every step.
+collision_residual() {
+    dem-pack --from two.tsv --young 1e7 --restitution "$1" > p.dem
+    local tc dt
+    tc=$(dem-step -n 0 --normal "$2" --damping restitution --tangential none --vc 0.2 p.dem 2>&1 > /dev/null |
+         grep -o 'tc = [0-9.e+-]*' | cut -d' ' -f3)
+    dt=$(awk -v t="$tc" -v k="$3" 'BEGIN { printf "%.6g", t / k }')
+    dem-step -q -n 0 --dt "$dt" --normal "$2" --damping restitution --tangential none --vc 0.2 p.dem > c0.dem
+    dem-step -q --time "$(awk -v t="$tc" 'BEGIN { print 2 * t + 1e-5 / 0.2 }')" --every 1 c0.dem > c1.dem
+    cat c0.dem c1.dem | dem-energy 2> /dev/null | budget_ratio
+}
+
+@test "damped collisions (e 0.5, 0.8, 0.95; hooke, hertz): residual below 1e-4 at tc/200, falling as dt^2; 1e-4 to 3e-4 at tc/100" {
+    for e in 0.5 0.8 0.95; do
+        for law in hertz hooke; do
+            r=$(collision_residual $e $law 200)
+            echo "$law e=$e tc/200: $r"
+            awk -v r="$r" 'BEGIN { exit !(r < 1e-4) }'
+        done
+    done
+    # the worst case, e = 0.5: second order in dt, and at tc/100 above 1e-4 (as the README says)
+    for law in hertz hooke; do
+        r100=$(collision_residual 0.5 $law 100)
+        r200=$(collision_residual 0.5 $law 200)
+        echo "$law e=0.5: tc/100 $r100, tc/200 $r200"
+        awk -v a="$r100" -v b="$r200" 'BEGIN { exit !(a > 1e-4 && a < 3e-4 && a / b > 3 && a / b < 16) }'
+    done
+}
+
 @test "a sphere sliding into rolling: friction dissipates m v0^2 / 7 and mu m g x slip distance, within 1%" {
     slide
     m=$(awk 'BEGIN { printf "%.17g", 2500 * 4 / 3 * 3.141592653589793 * 0.005^3 }')
