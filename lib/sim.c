@@ -145,8 +145,9 @@ struct dem_sim {
     /* The full-step accounting of the pairs of step k needs the velocities at t + dt, after the
      * second half kick; it is done in step k + 1's pair pass, which reads the same records anyway
      * (ACCT_SAVED), or by flush_accounting before anything that changes the pairs, dt or mode,
-     * and before a store (ACCT_PENDING). Both run the same code over the same fixed blocks of
-     * pairs, so the books are the same bits whichever way, and however a run is split. */
+     * and before a store (ACCT_PENDING). Both run pair_block over the same fixed blocks of
+     * particles (PAIR_BLOCK), so the books are the same bits whichever way, and however a run is
+     * split. */
     int acct;               /* ACCT_NONE, ACCT_PENDING (full-step velocities in v, w) or ACCT_SAVED (in vf, wf) */
     dem_vec3 *vf, *wf;      /* full-step velocities of the last step, saved by the next first half kick */
     double pend_w[5];       /* the last step's wall contacts: friction, damp_n, damp_t, law, dashpot power */
