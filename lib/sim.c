@@ -998,7 +998,6 @@ static void finish_accounting(dem_sim *sim)
     sim->acct = ACCT_NONE;
 }
 
-/* Do the pending accounting now, by itself: the same blocks and order as the fused pass. */
 /* One block of pairs: each touching pair's pending accounting into bsum[b] (account), then, if
  * eval, its force at the new positions. The flush and the force pass both come here, so the
  * books are the same bits whichever of them does it. Returns the contacts lost (eval). */
@@ -1015,6 +1014,7 @@ static size_t pair_block(const dem_sim *sim, size_t b, int account, int eval)
     return lost;
 }
 
+/* Do the pending accounting now, by itself: the same blocks and order as the fused pass. */
 static void flush_accounting(dem_sim *sim)
 {
     if (sim->acct == ACCT_NONE) return;
@@ -1097,8 +1097,8 @@ static int particle_forces(dem_sim *sim, size_t a)
     return lost;
 }
 
-/* Energy and wall totals, summed in a fixed order: touching pairs in list order (the list is
- * sorted, and pairs that do not touch hold exact zeros), then particles in order. */
+/* The particles' local damping and drag, and the walls' forces, torques and work, summed in
+ * particle order (the contacts' own dissipation is booked by the full-step accounting). */
 static void totals(dem_sim *sim)
 {
     size_t nw = sim->nwalls;
@@ -1160,11 +1160,11 @@ static size_t compute_forces(dem_sim *sim)
 static double wall_power(const dem_sim *sim);
 static void setup_forces(dem_sim *sim)
 {
-    size_t np = sim->npairs, n = sim->n;
+    size_t nb = sim->nblk, n = sim->n;
     sim->hdt = 0.0;
     for (size_t a = 0; a < n; a++) sim->edis[a * EDIS + EDIS_DRAG] = 0.0;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t p = 0; p < np; p++) eval_pair(sim, p);
+    for (size_t b = 0; b < nb; b++) pair_block(sim, b, 0, 1);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) particle_forces(sim, a);
     totals(sim);
@@ -1401,7 +1401,7 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
     memcpy(f0, sim->f, n * sizeof *f0);
     sim->hdt = 0.0;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t p = 0; p < sim->npairs; p++) eval_pair(sim, p);
+    for (size_t b = 0; b < sim->nblk; b++) pair_block(sim, b, 0, 1);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) particle_forces(sim, a);
     sim->hdt = sim->h;
@@ -1529,8 +1529,9 @@ static double wall_power(const dem_sim *sim)
 {
     size_t nw = sim->nwalls;
     double p = 0.0;
-    for (size_t a = 0; a < sim->n; a++)
-        for (size_t k = 0; k < nw && sim->wnear[a]; k++) {
+    for (size_t a = 0; a < sim->n; a++) {
+        if (!sim->wnear[a]) continue;
+        for (size_t k = 0; k < nw; k++) {
             if (!sim->wtouch[a * nw + k]) continue;
             const dem_wall *wl = &sim->walls[k];
             const contact_out *o = &sim->wout[a * nw + k];
@@ -1538,6 +1539,7 @@ static double wall_power(const dem_sim *sim)
             dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
             p += dem_v3_dot(fc, dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
         }
+    }
     return p;
 }
 
