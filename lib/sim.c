@@ -97,14 +97,17 @@ struct dem_sim {
     /* walls */
     size_t nwalls;
     dem_wall *walls;
-    nbr_pair *whist;        /* n * nwalls: particle-wall history, same layout as pairs */
-    contact_out *wout;      /* n * nwalls */
     double *wwork;          /* per wall: work of this step, J */
-    uint8_t *wtouch;        /* n * nwalls: 1 where the particle touched the wall at the last evaluation;
-                             * keeps the per-step wall loop on a compact array */
-    uint32_t *wnear;        /* per particle: bit k set if wall k was within the skin at the last rebuild
-                             * (all bits with more than WNEAR_MAX walls); no other wall can touch it
-                             * before the next rebuild, so the force pass tests only these */
+    /* Particle-wall slots, like the neighbour list: one per particle and wall within the skin at
+     * the last rebuild (no other wall can touch the particle before the next one), in particle
+     * then wall order; particle a owns slots wstart[a] .. wstart[a+1]-1. */
+    size_t nwslots, cap_wslots;
+    size_t *wstart;         /* n + 1 */
+    uint32_t *wowner;       /* per slot: the particle */
+    uint32_t *wwall;        /* per slot: the wall */
+    nbr_pair *whist;        /* per slot: history, same layout as pairs */
+    contact_out *wout;      /* per slot: the result of the last evaluation */
+    uint8_t *wtouch;        /* per slot: 1 if the particle touched the wall at the last evaluation */
     dem_vec3 *wall_build;   /* wall points at the last rebuild */
     /* periodic cell */
     dem_cell cell;
@@ -169,7 +172,6 @@ struct dem_sim {
 };
 
 enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
-#define WNEAR_MAX 32
 /* Particles per block of the deferred accounting's sums. A block holds the pairs whose i is in
  * it; its touching pairs are the same, in the same (sorted) order, in any neighbour list, so the
  * sums do not depend on the thread count, on when the list was built, or on how a run is split. */
@@ -448,11 +450,12 @@ static void wall_pair_properties(const dem_sim *sim, uint32_t a, uint32_t k, con
     p->kt = h->kt;
 }
 
-/* Returns 1 if the contact was lost in this step (its friction is in wlost[slot]). */
-static int eval_wall(const dem_sim *sim, uint32_t a, uint32_t k)
+/* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
+ * friction is in wlost[slot]). */
+static int eval_wall(const dem_sim *sim, size_t slot)
 {
+    uint32_t a = sim->wowner[slot], k = sim->wwall[slot];
     const dem_wall *wl = &sim->walls[k];
-    size_t slot = (size_t)a * sim->nwalls + k;
     dem_vec3 n;
     double gap;
     int lost = 0;
@@ -664,24 +667,101 @@ static void pair_blocks_bounds(dem_sim *sim)
     sim->pblk[sim->nblk] = sim->npairs;
 }
 
-/* The walls each particle can reach before the next rebuild: those within the skin now (the
- * rebuild criterion counts the walls' travel too). A wall whose geometry is undefined for the
- * particle (on a cylinder's axis) counts as near. */
-static void near_walls(dem_sim *sim)
+/* A slot's history and results, kept across a rebuild by (particle, wall). */
+typedef struct {
+    uint32_t a, k;
+    nbr_pair h;
+    contact_out o;
+    uint8_t touch;
+} wall_keep;
+
+static int cmp_wall_keep(const void *pa, const void *pb)
 {
-    size_t nw = sim->nwalls;
+    const wall_keep *x = pa, *y = pb;
+    if (x->a != y->a) return x->a < y->a ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Whether wall k can reach particle a before the next rebuild: within the skin now (the rebuild
+ * criterion counts the walls' travel too), or of undefined geometry (on a cylinder's axis). */
+static int wall_near(const dem_sim *sim, size_t a, size_t k)
+{
+    dem_vec3 n;
+    double gap;
+    return !wall_geometry(&sim->walls[k], sim->x[a], &n, &gap) || gap < sim->r[a] + sim->skin;
+}
+
+/* A new slot's constant part: the hooke stiffnesses of the particle against the rigid wall. */
+static void wall_slot_constants(const dem_sim *sim, size_t a, size_t k, nbr_pair *h)
+{
+    memset(h, 0, sizeof *h);
+    h->i = (uint32_t)a;
+    h->j = (uint32_t)k;
+    if (sim->st.normal != DEM_NORMAL_HOOKE) return;
+    dem_pair p;
+    dem_pair_init(&p, &sim->st, sim->r[a], sim->m[a], &sim->materials[sim->mat[a]], 0.0, 0.0,
+                  &sim->materials[sim->walls[k].material]);
+    h->kn = p.kn;
+    h->kt = p.kt;
+}
+
+static dem_status grow_wall_slots(dem_sim *sim, size_t need, dem_error *err)
+{
+    if (need <= sim->cap_wslots) return DEM_OK;
+    size_t cap = sim->cap_wslots ? 2 * sim->cap_wslots : 256;
+    while (cap < need) cap *= 2;
+#define G(ptr) do { void *q = realloc((ptr), cap * sizeof *(ptr)); if (!q) goto nomem; (ptr) = q; } while (0)
+    G(sim->wowner); G(sim->wwall); G(sim->whist); G(sim->wout); G(sim->wtouch); G(sim->wlost);
+#undef G
+    sim->cap_wslots = cap;
+    return DEM_OK;
+nomem:
+    return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particle-wall slots", need);
+}
+
+/* The slots of the walls each particle can reach before the next rebuild. Slots that touch or
+ * hold a history keep them (their owners are current indices: reorder renumbers them). */
+static dem_status wall_slots(dem_sim *sim, dem_error *err)
+{
+    size_t nw = sim->nwalls, nkeep = 0, count = 0;
     for (size_t k = 0; k < nw; k++) sim->wall_build[k] = sim->walls[k].point;
+    for (size_t q = 0; q < sim->nwslots; q++) nkeep += sim->wtouch[q] || sim->whist[q].flags;
+    wall_keep *keep = malloc((nkeep ? nkeep : 1) * sizeof *keep);
+    if (!keep) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the particle-wall slots");
+    nkeep = 0;
+    for (size_t q = 0; q < sim->nwslots; q++)
+        if (sim->wtouch[q] || sim->whist[q].flags)
+            keep[nkeep++] = (wall_keep){sim->wowner[q], sim->wwall[q], sim->whist[q], sim->wout[q], sim->wtouch[q]};
+    qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
+    for (size_t a = 0; a < sim->n; a++)
+        for (size_t k = 0; k < nw; k++) count += (size_t)wall_near(sim, a, k);
+    dem_status st = grow_wall_slots(sim, count, err);
+    if (st) { free(keep); return st; }
+    size_t q = 0, e = 0;
     for (size_t a = 0; a < sim->n; a++) {
-        uint32_t mask = 0;
-        if (nw > WNEAR_MAX) mask = UINT32_MAX;
-        else
-            for (size_t k = 0; k < nw; k++) {
-                dem_vec3 n;
-                double gap;
-                if (!wall_geometry(&sim->walls[k], sim->x[a], &n, &gap) || gap < sim->r[a] + sim->skin) mask |= 1u << k;
+        sim->wstart[a] = q;
+        for (size_t k = 0; k < nw; k++) {
+            if (!wall_near(sim, a, k)) continue;
+            sim->wowner[q] = (uint32_t)a;
+            sim->wwall[q] = (uint32_t)k;
+            while (e < nkeep && (keep[e].a < a || (keep[e].a == a && keep[e].k < k))) e++; /* out of reach now: gone */
+            if (e < nkeep && keep[e].a == a && keep[e].k == k) {
+                sim->whist[q] = keep[e].h;
+                sim->wout[q] = keep[e].o;
+                sim->wtouch[q] = keep[e].touch;
+            } else {
+                wall_slot_constants(sim, a, k, &sim->whist[q]);
+                memset(&sim->wout[q], 0, sizeof sim->wout[q]);
+                sim->wtouch[q] = 0;
             }
-        sim->wnear[a] = mask;
+            sim->wlost[q] = 0.0;
+            q++;
+        }
     }
+    sim->wstart[sim->n] = q;
+    sim->nwslots = q;
+    free(keep);
+    return DEM_OK;
 }
 
 /* Reorder a per-particle array: new[k] = old[from[k]], elem bytes per particle. */
@@ -697,10 +777,8 @@ static void permute(void *arr, size_t elem, size_t n, const size_t *from, void *
  * decides the order of every sum, so it must be a function of the step and the state. */
 static dem_status reorder(dem_sim *sim, const size_t *from, dem_error *err)
 {
-    size_t n = sim->n, w = sim->nwalls;
-    size_t big = sizeof(nbr_pair) * (w ? w : 1);
-    if (big < sizeof(contact_out) * w) big = sizeof(contact_out) * w;
-    if (big < sizeof(double) * EDIS) big = sizeof(double) * EDIS;
+    size_t n = sim->n;
+    size_t big = sizeof(double) * EDIS;
     if (big < sizeof(dem_quat)) big = sizeof(dem_quat);
     if (big < sizeof *sim->V) big = sizeof *sim->V;
     void *tmp = malloc(big * n);
@@ -729,15 +807,11 @@ static dem_status reorder(dem_sim *sim, const size_t *from, dem_error *err)
     permute(sim->K, sizeof *sim->K, n, from, tmp);
     permute(sim->kc, sizeof *sim->kc, n, from, tmp);
     permute(sim->kbad, sizeof *sim->kbad, n, from, tmp);
-    if (w) {
-        permute(sim->whist, sizeof(nbr_pair) * w, n, from, tmp);
-        permute(sim->wout, sizeof(contact_out) * w, n, from, tmp);
-        permute(sim->wtouch, w, n, from, tmp);
-    }
     permute(sim->inv_m, sizeof *sim->inv_m, n, from, tmp);
     permute(sim->inv_i, sizeof *sim->inv_i, n, from, tmp);
     permute(sim->x_build, sizeof *sim->x_build, n, from, tmp);
     for (size_t k = 0; k < n; k++) inv[from[k]] = (uint32_t)k;
+    for (size_t q = 0; q < sim->nwslots; q++) sim->wowner[q] = inv[sim->wowner[q]]; /* wall_slots re-sorts them */
     for (size_t p = 0; p < sim->npairs; p++) {
         nbr_pair *np = &sim->pairs[p];
         np->i = inv[np->i];
@@ -880,7 +954,7 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         for (size_t p = 0; p < sim->npairs; p++) sim->out[p].touch = 0;
     }
     memcpy(sim->x_build, sim->x, sim->n * sizeof *sim->x);
-    near_walls(sim);
+    if ((st = wall_slots(sim, err))) return st;
     sim->rebuilds++;
     return DEM_OK;
 }
@@ -894,7 +968,7 @@ static int needs_rebuild(const dem_sim *sim)
         if (d2 > m1) { m2 = m1; m1 = d2; }
         else if (d2 > m2) m2 = d2;
     }
-    /* a particle and a moving wall closing the skin between them (near_walls) */
+    /* a particle and a moving wall closing the skin between them (wall_slots) */
     double w2 = 0.0;
     for (size_t k = 0; k < sim->nwalls; k++) w2 = fmax(w2, dem_v3_norm2(dem_v3_sub(sim->walls[k].point, sim->wall_build[k])));
     return sqrt(m1) + sqrt(m2) >= sim->skin || sqrt(m1) + sqrt(w2) >= sim->skin;
@@ -971,14 +1045,10 @@ static inline void account_pair(const dem_sim *sim, size_t p, const dem_vec3 *v,
  * (full-step) velocities. */
 static void account_walls(dem_sim *sim, int setup, double s[5])
 {
-    size_t nw = sim->nwalls;
-    for (size_t a = 0; a < sim->n; a++) {
-        if (!sim->wnear[a]) continue; /* no wall within reach: no wall contact */
-        for (size_t k = 0; k < nw; k++)
-            if (sim->wtouch[a * nw + k])
-                s[4] += contact_energy(sim, sim->v, sim->w, (uint32_t)a, 1, (uint32_t)k, &sim->wout[a * nw + k],
-                                       &sim->whist[a * nw + k], sim->h, setup, s);
-    }
+    for (size_t q = 0; q < sim->nwslots; q++)
+        if (sim->wtouch[q])
+            s[4] += contact_energy(sim, sim->v, sim->w, sim->wowner[q], 1, sim->wwall[q], &sim->wout[q], &sim->whist[q],
+                                   sim->h, setup, s);
 }
 
 /* The velocities the pending accounting uses: saved by the first half kick, or still current. */
@@ -1081,12 +1151,10 @@ static int particle_forces(dem_sim *sim, size_t a)
         f = dem_v3_madd(f, h->f, sign);
         t = dem_v3_madd(t, h->c, -(r - h->half_delta));          /* seed 001 Step 8 torque */
     }
-    uint32_t near = sim->wnear[a];
-    for (size_t k = 0; k < sim->nwalls; k++) {
-        if (!((near >> (k < WNEAR_MAX ? k : 0)) & 1u)) continue; /* out of reach: no contact, none lost */
-        lost += eval_wall(sim, (uint32_t)a, (uint32_t)k);
-        if (!sim->wtouch[a * sim->nwalls + k]) continue;
-        const contact_out *o = &sim->wout[a * sim->nwalls + k];
+    for (size_t q = sim->wstart[a]; q < sim->wstart[a + 1]; q++) {
+        lost += eval_wall(sim, q);
+        if (!sim->wtouch[q]) continue;
+        const contact_out *o = &sim->wout[q];
         dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
         f = dem_v3_add(f, fc);
         t = dem_v3_add(t, dem_v3_scale(dem_v3_cross(o->n, o->ft), -(sim->r[a] - 0.5 * o->delta)));
@@ -1118,20 +1186,17 @@ static void totals(dem_sim *sim)
     }
     double *work = sim->wwork;
     for (size_t k = 0; k < nw; k++) work[k] = 0.0;
-    for (size_t a = 0; a < sim->n; a++) {
-        if (!sim->wnear[a]) continue;
-        const uint8_t *touch = &sim->wtouch[a * nw];
-        for (size_t k = 0; k < nw; k++) {
-            if (!touch[k]) continue;
-            dem_wall *wl = &sim->walls[k];
-            const contact_out *o = &sim->wout[a * nw + k];
-            dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn); /* on the particle */
-            dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
-            wl->force = dem_v3_sub(wl->force, fc);
-            wl->torque = dem_v3_sub(wl->torque, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
-            dem_vec3 vw = dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point)));
-            work[k] += dem_v3_dot(fc, vw) * sim->hdt;
-        }
+    for (size_t q = 0; q < sim->nwslots; q++) {
+        if (!sim->wtouch[q]) continue;
+        size_t a = sim->wowner[q], k = sim->wwall[q];
+        dem_wall *wl = &sim->walls[k];
+        const contact_out *o = &sim->wout[q];
+        dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn); /* on the particle */
+        dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
+        wl->force = dem_v3_sub(wl->force, fc);
+        wl->torque = dem_v3_sub(wl->torque, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
+        dem_vec3 vw = dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point)));
+        work[k] += dem_v3_dot(fc, vw) * sim->hdt;
     }
     for (size_t k = 0; k < nw; k++) {
         sim->walls[k].work += work[k];
@@ -1215,9 +1280,9 @@ static void exact_kick(dem_sim *sim, size_t a)
         k[1] += lattice_round(f.y * c, &bad);
         k[2] += lattice_round(f.z * c, &bad);
     }
-    for (size_t w = 0; w < sim->nwalls; w++) {
-        if (!sim->wtouch[a * sim->nwalls + w]) continue;
-        const contact_out *o = &sim->wout[a * sim->nwalls + w];
+    for (size_t q = sim->wstart[a]; q < sim->wstart[a + 1]; q++) {
+        if (!sim->wtouch[q]) continue;
+        const contact_out *o = &sim->wout[q];
         dem_vec3 f = dem_v3_madd(o->ft, o->n, o->fn);
         k[0] += lattice_round(f.x * c, &bad);
         k[1] += lattice_round(f.y * c, &bad);
@@ -1546,18 +1611,15 @@ static dem_status check_finite(const dem_sim *sim, dem_error *err)
 
 static double wall_power(const dem_sim *sim)
 {
-    size_t nw = sim->nwalls;
     double p = 0.0;
-    for (size_t a = 0; a < sim->n; a++) {
-        if (!sim->wnear[a]) continue;
-        for (size_t k = 0; k < nw; k++) {
-            if (!sim->wtouch[a * nw + k]) continue;
-            const dem_wall *wl = &sim->walls[k];
-            const contact_out *o = &sim->wout[a * nw + k];
-            dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
-            dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
-            p += dem_v3_dot(fc, dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
-        }
+    for (size_t q = 0; q < sim->nwslots; q++) {
+        if (!sim->wtouch[q]) continue;
+        size_t a = sim->wowner[q];
+        const dem_wall *wl = &sim->walls[sim->wwall[q]];
+        const contact_out *o = &sim->wout[q];
+        dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
+        dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
+        p += dem_v3_dot(fc, dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
     }
     return p;
 }
@@ -1608,12 +1670,9 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
             lost += sim->plost[p];
             sim->plost[p] = 0.0;
         }
-        for (size_t a = 0; a < sim->n; a++) { /* slot order; slots out of reach hold zeros */
-            if (!sim->wnear[a]) continue;
-            for (size_t q = a * sim->nwalls; q < (a + 1) * sim->nwalls; q++) {
-                lost += sim->wlost[q];
-                sim->wlost[q] = 0.0;
-            }
+        for (size_t q = 0; q < sim->nwslots; q++) { /* slot order */
+            lost += sim->wlost[q];
+            sim->wlost[q] = 0.0;
         }
     }
     sim->pend_lost = lost;
@@ -1640,8 +1699,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     sim->nblk = (sim->n + PAIR_BLOCK - 1) / PAIR_BLOCK;
     A(sim->bsum, sim->nblk ? sim->nblk : 1); A(sim->pblk, sim->nblk + 1);
     A(sim->V, n); A(sim->K, n); A(sim->kc, n); A(sim->kbad, n); A(sim->wV, nw ? nw : 1);
-    A(sim->wnear, n); A(sim->wall_build, nw ? nw : 1);
-    A(sim->whist, n * (nw ? nw : 1)); A(sim->wout, n * (nw ? nw : 1)); A(sim->wlost, n * (nw ? nw : 1)); A(sim->wtouch, n * (nw ? nw : 1));
+    A(sim->wstart, n + 1); A(sim->wall_build, nw ? nw : 1);
 #undef A
     return DEM_OK;
 nomem:
@@ -1691,9 +1749,12 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
         o.ft = c->ft;
         o.delta = c->overlap;
         if (c->flags & DEM_CONTACT_WALL) {
-            nbr_pair *h = &sim->whist[(size_t)i * sim->nwalls + c->j];
-            sim->wout[(size_t)i * sim->nwalls + c->j] = o;
-            sim->wtouch[(size_t)i * sim->nwalls + c->j] = 1;
+            size_t q = sim->wstart[i];
+            while (q < sim->wstart[i + 1] && sim->wwall[q] != c->j) q++;
+            if (q == sim->wstart[i + 1]) continue; /* the wall is out of reach: cannot be touching */
+            nbr_pair *h = &sim->whist[q];
+            sim->wout[q] = o;
+            sim->wtouch[q] = 1;
             h->flags = PAIR_TOUCH | (c->flags & DEM_CONTACT_SLIDING ? PAIR_SLIDING : 0);
             h->xi[0] = xi.x; h->xi[1] = xi.y; h->xi[2] = xi.z;
             h->diss[0] = c->diss_friction; h->diss[1] = c->diss_damp_n; h->diss[2] = c->diss_damp_t;
@@ -1752,14 +1813,12 @@ static void restore_energy_state(dem_sim *sim)
         pair_properties(sim, &p, sim->pairs[q].i, sim->pairs[q].j, &sim->pairs[q]);
         restore_contact_state(sim, &p, &sim->pairs[q], &sim->out[q]);
     }
-    size_t nw = sim->nwalls;
-    for (size_t a = 0; a < sim->n; a++)
-        for (size_t k = 0; k < nw; k++) {
-            if (!sim->wtouch[a * nw + k]) continue;
-            dem_pair p;
-            wall_pair_properties(sim, (uint32_t)a, (uint32_t)k, &sim->whist[a * nw + k], &p);
-            restore_contact_state(sim, &p, &sim->whist[a * nw + k], &sim->wout[a * nw + k]);
-        }
+    for (size_t q = 0; q < sim->nwslots; q++) {
+        if (!sim->wtouch[q]) continue;
+        dem_pair p;
+        wall_pair_properties(sim, sim->wowner[q], sim->wwall[q], &sim->whist[q], &p);
+        restore_contact_state(sim, &p, &sim->whist[q], &sim->wout[q]);
+    }
     contacts_setup(sim);
 }
 
@@ -1837,18 +1896,6 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
         memcpy(sim->image[a], p->image, sizeof p->image);
         if (p->radius > sim->rmax) sim->rmax = p->radius;
     }
-    /* hooke stiffness of particle-wall pairs */
-    for (size_t a = 0; a < sim->n; a++)
-        for (size_t k = 0; k < sim->nwalls; k++) {
-            nbr_pair *h = &sim->whist[a * sim->nwalls + k];
-            if (st->normal == DEM_NORMAL_HOOKE) {
-                dem_pair p;
-                dem_pair_init(&p, st, sim->r[a], sim->m[a], &sim->materials[sim->mat[a]], 0.0, 0.0,
-                              &sim->materials[sim->walls[k].material]);
-                h->kn = p.kn;
-                h->kt = p.kt;
-            }
-        }
     for (int k = 0; k < 3; k++) sim->periodic[k] = (s->cell.flags >> k) & 1;
     if (s->cell.flags) cell_inverse(sim);
     sim->skin = st->skin > 0.0 ? st->skin : default_skin(sim);
@@ -1886,7 +1933,7 @@ void dem_sim_free(dem_sim *sim)
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->bsum, sim->pblk, sim->wnear, sim->wall_build, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->wstart, sim->wowner, sim->wwall, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->bsum, sim->pblk, sim->wall_build, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
                     sim->adj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
@@ -2034,7 +2081,7 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     int history = dem_tangential_models[sim->st.tangential]->uses_history;
     size_t count = 0;
     for (size_t p = 0; p < sim->npairs; p++) count += sim->out[p].touch;
-    for (size_t k = 0; k < sim->n * sim->nwalls; k++) count += sim->wtouch[k];
+    for (size_t q = 0; q < sim->nwslots; q++) count += sim->wtouch[q];
     out_contact *list = malloc((count ? count : 1) * sizeof *list);
     if (!list) return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing %zu contacts", count);
     size_t c = 0;
@@ -2051,19 +2098,17 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
         oc->h = np;
         oc->o = &sim->out[p];
     }
-    for (size_t a = 0; a < sim->n; a++)
-        for (size_t k = 0; k < sim->nwalls; k++) {
-            if (!sim->wtouch[a * sim->nwalls + k]) continue;
-            const contact_out *o = &sim->wout[a * sim->nwalls + k];
-            out_contact *oc = &list[c++];
-            oc->i = sim->id[a];
-            oc->j = k;
-            oc->flip = 0;
-            memset(oc->s, 0, sizeof oc->s);
-            oc->wall = 1;
-            oc->h = &sim->whist[a * sim->nwalls + k];
-            oc->o = o;
-        }
+    for (size_t q = 0; q < sim->nwslots; q++) {
+        if (!sim->wtouch[q]) continue;
+        out_contact *oc = &list[c++];
+        oc->i = sim->id[sim->wowner[q]];
+        oc->j = sim->wwall[q];
+        oc->flip = 0;
+        memset(oc->s, 0, sizeof oc->s);
+        oc->wall = 1;
+        oc->h = &sim->whist[q];
+        oc->o = &sim->wout[q];
+    }
     qsort(list, count, sizeof *list, cmp_out_contact);
     out->ncontacts = 0;
     out->hist_slots = history ? 3 : 0;

@@ -253,3 +253,18 @@ setup() {
     # pushed ahead of the wall, faster than it (about 2 m/s, less the restitution's loss)
     awk -v v="$vz" 'BEGIN { exit !(v < -1.5 && v > -2.0) }'
 }
+
+@test "40 walls: the 40th holds a bouncing sphere, and the 39 out of reach change no bit" {
+    far=()
+    for k in $(seq 1 39); do far+=(--wall "x=-$k"); done
+    common=(--lattice sc --cells 1,1,1 --radius 0.001 --origin 0,0,0.0015 --young 1e7)
+    dem-pack "${common[@]}" "${far[@]}" --wall z=0 > many.dem
+    dem-pack "${common[@]}" --wall z=0 > one.dem
+    for f in many one; do
+        dem-step -q --gravity 0,0,-9.81 --time 0.05 --dt auto --every 1000 $f.dem > $f.out.dem
+        dem-probe --particles $f.out.dem > $f.tsv
+    done
+    cmp many.tsv one.tsv
+    # column 7 is z: the sphere never sinks through the plane z = 0 (overlap below 10% of r)
+    awk -F'\t' 'NR > 1 && $7 < 0.0009 { bad = 1 } END { exit bad }' many.tsv
+}
