@@ -25,45 +25,64 @@
 #include <omp.h>
 #endif
 
-enum { PAIR_TOUCH = 1u, PAIR_SLIDING = 2u };
+/* flags of a contact: touching at the last evaluation, the Coulomb cap acted in it, its
+ * tangential dashpot was not zero */
+enum { PAIR_TOUCH = 1u, PAIR_SLIDING = 2u, PAIR_ETA_T = 4u };
 
 /* A pair of particles within the neighbour cutoff. i has the smaller index; j is seen through
- * its periodic image x_j + H s. The history lives here between steps. */
+ * its periodic image x_j + H s. The history lives here between steps, and the part of the last
+ * evaluation that only the energy accounting reads. Whatever follows from other fields is not
+ * stored (the step is limited by memory traffic): |xi|^2, the spring energy 1/2 S_t |xi|^2,
+ * the tangential dashpot force ft + S_t xi (if PAIR_ETA_T), the last step's spring energy. */
 typedef struct {
     uint32_t i, j;
     int32_t s[3];
     uint32_t flags;
-    double xi[3];     /* tangential spring displacement, m (seed 001 eq 14) */
+    double xi[3];     /* tangential spring displacement, m (seed 001 eq 14); 0 without history */
     double kn, kt;    /* hooke stiffnesses of this pair, N/m */
     double mstar, rstar; /* effective mass and radius, kg, m */
+    double fdn;       /* last evaluation: normal dashpot force on i along n, N */
+    double stt;       /* last evaluation: tangential stiffness S_t, N/m */
+    double prev[4];   /* at the last full step (PREV_*): power of the tangential force ft . u_t and
+                       * of its dashpot part (W), |xi|^2 (m^2), S_t (N/m); 0 without contact */
     double diss[3];   /* dissipated at this contact since it formed: friction, damp_n, damp_t, J */
-    double prev[5];   /* at the last full step: tangential spring energy U_t (J), power of the
-                       * tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2),
-                       * tangential stiffness S_t (N/m); 0 without contact */
 } nbr_pair;
 
-/* What the force pass computed for one contact at this step. */
+enum { PREV_PT = 0, PREV_PD = 1, PREV_XI2 = 2, PREV_STT = 3 };
+
+/* What the force pass computed for one contact at this step: what the force sums read, one
+ * cache line (zeros for a pair apart, so that it adds exact zeros). */
 typedef struct {
     dem_vec3 n;       /* unit normal at t + dt, from j to i */
     dem_vec3 ft;      /* tangential force on i, N */
     double fn;        /* normal force on i along n, N (negative: attractive dashpot) */
     double delta;     /* overlap, m */
-    double fdn;       /* normal dashpot force on i along n, N */
-    dem_vec3 fdt;     /* tangential dashpot part of ft: ft + S_t xi, N */
-    double ut;        /* tangential spring energy 1/2 S_t |xi|^2 after this step, J */
-    double stt;       /* tangential stiffness S_t of this step, N/m */
-    double xi2;       /* |xi|^2 after this step, m^2 */
-    uint32_t slid;    /* the Coulomb cap acted in this step */
-    uint32_t touch;
 } contact_out;
 
-/* The part of a contact's result the force sums read, kept small and apart from the rest so
- * that summing is not limited by memory traffic. */
-typedef struct {
-    dem_vec3 f;       /* total contact force on i, N */
-    dem_vec3 c;       /* n x ft: the torque on either particle is -(r - delta/2) c */
-    double half_delta;
-} contact_hot;
+/* The contact force on i and n x ft, whose torque on either particle is -(r - delta/2) n x ft. */
+static inline dem_vec3 contact_force(const contact_out *o) { return dem_v3_madd(o->ft, o->n, o->fn); }
+static inline dem_vec3 contact_moment(const contact_out *o) { return dem_v3_cross(o->n, o->ft); }
+
+/* The derived parts of a contact's last evaluation (see nbr_pair). */
+static inline double spring_xi2(const nbr_pair *h) { return dem_v3_norm2(dem_v3(h->xi[0], h->xi[1], h->xi[2])); }
+static inline double spring_energy(double stt, double xi2) { return 0.5 * stt * xi2; }
+static inline dem_vec3 dashpot_t(const nbr_pair *h, const contact_out *o)
+{
+    if (!(h->flags & PAIR_ETA_T)) return dem_v3_zero();
+    return dem_v3_madd(o->ft, dem_v3(h->xi[0], h->xi[1], h->xi[2]), h->stt);
+}
+
+/* A contact lost: the friction its spring still held goes (returned, J), and the history with it. */
+static double forget_contact(nbr_pair *h, double hdt)
+{
+    double lost = -0.5 * hdt * h->prev[PREV_PT] + spring_energy(h->prev[PREV_STT], h->prev[PREV_XI2]);
+    memset(h->prev, 0, sizeof h->prev);
+    h->flags = 0;
+    h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
+    h->diss[0] = h->diss[1] = h->diss[2] = 0.0;
+    h->fdn = h->stt = 0.0;
+    return lost;
+}
 
 /* One particle's view of a pair, in the order its forces are summed. */
 typedef struct {
@@ -117,8 +136,7 @@ struct dem_sim {
     double skin, rmax;
     nbr_pair *pairs;
     size_t npairs, cap_pairs;
-    contact_out *out;
-    contact_hot *hot;
+    contact_out *out;       /* per pair: the last evaluation's result (64-byte aligned) */
     double (*bsum)[5];      /* per block of particles: its pairs' part of the deferred full-step accounting
                              * (friction, damp_n, damp_t, law, normal-dashpot power) */
     size_t *pblk;           /* pairs pblk[b] .. pblk[b+1]-1 have i in block b (PAIR_BLOCK particles) */
@@ -258,15 +276,12 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
     double eta_n = dm->eta_n(p, st, sn);
     double fn = fe - eta_n * vn;                                                 /* seed 001 eq 13 */
     o->fn = fn;
-    o->fdn = -eta_n * vn;
-    o->fdt = dem_v3_zero();
-    o->ut = 0.0;
-    o->stt = 0.0;
-    o->xi2 = 0.0;
-    o->slid = 0;
+    h->fdn = -eta_n * vn;
+    h->stt = 0.0;
     o->ft = dem_v3_zero();
     if (!dem_tangential_models[st->tangential]->uses_history) {
         h->flags = PAIR_TOUCH;
+        h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
         return;
     }
     double stt = dem_tangential_models[st->tangential]->stiffness(p, st->normal, delta);
@@ -293,12 +308,8 @@ static void eval_contact(const dem_sim *sim, const dem_pair *p, const contact_in
     h->xi[0] = xi.x;
     h->xi[1] = xi.y;
     h->xi[2] = xi.z;
-    h->flags = flags;
-    o->fdt = eta_t == 0.0 ? dem_v3_zero() : dem_v3_madd(ft, xi, stt);
-    o->stt = stt;
-    o->xi2 = dem_v3_norm2(xi);
-    o->ut = 0.5 * stt * o->xi2;
-    o->slid = (flags & PAIR_SLIDING) != 0;
+    h->flags = flags | (eta_t != 0.0 ? PAIR_ETA_T : 0u);
+    h->stt = stt;
 }
 
 static void pair_properties(const dem_sim *sim, dem_pair *p, uint32_t i, uint32_t j, const nbr_pair *np)
@@ -316,13 +327,6 @@ static void pair_properties(const dem_sim *sim, dem_pair *p, uint32_t i, uint32_
     p->kt = np->kt;
 }
 
-static inline void set_hot(contact_hot *h, const contact_out *o)
-{
-    h->f = dem_v3_madd(o->ft, o->n, o->fn);
-    h->c = dem_v3_cross(o->n, o->ft);
-    h->half_delta = 0.5 * o->delta;
-}
-
 /* Returns 1 if the pair's contact was lost in this step (its friction is in plost[pi]). */
 static int eval_pair(const dem_sim *sim, size_t pi)
 {
@@ -336,24 +340,19 @@ static int eval_pair(const dem_sim *sim, size_t pi)
     double rs = sim->r[i] + sim->r[j], d2 = dem_v3_norm2(c.d);
     if (d2 >= rs * rs) {
         if (sim->ptouch[pi]) { /* results of the last step: now exact zeros */
-            o->touch = 0;
             sim->ptouch[pi] = 0;
-            memset(&sim->hot[pi], 0, sizeof sim->hot[pi]);
+            memset(o, 0, sizeof *o);
         }
         int lost = 0;
         if (np->flags) { /* contact lost: the history goes with it */
+            double e = forget_contact(np, sim->hdt);
             if (sim->hdt != 0.0) {
-                sim->plost[pi] = -0.5 * sim->hdt * np->prev[1] + np->prev[0];
+                sim->plost[pi] = e;
                 lost = 1;
             }
-            np->prev[0] = np->prev[1] = np->prev[2] = np->prev[3] = np->prev[4] = 0.0;
-            np->flags = 0;
-            np->xi[0] = np->xi[1] = np->xi[2] = 0.0;
-            np->diss[0] = np->diss[1] = np->diss[2] = 0.0;
         }
         return lost;
     }
-    o->touch = 1;
     dem_pair p;
     pair_properties(sim, &p, i, j, np);
     double dist = sqrt(d2);
@@ -366,7 +365,6 @@ static int eval_pair(const dem_sim *sim, size_t pi)
     c.half_normal = sim->st.integrator == DEM_INTEGRATOR_VV_IMPROVED;
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(sim->w[i], sim->w[j]), c.n);
     eval_contact(sim, &p, &c, np, o);
-    set_hot(&sim->hot[pi], o);
     sim->ptouch[pi] = 1;
     return 0;
 }
@@ -461,14 +459,10 @@ static int eval_wall(const dem_sim *sim, size_t slot)
     int lost = 0;
     if (!wall_geometry(wl, sim->x[a], &n, &gap) || gap >= sim->r[a]) {
         if (sim->wtouch[slot]) { /* contact lost: the history goes with it (the stiffnesses stay) */
-            nbr_pair *h = &sim->whist[slot];
-            if (sim->hdt != 0.0) sim->wlost[slot] = -0.5 * sim->hdt * h->prev[1] + h->prev[0];
+            double e = forget_contact(&sim->whist[slot], sim->hdt);
+            if (sim->hdt != 0.0) sim->wlost[slot] = e;
             lost = sim->hdt != 0.0;
-            h->prev[0] = h->prev[1] = h->prev[2] = h->prev[3] = h->prev[4] = 0.0;
-            h->flags = 0;
-            h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
-            h->diss[0] = h->diss[1] = h->diss[2] = 0.0;
-            sim->wout[slot].touch = 0;
+            memset(&sim->wout[slot], 0, sizeof sim->wout[slot]);
             sim->wtouch[slot] = 0;
         }
         return lost;
@@ -476,7 +470,6 @@ static int eval_wall(const dem_sim *sim, size_t slot)
     nbr_pair *h = &sim->whist[slot];
     contact_out *o = &sim->wout[slot];
     sim->wtouch[slot] = 1;
-    o->touch = 1;
     dem_pair p;
     wall_pair_properties(sim, a, k, h, &p);
     contact_in c;
@@ -609,6 +602,8 @@ static dem_status carry_history(dem_sim *sim, nbr_pair *old, size_t nold)
             memcpy(np->xi, old[k].xi, sizeof np->xi);
             memcpy(np->diss, old[k].diss, sizeof np->diss);
             memcpy(np->prev, old[k].prev, sizeof np->prev);
+            np->fdn = old[k].fdn;
+            np->stt = old[k].stt;
             np->flags = old[k].flags;
         }
     }
@@ -933,15 +928,14 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
     free(old);
     if (st) return st;
     if (sim->npairs > sim->cap_out) {
-        contact_out *o = realloc(sim->out, sim->npairs * sizeof *o);
-        if (o) sim->out = o;
-        contact_hot *h = realloc(sim->hot, sim->npairs * sizeof *h);
-        if (h) sim->hot = h;
+        /* one result per cache line (the list's results restart from zeros: nothing to keep) */
+        free(sim->out);
+        contact_out *o = sim->out = aligned_alloc(64, sim->npairs * sizeof *o);
         uint8_t *t = realloc(sim->ptouch, sim->npairs);
         if (t) sim->ptouch = t;
         double *l = realloc(sim->plost, sim->npairs * sizeof *l);
         if (l) sim->plost = l;
-        if (!o || !h || !t || !l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
+        if (!o || !t || !l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
         sim->cap_out = sim->npairs;
     }
     if ((st = build_adjacency(sim, err))) return st;
@@ -949,9 +943,8 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
     /* the new list's results start as exact zeros; the next force pass fills them */
     if (sim->npairs) {
         memset(sim->ptouch, 0, sim->npairs);
-        memset(sim->hot, 0, sim->npairs * sizeof *sim->hot);
+        memset(sim->out, 0, sim->npairs * sizeof *sim->out);
         memset(sim->plost, 0, sim->npairs * sizeof *sim->plost);
-        for (size_t p = 0; p < sim->npairs; p++) sim->out[p].touch = 0;
     }
     memcpy(sim->x_build, sim->x, sim->n * sizeof *sim->x);
     if ((st = wall_slots(sim, err))) return st;
@@ -1014,23 +1007,23 @@ static double contact_energy(const dem_sim *sim, const dem_vec3 *v, const dem_ve
     double un;
     dem_vec3 ut;
     contact_velocity(sim, v, w, i, wall, j, o, &un, &ut);
-    double pn = -o->fdn * un, pt = dem_v3_dot(o->ft, ut), pd = dem_v3_dot(o->fdt, ut);
+    double xi2 = spring_xi2(h), stt = h->stt;
+    double pn = -h->fdn * un, pt = dem_v3_dot(o->ft, ut), pd = dem_v3_dot(dashpot_t(h, o), ut);
     if (!setup) {
         /* the stiffness at the last step; this step's for a new spring */
-        double s_old = h->prev[3] > 0.0 ? h->prev[4] : o->stt, s_mid = 0.5 * (s_old + o->stt);
-        double law = 0.25 * (o->stt - s_old) * (h->prev[3] + o->xi2);
+        double s_old = h->prev[PREV_XI2] > 0.0 ? h->prev[PREV_STT] : stt, s_mid = 0.5 * (s_old + stt);
+        double law = 0.25 * (stt - s_old) * (h->prev[PREV_XI2] + xi2);
         double d[4] = {0.0, pn * dt, 0.0, law};
         /* the spring's change at the step's mean stiffness; the rest (law) is the law's */
-        if (o->slid) d[0] = -0.5 * dt * (h->prev[1] + pt) - 0.5 * s_mid * (o->xi2 - h->prev[3]);
-        else d[2] = -0.5 * dt * (h->prev[2] + pd);
+        if (h->flags & PAIR_SLIDING) d[0] = -0.5 * dt * (h->prev[PREV_PT] + pt) - 0.5 * s_mid * (xi2 - h->prev[PREV_XI2]);
+        else d[2] = -0.5 * dt * (h->prev[PREV_PD] + pd);
         for (int k = 0; k < 3; k++) h->diss[k] += d[k];
         for (int k = 0; k < 4; k++) e4[k] += d[k];
     }
-    h->prev[0] = o->ut;
-    h->prev[1] = pt;
-    h->prev[2] = pd;
-    h->prev[3] = o->xi2;
-    h->prev[4] = o->stt;
+    h->prev[PREV_PT] = pt;
+    h->prev[PREV_PD] = pd;
+    h->prev[PREV_XI2] = xi2;
+    h->prev[PREV_STT] = stt;
     return pn;
 }
 
@@ -1146,18 +1139,17 @@ static int particle_forces(dem_sim *sim, size_t a)
     double r = sim->r[a];
     for (size_t e = sim->adj_start[a]; e < sim->adj_start[a + 1]; e++) {
         const adj_entry *ae = &sim->adj[e];
-        const contact_hot *h = &sim->hot[ae->pair];
+        const contact_out *o = &sim->out[ae->pair];
         double sign = ae->side ? -1.0 : 1.0;                     /* j receives -F */
-        f = dem_v3_madd(f, h->f, sign);
-        t = dem_v3_madd(t, h->c, -(r - h->half_delta));          /* seed 001 Step 8 torque */
+        f = dem_v3_madd(f, contact_force(o), sign);
+        t = dem_v3_madd(t, contact_moment(o), -(r - 0.5 * o->delta)); /* seed 001 Step 8 torque */
     }
     for (size_t q = sim->wstart[a]; q < sim->wstart[a + 1]; q++) {
         lost += eval_wall(sim, q);
         if (!sim->wtouch[q]) continue;
         const contact_out *o = &sim->wout[q];
-        dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
-        f = dem_v3_add(f, fc);
-        t = dem_v3_add(t, dem_v3_scale(dem_v3_cross(o->n, o->ft), -(sim->r[a] - 0.5 * o->delta)));
+        f = dem_v3_add(f, contact_force(o));
+        t = dem_v3_add(t, dem_v3_scale(contact_moment(o), -(sim->r[a] - 0.5 * o->delta)));
     }
     double p = local_damping(sim, a, &f, &t);
     ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
@@ -1274,7 +1266,7 @@ static void exact_kick(dem_sim *sim, size_t a)
     int64_t k[3] = {sim->kg[0], sim->kg[1], sim->kg[2]};
     for (size_t e = sim->adj_start[a]; e < sim->adj_start[a + 1]; e++) {
         const adj_entry *ae = &sim->adj[e];
-        dem_vec3 f = sim->hot[ae->pair].f;
+        dem_vec3 f = contact_force(&sim->out[ae->pair]);
         if (ae->side) f = dem_v3_neg(f); /* j receives -F: an exact negation */
         k[0] += lattice_round(f.x * c, &bad);
         k[1] += lattice_round(f.y * c, &bad);
@@ -1743,7 +1735,6 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
         if (s->hist_slots < 3) xi = dem_v3_zero();
         contact_out o;
         memset(&o, 0, sizeof o);
-        o.touch = 1;
         o.n = c->normal;
         o.fn = dem_v3_dot(c->fn, c->normal);
         o.ft = c->ft;
@@ -1777,7 +1768,6 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
         nbr_pair *np = bsearch(&key, sim->pairs, sim->npairs, sizeof key, cmp_pair_key);
         if (!np) continue; /* not within the cutoff any more: cannot be touching */
         sim->out[np - sim->pairs] = o;
-        set_hot(&sim->hot[np - sim->pairs], &o);
         sim->ptouch[np - sim->pairs] = 1;
         np->flags = PAIR_TOUCH | (c->flags & DEM_CONTACT_SLIDING ? PAIR_SLIDING : 0);
         np->xi[0] = xi.x; np->xi[1] = xi.y; np->xi[2] = xi.z;
@@ -1790,19 +1780,17 @@ static dem_status load_contacts(dem_sim *sim, const dem_system *s, dem_error *er
 /* A frame with current forces: the tangential spring energies, dashpot parts and powers at
  * the frame's step, computed from the frame exactly as the step that wrote it did. */
 /* The tangential state of one contact as the step that wrote the frame left it. */
-static void restore_contact_state(const dem_sim *sim, const dem_pair *p, const nbr_pair *h, contact_out *o)
+static void restore_contact_state(const dem_sim *sim, const dem_pair *p, nbr_pair *h, const contact_out *o)
 {
     const dem_tangential_model *tm = dem_tangential_models[sim->st.tangential];
     double stt = tm->uses_history ? tm->stiffness(p, sim->st.normal, o->delta) : 0.0;
-    dem_vec3 xi = dem_v3(h->xi[0], h->xi[1], h->xi[2]);
     double fe, sn;
     dem_normal_models[sim->st.normal]->eval(p, o->delta, &fe, &sn);
     const dem_damping_model *dm = dem_damping_models[sim->st.damping];
     double eta_t = dm->eta_t(p, &sim->st, dm->eta_n(p, &sim->st, sn), sn, stt);
-    o->fdt = eta_t == 0.0 ? dem_v3_zero() : dem_v3_madd(o->ft, xi, stt);
-    o->stt = stt;
-    o->xi2 = dem_v3_norm2(xi);
-    o->ut = 0.5 * stt * o->xi2;
+    if (!tm->uses_history) h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
+    h->stt = stt;
+    h->flags = (h->flags & ~PAIR_ETA_T) | (eta_t != 0.0 ? PAIR_ETA_T : 0u);
 }
 
 static void restore_energy_state(dem_sim *sim)
@@ -1915,8 +1903,8 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
         return NULL;
     }
     for (size_t p = 0; p < sim->npairs; p++) {
-        sim->out[p].touch = sim->ptouch[p] = 0;
-        memset(&sim->hot[p], 0, sizeof sim->hot[p]);
+        sim->ptouch[p] = 0;
+        memset(&sim->out[p], 0, sizeof sim->out[p]);
     }
     /* With current forces, the frame's contacts stand for this step's results too, so that a
      * frame stored before any step equals the one read. */
@@ -1933,7 +1921,7 @@ void dem_sim_free(dem_sim *sim)
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->wstart, sim->wowner, sim->wwall, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->hot, sim->bsum, sim->pblk, sim->wall_build, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->wstart, sim->wowner, sim->wwall, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->bsum, sim->pblk, sim->wall_build, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
                     sim->adj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
@@ -2080,13 +2068,13 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     if (sim->nwalls) memcpy(out->walls, sim->walls, sim->nwalls * sizeof *sim->walls);
     int history = dem_tangential_models[sim->st.tangential]->uses_history;
     size_t count = 0;
-    for (size_t p = 0; p < sim->npairs; p++) count += sim->out[p].touch;
+    for (size_t p = 0; p < sim->npairs; p++) count += sim->ptouch[p];
     for (size_t q = 0; q < sim->nwslots; q++) count += sim->wtouch[q];
     out_contact *list = malloc((count ? count : 1) * sizeof *list);
     if (!list) return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing %zu contacts", count);
     size_t c = 0;
     for (size_t p = 0; p < sim->npairs; p++) {
-        if (!sim->out[p].touch) continue;
+        if (!sim->ptouch[p]) continue;
         const nbr_pair *np = &sim->pairs[p];
         out_contact *oc = &list[c++];
         /* frames name each pair with the smaller id first, whatever the internal order */
