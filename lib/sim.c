@@ -84,11 +84,6 @@ static double forget_contact(nbr_pair *h, double hdt)
     return lost;
 }
 
-/* One particle's view of a pair, in the order its forces are summed. */
-typedef struct {
-    uint32_t pair;
-    uint32_t side; /* 0: the particle is i; 1: it is j */
-} adj_entry;
 
 /* Material-pair constants (index a * nmat + b). */
 typedef struct {
@@ -143,8 +138,12 @@ struct dem_sim {
     size_t nblk;            /* blocks: ceil(n / PAIR_BLOCK) */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
     size_t cap_out;
-    adj_entry *adj;
-    size_t *adj_start;
+    /* Each particle sums its pairs in list order: first those where it is j (i < j: earlier in the
+     * list sorted by i), from jadj, then its own i-range of the list, pairs istart[a] ..
+     * istart[a+1]-1 (read in place: sequential). i < j in every pair: no particle reaches its
+     * own periodic image (dem_sim_new refuses a cell narrower than the cutoff). */
+    uint32_t *jadj;
+    size_t *jadj_start, *istart;
     size_t cap_adj;
     dem_vec3 *x_build;      /* positions at the last rebuild */
     int32_t (*wrapped)[3];  /* images crossed by each particle in this step's wrap */
@@ -623,31 +622,35 @@ static void pair_constants(const dem_sim *sim, nbr_pair *np)
     np->kt = p.kt;
 }
 
-/* Per particle, its pairs in the order of the sorted pair list: the order forces are summed in.
- * Pairs that do not touch add exact zeros (see particle_forces), so only the touching ones
- * matter, and their order in the sorted list is the same whenever the list was built. */
+/* Per particle, its pairs in the order of the sorted pair list: the order forces are summed in
+ * (see jadj in dem_sim). Pairs that do not touch add exact zeros (see particle_forces), so only
+ * the touching ones matter, and their order in the sorted list is the same whenever the list
+ * was built. */
 static dem_status build_adjacency(dem_sim *sim, dem_error *err)
 {
-    size_t need = 2 * sim->npairs;
-    if (need > sim->cap_adj) {
-        adj_entry *a = realloc(sim->adj, (need ? need : 1) * sizeof *a);
+    if (sim->npairs > sim->cap_adj) {
+        uint32_t *a = realloc(sim->jadj, sim->npairs * sizeof *a);
         if (!a) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact adjacency");
-        sim->adj = a;
-        sim->cap_adj = need;
+        sim->jadj = a;
+        sim->cap_adj = sim->npairs;
     }
-    size_t *start = sim->adj_start, *fill = sim->cell_items; /* cell_items is free scratch here */
-    memset(start, 0, (sim->n + 1) * sizeof *start);
-    for (size_t p = 0; p < sim->npairs; p++) {
-        start[sim->pairs[p].i + 1]++;
-        start[sim->pairs[p].j + 1]++;
-    }
-    for (size_t a = 0; a < sim->n; a++) start[a + 1] += start[a];
-    memcpy(fill, start, sim->n * sizeof *fill);
+    size_t *js = sim->jadj_start, *is = sim->istart, *fill = sim->cell_items; /* cell_items is free scratch here */
+    memset(js, 0, (sim->n + 1) * sizeof *js);
+    memset(is, 0, (sim->n + 1) * sizeof *is);
     for (size_t p = 0; p < sim->npairs; p++) {
         const nbr_pair *np = &sim->pairs[p];
-        sim->adj[fill[np->i]++] = (adj_entry){(uint32_t)p, 0};
-        sim->adj[fill[np->j]++] = (adj_entry){(uint32_t)p, 1};
+        if (np->i >= np->j)
+            return dem_fail(err, DEM_ERR_VALUE, "internal error: particle %llu reaches its own periodic image",
+                            (unsigned long long)sim->id[np->i]);
+        is[np->i + 1]++;
+        js[np->j + 1]++;
     }
+    for (size_t a = 0; a < sim->n; a++) {
+        js[a + 1] += js[a];
+        is[a + 1] += is[a];
+    }
+    memcpy(fill, js, sim->n * sizeof *fill);
+    for (size_t p = 0; p < sim->npairs; p++) sim->jadj[fill[sim->pairs[p].j]++] = (uint32_t)p;
     return DEM_OK;
 }
 
@@ -1137,12 +1140,15 @@ static int particle_forces(dem_sim *sim, size_t a)
     double *ed = &sim->edis[a * EDIS];
     int lost = 0;
     double r = sim->r[a];
-    for (size_t e = sim->adj_start[a]; e < sim->adj_start[a + 1]; e++) {
-        const adj_entry *ae = &sim->adj[e];
-        const contact_out *o = &sim->out[ae->pair];
-        double sign = ae->side ? -1.0 : 1.0;                     /* j receives -F */
-        f = dem_v3_madd(f, contact_force(o), sign);
+    for (size_t e = sim->jadj_start[a]; e < sim->jadj_start[a + 1]; e++) { /* j receives -F */
+        const contact_out *o = &sim->out[sim->jadj[e]];
+        f = dem_v3_madd(f, contact_force(o), -1.0);
         t = dem_v3_madd(t, contact_moment(o), -(r - 0.5 * o->delta)); /* seed 001 Step 8 torque */
+    }
+    for (size_t p = sim->istart[a]; p < sim->istart[a + 1]; p++) {
+        const contact_out *o = &sim->out[p];
+        f = dem_v3_madd(f, contact_force(o), 1.0);
+        t = dem_v3_madd(t, contact_moment(o), -(r - 0.5 * o->delta));
     }
     for (size_t q = sim->wstart[a]; q < sim->wstart[a + 1]; q++) {
         lost += eval_wall(sim, q);
@@ -1258,27 +1264,26 @@ static inline int64_t lattice_round(double y, uint8_t *bad)
     return (int64_t)llround(y); /* round half away from zero: round(-y) = -round(y) */
 }
 
+/* k += the kick of force f (N) at c lattice units per newton, rounded by itself. */
+static inline void lattice_add(int64_t k[3], dem_vec3 f, double c, uint8_t *bad)
+{
+    k[0] += lattice_round(f.x * c, bad);
+    k[1] += lattice_round(f.y * c, bad);
+    k[2] += lattice_round(f.z * c, bad);
+}
+
 /* The half kick of particle a, dt/2 F/m in lattice units, from the contacts evaluated last. */
 static void exact_kick(dem_sim *sim, size_t a)
 {
     uint8_t bad = 0;
     double c = sim->kc[a];
     int64_t k[3] = {sim->kg[0], sim->kg[1], sim->kg[2]};
-    for (size_t e = sim->adj_start[a]; e < sim->adj_start[a + 1]; e++) {
-        const adj_entry *ae = &sim->adj[e];
-        dem_vec3 f = contact_force(&sim->out[ae->pair]);
-        if (ae->side) f = dem_v3_neg(f); /* j receives -F: an exact negation */
-        k[0] += lattice_round(f.x * c, &bad);
-        k[1] += lattice_round(f.y * c, &bad);
-        k[2] += lattice_round(f.z * c, &bad);
-    }
+    /* in the order of particle_forces; j receives -F: an exact negation */
+    for (size_t e = sim->jadj_start[a]; e < sim->jadj_start[a + 1]; e++)
+        lattice_add(k, dem_v3_neg(contact_force(&sim->out[sim->jadj[e]])), c, &bad);
+    for (size_t p = sim->istart[a]; p < sim->istart[a + 1]; p++) lattice_add(k, contact_force(&sim->out[p]), c, &bad);
     for (size_t q = sim->wstart[a]; q < sim->wstart[a + 1]; q++) {
-        if (!sim->wtouch[q]) continue;
-        const contact_out *o = &sim->wout[q];
-        dem_vec3 f = dem_v3_madd(o->ft, o->n, o->fn);
-        k[0] += lattice_round(f.x * c, &bad);
-        k[1] += lattice_round(f.y * c, &bad);
-        k[2] += lattice_round(f.z * c, &bad);
+        if (sim->wtouch[q]) lattice_add(k, contact_force(&sim->wout[q]), c, &bad);
     }
     memcpy(sim->K[a], k, sizeof k);
     sim->kbad[a] |= bad;
@@ -1686,7 +1691,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
 #define A(ptr, count) if (!((ptr) = calloc((count), sizeof *(ptr)))) goto nomem
     A(sim->x, n); A(sim->v, n); A(sim->w, n); A(sim->f, n); A(sim->t, n); A(sim->q, n);
     A(sim->r, n); A(sim->m, n); A(sim->inertia, n); A(sim->mat, n); A(sim->flags, n); A(sim->group, n);
-    A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->inv_m, n); A(sim->inv_i, n); A(sim->adj_start, n + 1);
+    A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->inv_m, n); A(sim->inv_i, n); A(sim->jadj_start, n + 1); A(sim->istart, n + 1);
     A(sim->cell_items, n); A(sim->edis, n * EDIS); A(sim->vf, n); A(sim->wf, n);
     sim->nblk = (sim->n + PAIR_BLOCK - 1) / PAIR_BLOCK;
     A(sim->bsum, sim->nblk ? sim->nblk : 1); A(sim->pblk, sim->nblk + 1);
@@ -1920,9 +1925,9 @@ void dem_sim_free(dem_sim *sim)
 {
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
-                    sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->adj_start, sim->cell_items,
+                    sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->jadj_start, sim->istart, sim->cell_items,
                     sim->edis, sim->whist, sim->wout, sim->wtouch, sim->wstart, sim->wowner, sim->wwall, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->bsum, sim->pblk, sim->wall_build, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
-                    sim->adj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
+                    sim->jadj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
 }
