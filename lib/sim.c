@@ -689,7 +689,8 @@ static int wall_near(const dem_sim *sim, size_t a, size_t k)
     return !wall_geometry(&sim->walls[k], sim->x[a], &n, &gap) || gap < sim->r[a] + sim->skin;
 }
 
-/* A new slot's constant part: the hooke stiffnesses of the particle against the rigid wall. */
+/* A new slot: no history; i and j name the particle and the wall; the hooke stiffnesses of
+ * the particle against the rigid wall. */
 static void wall_slot_constants(const dem_sim *sim, size_t a, size_t k, nbr_pair *h)
 {
     memset(h, 0, sizeof *h);
@@ -745,6 +746,7 @@ static dem_status wall_slots(dem_sim *sim, dem_error *err)
             while (e < nkeep && (keep[e].a < a || (keep[e].a == a && keep[e].k < k))) e++; /* out of reach now: gone */
             if (e < nkeep && keep[e].a == a && keep[e].k == k) {
                 sim->whist[q] = keep[e].h;
+                sim->whist[q].i = (uint32_t)a; /* its particle may have been renumbered */
                 sim->wout[q] = keep[e].o;
                 sim->wtouch[q] = keep[e].touch;
             } else {
@@ -933,6 +935,7 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
     if (sim->npairs > sim->cap_out) {
         /* one result per cache line (the list's results restart from zeros: nothing to keep) */
         free(sim->out);
+        sim->cap_out = 0;
         contact_out *o = sim->out = aligned_alloc(64, sim->npairs * sizeof *o);
         uint8_t *t = realloc(sim->ptouch, sim->npairs);
         if (t) sim->ptouch = t;
