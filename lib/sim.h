@@ -4,7 +4,8 @@
  * A dem_sim is built from a frame (dem_system + dem_settings), advanced step by step, and
  * stored back into a frame at any time. It keeps its hot data in flat arrays. Results are
  * bit-identical for any thread count and however a run is split: forces are summed per particle
- * over its contacts sorted by partner id, every total is summed in a fixed order, and everything
+ * over its contacts in the order of the pair list (sorted by particle index; particles are
+ * re-sorted in space at fixed steps), every total is summed in a fixed order, and everything
  * that carries over between steps (velocities, forces, contact histories, wall positions, energy
  * accumulators) is in the frame. */
 #ifndef DEM_SIM_H
