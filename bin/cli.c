@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -44,6 +45,13 @@ _Noreturn void cli_usage(const char *fmt, ...)
 }
 
 _Noreturn void cli_usage_err(const char *opt, const dem_error *err) { cli_usage("%s: %s", opt, err->msg); }
+
+_Noreturn void cli_bad_option(int ch, char *const argv[])
+{
+    if (ch == ':') cli_usage("%s needs a value", argv[optind - 1]);
+    if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
+    cli_usage("unknown option '%s'", argv[optind - 1]);
+}
 
 void cli_warn(const char *fmt, ...)
 {

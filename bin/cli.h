@@ -23,6 +23,10 @@ _Noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 _Noreturn void cli_die_err(const dem_error *err);
 /* "prog: message" and "Try 'prog --help' for more information." on stderr, exit 2. */
 _Noreturn void cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The usage error of a getopt_long result that is no option of the program: ':' (an option
+ * without its value) or '?' (an unknown option). The programs call getopt_long with opterr = 0
+ * and an optstring starting with ':', so that these are the only messages. */
+_Noreturn void cli_bad_option(int ch, char *const argv[]);
 /* Usage error from a libdem parse failure of option --opt. */
 _Noreturn void cli_usage_err(const char *opt, const dem_error *err);
 /* A warning on stderr: "prog: warning: message". */

@@ -433,10 +433,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_FIXED: push_list(&c->fixed, &c->nfixed, argc, optarg); break;
         case OPT_GROUP: push_list(&c->groups, &c->ngroups, argc, optarg); break;
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
-        case ':': cli_usage("%s needs a value", argv[optind - 1]);
-        default:
-            if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
-            cli_usage("unknown option '%s'", argv[optind - 1]);
+        default: cli_bad_option(opt, argv);
         }
     }
     if (optind < argc) cli_usage("unexpected argument '%s' (dem-pack reads a table only with --from)", argv[optind]);

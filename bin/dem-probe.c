@@ -247,10 +247,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_REGION: set_selection(&raw, "--region", optarg, SELECT_REGION); break;
         case OPT_FIELDS: raw.fields = optarg; break;
         case OPT_BOX: raw.box = optarg; break;
-        case ':': cli_usage("%s needs a value", argv[optind - 1]);
-        default:
-            if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
-            cli_usage("unknown option '%s'", argv[optind - 1]);
+        default: cli_bad_option(opt, argv);
         }
     }
     if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);

@@ -97,10 +97,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case 'q': c->quiet = 1; break;
         case 'h': fputs(usage_text, stdout); exit(0);
-        case ':': cli_usage("%s needs a value", argv[optind - 1]);
-        default:
-            if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
-            cli_usage("unknown option '%s'", argv[optind - 1]);
+        default: cli_bad_option(ch, argv);
         }
     }
     if (optind < argc) c->input = argv[optind++];

@@ -192,10 +192,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
         case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
         case OPT_NO_EXACT: c->exact = -1; break;
-        case ':': cli_usage("%s needs a value", argv[optind - 1]);
-        default:
-            if (optopt > 0 && optopt < 256) cli_usage("unknown option '-%c'", optopt);
-            cli_usage("unknown option '%s'", argv[optind - 1]);
+        default: cli_bad_option(ch, argv);
         }
     }
     if (optind < argc) c->input = argv[optind++];
