@@ -159,7 +159,7 @@ struct dem_sim {
     int forces_current;     /* forces in f, t belong to the current state */
     int setup_pending;      /* the setup forces' first half step is not in the accumulators yet */
     double setup_p[3];      /* their powers: normal dashpot, local damping, walls (W) */
-    double *plost;          /* per pair: friction dissipated as the contact was lost this step, J */
+    double *blost;          /* per block of particles: friction its pairs' contacts gave up as they were lost this step, J */
     double *wlost;          /* per particle-wall slot: the same */
     double hdt;             /* time step of history and energy updates: h, 0 in the setup call */
     /* The full-step accounting of the pairs of step k needs the velocities at t + dt, after the
@@ -211,12 +211,21 @@ static inline dem_vec3 rotate_rescale(dem_vec3 a, dem_vec3 n)
  * series to 8th order is exact to below 1e-17 for |x| < 0.01 and avoids libm's sincos, which
  * dominated the step for dense packings. Its coefficients are multiplied, not divided: a
  * division costs as much as a dozen multiplications, and this runs for every contact. */
+static inline double sinc_series(double x2) /* sin x / x from x^2 */
+{
+    return 1.0 - x2 * (1.0 / 6.0) * (1.0 - x2 * (1.0 / 20.0) * (1.0 - x2 * (1.0 / 42.0)));
+}
+
+static inline double cos_series(double x2) /* cos x from x^2 */
+{
+    return 1.0 - x2 * 0.5 * (1.0 - x2 * (1.0 / 12.0) * (1.0 - x2 * (1.0 / 30.0) * (1.0 - x2 * (1.0 / 56.0))));
+}
+
 static inline void small_sincos(double x, double *sn, double *cs)
 {
     if (fabs(x) < 0.01) {
-        double x2 = x * x;
-        *sn = x * (1.0 - x2 * (1.0 / 6.0) * (1.0 - x2 * (1.0 / 20.0) * (1.0 - x2 * (1.0 / 42.0))));
-        *cs = 1.0 - x2 * 0.5 * (1.0 - x2 * (1.0 / 12.0) * (1.0 - x2 * (1.0 / 30.0) * (1.0 - x2 * (1.0 / 56.0))));
+        *sn = x * sinc_series(x * x);
+        *cs = cos_series(x * x);
     } else {
         *sn = sin(x);
         *cs = cos(x);
@@ -326,8 +335,9 @@ static void pair_properties(const dem_sim *sim, dem_pair *p, uint32_t i, uint32_
     p->kt = np->kt;
 }
 
-/* Returns 1 if the pair's contact was lost in this step (its friction is in plost[pi]). */
-static int eval_pair(const dem_sim *sim, size_t pi)
+/* Pair pi at the new positions. Returns the friction (J) its contact gave up if it was lost in
+ * this step, else 0. */
+static double eval_pair(const dem_sim *sim, size_t pi)
 {
     nbr_pair *np = &sim->pairs[pi];
     contact_out *o = &sim->out[pi];
@@ -342,15 +352,9 @@ static int eval_pair(const dem_sim *sim, size_t pi)
             sim->ptouch[pi] = 0;
             memset(o, 0, sizeof *o);
         }
-        int lost = 0;
-        if (np->flags) { /* contact lost: the history goes with it */
-            double e = forget_contact(np, sim->hdt);
-            if (sim->hdt != 0.0) {
-                sim->plost[pi] = e;
-                lost = 1;
-            }
-        }
-        return lost;
+        if (!np->flags) return 0.0;
+        double e = forget_contact(np, sim->hdt); /* contact lost: the history goes with it */
+        return sim->hdt != 0.0 ? e : 0.0;
     }
     dem_pair p;
     pair_properties(sim, &p, i, j, np);
@@ -365,7 +369,7 @@ static int eval_pair(const dem_sim *sim, size_t pi)
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(sim->w[i], sim->w[j]), c.n);
     eval_contact(sim, &p, &c, np, o);
     sim->ptouch[pi] = 1;
-    return 0;
+    return 0.0;
 }
 
 int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_material *b, double dt,
@@ -432,6 +436,19 @@ static int wall_geometry(const dem_wall *wl, dem_vec3 x, dem_vec3 *n, double *ga
     return 1;
 }
 
+/* The velocity of wall wl's surface at point x (its translation and its turn about its point). */
+static inline dem_vec3 wall_velocity_at(const dem_wall *wl, dem_vec3 x)
+{
+    return dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(x, wl->point)));
+}
+
+/* The contact point of particle a with normal n (from the wall) and overlap delta: in the middle
+ * of the overlap. */
+static inline dem_vec3 wall_contact_point(const dem_sim *sim, size_t a, dem_vec3 n, double delta)
+{
+    return dem_v3_madd(sim->x[a], n, -(sim->r[a] - 0.5 * delta));
+}
+
 /* Pair properties of particle a against wall k: the wall is rigid, infinitely heavy and large. */
 static void wall_pair_properties(const dem_sim *sim, uint32_t a, uint32_t k, const nbr_pair *h, dem_pair *p)
 {
@@ -475,8 +492,7 @@ static int eval_wall(const dem_sim *sim, size_t slot)
     c.n = n;
     c.delta = sim->r[a] - gap;
     c.d = dem_v3_scale(n, gap);
-    dem_vec3 cp = dem_v3_madd(sim->x[a], n, -(sim->r[a] - 0.5 * c.delta));
-    dem_vec3 vw = dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point)));
+    dem_vec3 vw = wall_velocity_at(wl, wall_contact_point(sim, a, n, c.delta));
     c.vij = dem_v3_sub(sim->v[a], vw);
     c.wterm = dem_v3_scale(sim->w[a], sim->r[a] - 0.5 * c.delta);
     c.half_normal = 0; /* walls: no half-step normal (as LAMMPS does for flat walls) */
@@ -722,7 +738,7 @@ nomem:
  * hold a history keep them (their owners are current indices: reorder renumbers them). */
 static dem_status wall_slots(dem_sim *sim, dem_error *err)
 {
-    size_t nw = sim->nwalls, nkeep = 0, count = 0;
+    size_t nw = sim->nwalls, nkeep = 0;
     for (size_t k = 0; k < nw; k++) sim->wall_build[k] = sim->walls[k].point;
     for (size_t q = 0; q < sim->nwslots; q++) nkeep += sim->wtouch[q] || sim->whist[q].flags;
     wall_keep *keep = malloc((nkeep ? nkeep : 1) * sizeof *keep);
@@ -732,15 +748,13 @@ static dem_status wall_slots(dem_sim *sim, dem_error *err)
         if (sim->wtouch[q] || sim->whist[q].flags)
             keep[nkeep++] = (wall_keep){sim->wowner[q], sim->wwall[q], sim->whist[q], sim->wout[q], sim->wtouch[q]};
     qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
-    for (size_t a = 0; a < sim->n; a++)
-        for (size_t k = 0; k < nw; k++) count += (size_t)wall_near(sim, a, k);
-    dem_status st = grow_wall_slots(sim, count, err);
-    if (st) { free(keep); return st; }
     size_t q = 0, e = 0;
     for (size_t a = 0; a < sim->n; a++) {
         sim->wstart[a] = q;
         for (size_t k = 0; k < nw; k++) {
             if (!wall_near(sim, a, k)) continue;
+            dem_status st = grow_wall_slots(sim, q + 1, err); /* the kept slots are copied out: free to move */
+            if (st) { free(keep); return st; }
             sim->wowner[q] = (uint32_t)a;
             sim->wwall[q] = (uint32_t)k;
             while (e < nkeep && (keep[e].a < a || (keep[e].a == a && keep[e].k < k))) e++; /* out of reach now: gone */
@@ -939,9 +953,7 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
         contact_out *o = sim->out = aligned_alloc(64, sim->npairs * sizeof *o);
         uint8_t *t = realloc(sim->ptouch, sim->npairs);
         if (t) sim->ptouch = t;
-        double *l = realloc(sim->plost, sim->npairs * sizeof *l);
-        if (l) sim->plost = l;
-        if (!o || !t || !l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
+        if (!o || !t) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", sim->npairs);
         sim->cap_out = sim->npairs;
     }
     if ((st = build_adjacency(sim, err))) return st;
@@ -950,7 +962,6 @@ static dem_status rebuild(dem_sim *sim, int sort, dem_error *err)
     if (sim->npairs) {
         memset(sim->ptouch, 0, sim->npairs);
         memset(sim->out, 0, sim->npairs * sizeof *sim->out);
-        memset(sim->plost, 0, sim->npairs * sizeof *sim->plost);
     }
     memcpy(sim->x_build, sim->x, sim->n * sizeof *sim->x);
     if ((st = wall_slots(sim, err))) return st;
@@ -983,8 +994,7 @@ static void contact_velocity(const dem_sim *sim, const dem_vec3 *v, const dem_ve
     double li = sim->r[i] - 0.5 * o->delta;
     if (wall) {
         const dem_wall *wl = &sim->walls[j];
-        dem_vec3 cp = dem_v3_madd(sim->x[i], o->n, -li);
-        u = dem_v3_sub(v[i], dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
+        u = dem_v3_sub(v[i], wall_velocity_at(wl, wall_contact_point(sim, i, o->n, o->delta)));
         wt = dem_v3_scale(w[i], li);
     } else {
         u = dem_v3_sub(v[i], v[j]);
@@ -1071,18 +1081,18 @@ static void finish_accounting(dem_sim *sim)
 
 /* One block of pairs: each touching pair's pending accounting into bsum[b] (account), then, if
  * eval, its force at the new positions. The flush and the force pass both come here, so the
- * books are the same bits whichever of them does it. Returns the contacts lost (eval). */
-static size_t pair_block(const dem_sim *sim, size_t b, int account, int eval)
+ * books are the same bits whichever of them does it. The friction of contacts lost goes to
+ * blost[b] (eval). */
+static void pair_block(const dem_sim *sim, size_t b, int account, int eval)
 {
     const dem_vec3 *v = acct_v(sim), *w = acct_w(sim);
-    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
-    size_t lost = 0;
+    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0;
     for (size_t p = sim->pblk[b]; p < sim->pblk[b + 1]; p++) {
         if (account && sim->ptouch[p]) account_pair(sim, p, v, w, 0, s);
-        if (eval) lost += (size_t)eval_pair(sim, p);
+        if (eval) lost += eval_pair(sim, p);
     }
     if (account) memcpy(sim->bsum[b], s, sizeof s);
-    return lost;
+    if (eval) sim->blost[b] = lost;
 }
 
 /* Do the pending accounting now, by itself: the same blocks and order as the fused pass. */
@@ -1192,12 +1202,11 @@ static void totals(dem_sim *sim)
         size_t a = sim->wowner[q], k = sim->wwall[q];
         dem_wall *wl = &sim->walls[k];
         const contact_out *o = &sim->wout[q];
-        dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn); /* on the particle */
-        dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
+        dem_vec3 fc = contact_force(o); /* on the particle */
+        dem_vec3 cp = wall_contact_point(sim, a, o->n, o->delta);
         wl->force = dem_v3_sub(wl->force, fc);
         wl->torque = dem_v3_sub(wl->torque, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
-        dem_vec3 vw = dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point)));
-        work[k] += dem_v3_dot(fc, vw) * sim->hdt;
+        work[k] += dem_v3_dot(fc, wall_velocity_at(wl, cp)) * sim->hdt;
     }
     for (size_t k = 0; k < nw; k++) {
         sim->walls[k].work += work[k];
@@ -1207,14 +1216,14 @@ static void totals(dem_sim *sim)
 
 /* Forces at the new positions. The pair pass first does the last step's pending full-step
  * accounting of each pair (it reads the same records), block by block. Returns the number of
- * contacts lost in this step (their friction waits in plost, wlost). */
+ * wall contacts lost in this step (their friction waits in wlost; the pairs' in blost). */
 static size_t compute_forces(dem_sim *sim)
 {
     size_t n = sim->n, lost = 0, nb = sim->nblk;
     int acct = sim->acct != ACCT_NONE;
     sim->hdt = sim->h;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
-    for (size_t b = 0; b < nb; b++) lost += pair_block(sim, b, acct, 1);
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t b = 0; b < nb; b++) pair_block(sim, b, acct, 1);
     if (acct) finish_accounting(sim);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
     for (size_t a = 0; a < n; a++) lost += (size_t)particle_forces(sim, a);
@@ -1515,8 +1524,8 @@ static dem_quat rotation_quat(dem_vec3 w, double dt)
     if (x2 == 0.0) return dem_quat_identity();
     double cs, s; /* s = sin(x) / |w| */
     if (x2 < 1e-4) {
-        cs = 1.0 - x2 * 0.5 * (1.0 - x2 * (1.0 / 12.0) * (1.0 - x2 * (1.0 / 30.0) * (1.0 - x2 * (1.0 / 56.0))));
-        s = 0.5 * dt * (1.0 - x2 * (1.0 / 6.0) * (1.0 - x2 * (1.0 / 20.0) * (1.0 - x2 * (1.0 / 42.0) * (1.0 - x2 * (1.0 / 72.0)))));
+        cs = cos_series(x2);
+        s = 0.5 * dt * sinc_series(x2);
     } else {
         double wn = dem_v3_norm(w), sn;
         small_sincos(0.5 * wn * dt, &sn, &cs);
@@ -1617,9 +1626,7 @@ static double wall_power(const dem_sim *sim)
         size_t a = sim->wowner[q];
         const dem_wall *wl = &sim->walls[sim->wwall[q]];
         const contact_out *o = &sim->wout[q];
-        dem_vec3 fc = dem_v3_madd(o->ft, o->n, o->fn);
-        dem_vec3 cp = dem_v3_madd(sim->x[a], o->n, -(sim->r[a] - 0.5 * o->delta));
-        p += dem_v3_dot(fc, dem_v3_add(wl->vel, dem_v3_cross(wl->omega, dem_v3_sub(cp, wl->point))));
+        p += dem_v3_dot(contact_force(o), wall_velocity_at(wl, wall_contact_point(sim, a, o->n, o->delta)));
     }
     return p;
 }
@@ -1663,18 +1670,14 @@ dem_status dem_sim_step(dem_sim *sim, dem_error *err)
      * the pairs' in the next step's pair pass or at a flush */
     for (int k = 0; k < 5; k++) sim->pend_w[k] = 0.0;
     account_walls(sim, 0, sim->pend_w);
-    /* friction of contacts lost in this step, in list order then slot order */
+    /* friction of contacts lost in this step: the pairs' by blocks, then the walls' in slot order */
     double lost = 0.0;
-    if (nlost) {
-        for (size_t p = 0; p < sim->npairs; p++) {
-            lost += sim->plost[p];
-            sim->plost[p] = 0.0;
-        }
-        for (size_t q = 0; q < sim->nwslots; q++) { /* slot order */
+    for (size_t b = 0; b < sim->nblk; b++) lost += sim->blost[b];
+    if (nlost)
+        for (size_t q = 0; q < sim->nwslots; q++) {
             lost += sim->wlost[q];
             sim->wlost[q] = 0.0;
         }
-    }
     sim->pend_lost = lost;
     sim->pend_dl = sim->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
     sim->pend_dw = sim->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
@@ -1697,7 +1700,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     A(sim->id, n); A(sim->image, n); A(sim->x_build, n); A(sim->wrapped, n); A(sim->inv_m, n); A(sim->inv_i, n); A(sim->jadj_start, n + 1); A(sim->istart, n + 1);
     A(sim->cell_items, n); A(sim->edis, n * EDIS); A(sim->vf, n); A(sim->wf, n);
     sim->nblk = (sim->n + PAIR_BLOCK - 1) / PAIR_BLOCK;
-    A(sim->bsum, sim->nblk ? sim->nblk : 1); A(sim->pblk, sim->nblk + 1);
+    A(sim->bsum, sim->nblk ? sim->nblk : 1); A(sim->blost, sim->nblk ? sim->nblk : 1); A(sim->pblk, sim->nblk + 1);
     A(sim->V, n); A(sim->K, n); A(sim->kc, n); A(sim->kbad, n); A(sim->wV, nw ? nw : 1);
     A(sim->wstart, n + 1); A(sim->wall_build, nw ? nw : 1);
 #undef A
@@ -1929,7 +1932,7 @@ void dem_sim_free(dem_sim *sim)
     if (!sim) return;
     void *ptrs[] = {sim->x, sim->v, sim->w, sim->f, sim->t, sim->q, sim->r, sim->m, sim->inertia, sim->mat,
                     sim->flags, sim->group, sim->id, sim->image, sim->x_build, sim->wrapped, sim->inv_m, sim->inv_i, sim->jadj_start, sim->istart, sim->cell_items,
-                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->wstart, sim->wowner, sim->wwall, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->bsum, sim->pblk, sim->wall_build, sim->plost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
+                    sim->edis, sim->whist, sim->wout, sim->wtouch, sim->wstart, sim->wowner, sim->wwall, sim->materials, sim->mp, sim->walls, sim->wwork, sim->pairs, sim->out, sim->bsum, sim->pblk, sim->wall_build, sim->blost, sim->vf, sim->wf, sim->wlost, sim->ptouch,
                     sim->jadj, sim->cell_start, sim->V, sim->K, sim->kc, sim->kbad, sim->wV};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(sim);
