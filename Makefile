@@ -3,7 +3,11 @@
 CC       ?= cc
 # -fno-math-errno: sqrt becomes one instruction instead of a call that may set errno (the library
 # never reads errno from maths); IEEE sqrt is exact, so results are the same bits either way.
-CSTD     := -std=c11 -D_DEFAULT_SOURCE -fopenmp -fno-math-errno
+# -ffp-contract=off -fno-tree-slp-vectorize: a multiply and an add are never fused into one FMA,
+# whatever -march a user builds with, so every build gives the same bits. ISO C mode already
+# forbids contraction, but GCC 12's SLP vectoriser still fuses the quaternion product into
+# vfmaddsub under -march=native (make check-native tests it); SLP costs nothing measurable here.
+CSTD     := -std=c11 -D_DEFAULT_SOURCE -fopenmp -fno-math-errno -ffp-contract=off -fno-tree-slp-vectorize
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT      ?= -O2 -g
 CFLAGS   ?=
@@ -22,7 +26,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all test unit bats check demo bench fuzz clean
+.PHONY: all test unit bats check check-native demo bench fuzz clean
 all: lib/libdem.a $(BIN)
 
 $(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
@@ -70,6 +74,11 @@ test-san: $(UNIT_BIN) $(TOOL_BIN) $(PROGS:%=$(BUILD)/bin/%)
 $(PROGS:%=$(BUILD)/bin/%): $(BUILD)/bin/%: $(BUILD)/bin/%.o $(CLI_OBJ) $(LIB)
 	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
 
+# The programs built for this CPU (-march=native) must give the same bits as the default build.
+check-native: all
+	$(MAKE) BUILD=build-native OPT="-O2 -g -march=native" $(PROGS:%=build-native/bin/%)
+	tests/native-bits.sh $(CURDIR)/bin $(CURDIR)/build-native/bin
+
 demo: all
 	tools/demo.sh
 
@@ -80,5 +89,5 @@ fuzz:
 	$(MAKE) -C tests/fuzz run
 
 clean:
-	rm -rf build build-san lib/libdem.a $(BIN)
+	rm -rf build build-san build-native lib/libdem.a $(BIN)
 	$(MAKE) -C tests/fuzz clean

@@ -20,6 +20,7 @@ state=$1 out=$2 np=${3:-1}
 command -v lmp > /dev/null || { echo "run.sh: lmp not found" >&2; exit 1; }
 mkdir -p "$out"
 
+# BENCH_LMP_WRAP: a command put before lmp (1 process), e.g. valgrind for instructions.sh.
 # tsuji's number for LAMMPS: the e whose polynomial (pair_granular.cpp) equals dem-step's
 # damping factor sqrt(5) beta(EREST) (see in.settle), by bisection
 etsuji=$(awk -v e="$EREST" 'function a(c) {
@@ -33,7 +34,8 @@ etsuji=$(awk -v e="$EREST" 'function a(c) {
 "$TOP/bin/dem-probe" --particles --last "$state" |
     awk -f "$HERE/dem2lammps.awk" -v rho="$RHO" -v box="$BOX" > "$out/data.settle"
 
-set -- lmp
+# shellcheck disable=SC2086 # the wrapper is a command with its options
+set -- ${BENCH_LMP_WRAP:-} lmp
 if [ "$np" -gt 1 ]; then
     command -v mpirun > /dev/null || { echo "run.sh: mpirun not found" >&2; exit 1; }
     # Open MPI refuses root without these

@@ -1,0 +1,61 @@
+#!/bin/sh
+# instructions.sh - instructions executed per particle-step by dem-step and by LAMMPS on the
+# benchmark case (case.sh), counted by valgrind's cachegrind: the count of a run of K steps minus
+# that of a run of 0 steps (reading, setup, writing), over N x K. With a timing of the same case
+# (make -C tools/bench compare) it tells whether a code is slow because it executes many
+# instructions or because it executes them slowly (instructions per cycle = instructions x clock
+# / time).
+#
+# Usage: tools/bench/instructions.sh [K]     (make -C tools/bench instructions; K default 100)
+# Prints TSV: code, particles, steps, instructions_per_particle_step. A few minutes: valgrind
+# runs the programs about 50 times slower. LAMMPS is skipped when lmp is not installed.
+set -eu
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$BENCH_DIR/case.sh"
+K=${1:-100}
+
+command -v valgrind > /dev/null || { echo "instructions.sh: valgrind not found (apt-get install valgrind)" >&2; exit 1; }
+for p in dem-pack dem-step dem-probe; do
+    [ -x "$TOP/bin/$p" ] || { echo "instructions.sh: $TOP/bin/$p missing: run make first" >&2; exit 1; }
+done
+WORK=$(mktemp -d /tmp/dem-bench-instr.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT INT TERM
+cp "$TOP/bin/dem-pack" "$TOP/bin/dem-step" "$TOP/bin/dem-probe" "$BENCH_DIR/strip_history" "$WORK/"
+STATE=$(case_state "$WORK")
+
+# count OUT CMD...: the instructions CMD executes (cachegrind's total, "I refs")
+count()
+{
+    out=$1
+    shift
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" > "$out" 2> "$WORK/vg.log" ||
+        { echo "instructions.sh: failed under valgrind: $*" >&2; tail -n 5 "$WORK/vg.log" >&2; exit 1; }
+    awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$WORK/vg.log"
+}
+
+row()
+{
+    awk -v code="$1" -v n="$N" -v k="$K" -v i0="$2" -v ik="$3" 'BEGIN {
+        printf "%s\t%d\t%d\t%.0f\n", code, n, k, (ik - i0) / (n * k) }'
+}
+
+echo "# instructions per particle-step (valgrind --tool=cachegrind): $N spheres, $K steps minus 0 steps, dt=$DT"
+printf 'code\tparticles\tsteps\tinstructions_per_particle_step\n'
+# shellcheck disable=SC2086 # DEM_STEP_OPTS is a list of options
+for integ in vv vv-improved; do
+    i0=$(count "$WORK/o0.dem" "$WORK/dem-step" -q -n 0 --integrator $integ $DEM_STEP_OPTS "$STATE")
+    ik=$(count "$WORK/ok.dem" "$WORK/dem-step" -q -n "$K" --integrator $integ $DEM_STEP_OPTS "$STATE")
+    row "dem-step$([ $integ = vv ] || echo ":$integ")" "$i0" "$ik"
+done
+if command -v lmp > /dev/null; then
+    for s in 0 "$K"; do
+        BENCH_LMP_WRAP="valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file=$WORK/lmp$s.vg" \
+            BENCH_STEPS=$s "$BENCH_DIR/lammps/run.sh" "$STATE" "$WORK/lammps" 1 > /dev/null 2> "$WORK/lmp.err" ||
+            { echo "instructions.sh: LAMMPS failed under valgrind:" >&2; tail -n 5 "$WORK/lmp.err" >&2; exit 1; }
+    done
+    l0=$(awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$WORK/lmp0.vg")
+    lk=$(awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$WORK/lmp$K.vg")
+    row lammps "$l0" "$lk"
+else
+    echo "# lmp (LAMMPS) not found: dem-step alone"
+fi
