@@ -23,14 +23,17 @@ trap 'rm -rf "$WORK"' EXIT INT TERM
 cp "$TOP/bin/dem-pack" "$TOP/bin/dem-step" "$TOP/bin/dem-probe" "$BENCH_DIR/strip_history" "$WORK/"
 STATE=$(case_state "$WORK")
 
-# count OUT CMD...: the instructions CMD executes (cachegrind's total, "I refs")
+# irefs LOG: the instructions counted in a valgrind log (cachegrind's total, "I refs")
+irefs() { awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$1"; }
+
+# count OUT CMD...: the instructions CMD executes
 count()
 {
     out=$1
     shift
     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" > "$out" 2> "$WORK/vg.log" ||
         { echo "instructions.sh: failed under valgrind: $*" >&2; tail -n 5 "$WORK/vg.log" >&2; exit 1; }
-    awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$WORK/vg.log"
+    irefs "$WORK/vg.log"
 }
 
 row()
@@ -53,9 +56,7 @@ if command -v lmp > /dev/null; then
             BENCH_STEPS=$s "$BENCH_DIR/lammps/run.sh" "$STATE" "$WORK/lammps" 1 > /dev/null 2> "$WORK/lmp.err" ||
             { echo "instructions.sh: LAMMPS failed under valgrind:" >&2; tail -n 5 "$WORK/lmp.err" >&2; exit 1; }
     done
-    l0=$(awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$WORK/lmp0.vg")
-    lk=$(awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' "$WORK/lmp$K.vg")
-    row lammps "$l0" "$lk"
+    row lammps "$(irefs "$WORK/lmp0.vg")" "$(irefs "$WORK/lmp$K.vg")"
 else
     echo "# lmp (LAMMPS) not found: dem-step alone"
 fi
