@@ -72,10 +72,11 @@ static inline dem_vec3 dashpot_t(const nbr_pair *h, const contact_out *o)
     return dem_v3_madd(o->ft, dem_v3(h->xi[0], h->xi[1], h->xi[2]), h->stt);
 }
 
-/* A contact lost: the friction its spring still held goes (returned, J), and the history with it. */
+/* A contact lost: the friction its spring still held goes (returned, J; 0 in a setup evaluation,
+ * hdt = 0, which books nothing), and the history with it. */
 static double forget_contact(nbr_pair *h, double hdt)
 {
-    double lost = -0.5 * hdt * h->prev[PREV_PT] + spring_energy(h->prev[PREV_STT], h->prev[PREV_XI2]);
+    double lost = hdt != 0.0 ? -0.5 * hdt * h->prev[PREV_PT] + spring_energy(h->prev[PREV_STT], h->prev[PREV_XI2]) : 0.0;
     memset(h->prev, 0, sizeof h->prev);
     h->flags = 0;
     h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
@@ -353,8 +354,7 @@ static double eval_pair(const dem_sim *sim, size_t pi)
             memset(o, 0, sizeof *o);
         }
         if (!np->flags) return 0.0;
-        double e = forget_contact(np, sim->hdt); /* contact lost: the history goes with it */
-        return sim->hdt != 0.0 ? e : 0.0;
+        return forget_contact(np, sim->hdt); /* contact lost: the history goes with it */
     }
     dem_pair p;
     pair_properties(sim, &p, i, j, np);
@@ -475,8 +475,7 @@ static int eval_wall(const dem_sim *sim, size_t slot)
     int lost = 0;
     if (!wall_geometry(wl, sim->x[a], &n, &gap) || gap >= sim->r[a]) {
         if (sim->wtouch[slot]) { /* contact lost: the history goes with it (the stiffnesses stay) */
-            double e = forget_contact(&sim->whist[slot], sim->hdt);
-            if (sim->hdt != 0.0) sim->wlost[slot] = e;
+            sim->wlost[slot] = forget_contact(&sim->whist[slot], sim->hdt);
             lost = sim->hdt != 0.0;
             memset(&sim->wout[slot], 0, sizeof sim->wout[slot]);
             sim->wtouch[slot] = 0;
@@ -1214,19 +1213,27 @@ static void totals(dem_sim *sim)
     }
 }
 
-/* Forces at the new positions. The pair pass first does the last step's pending full-step
- * accounting of each pair (it reads the same records), block by block. Returns the number of
- * wall contacts lost in this step (their friction waits in wlost; the pairs' in blost). */
-static size_t compute_forces(dem_sim *sim)
+/* Every contact's force at the new positions, then every particle's sum. The pair pass first does
+ * the last step's pending full-step accounting of each pair (account; it reads the same records),
+ * block by block. Returns the number of wall contacts lost in this step (their friction waits in
+ * wlost; the pairs' in blost). */
+static size_t force_passes(dem_sim *sim, int account)
 {
     size_t n = sim->n, lost = 0, nb = sim->nblk;
-    int acct = sim->acct != ACCT_NONE;
-    sim->hdt = sim->h;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t b = 0; b < nb; b++) pair_block(sim, b, acct, 1);
-    if (acct) finish_accounting(sim);
+    for (size_t b = 0; b < nb; b++) pair_block(sim, b, account, 1);
+    if (account) finish_accounting(sim);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
     for (size_t a = 0; a < n; a++) lost += (size_t)particle_forces(sim, a);
+    return lost;
+}
+
+/* Forces at the new positions, with the last step's pending accounting. Returns the number of
+ * wall contacts lost in this step. */
+static size_t compute_forces(dem_sim *sim)
+{
+    sim->hdt = sim->h;
+    size_t lost = force_passes(sim, sim->acct != ACCT_NONE);
     totals(sim);
     sim->forces_current = 1;
     return lost;
@@ -1237,13 +1244,10 @@ static size_t compute_forces(dem_sim *sim)
 static double wall_power(const dem_sim *sim);
 static void setup_forces(dem_sim *sim)
 {
-    size_t nb = sim->nblk, n = sim->n;
+    size_t n = sim->n;
     sim->hdt = 0.0;
     for (size_t a = 0; a < n; a++) sim->edis[a * EDIS + EDIS_DRAG] = 0.0;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t b = 0; b < nb; b++) pair_block(sim, b, 0, 1);
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t a = 0; a < n; a++) particle_forces(sim, a);
+    force_passes(sim, 0);
     totals(sim);
     sim->forces_current = 1;
     sim->hdt = sim->h;
@@ -1476,10 +1480,7 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
     if (!f0) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     memcpy(f0, sim->f, n * sizeof *f0);
     sim->hdt = 0.0;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t b = 0; b < sim->nblk; b++) pair_block(sim, b, 0, 1);
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t a = 0; a < n; a++) particle_forces(sim, a);
+    force_passes(sim, 0);
     sim->hdt = sim->h;
     if (moved || (n && memcmp(f0, sim->f, n * sizeof *f0))) sim->forces_current = 0;
     free(f0);
@@ -1527,9 +1528,9 @@ static dem_quat rotation_quat(dem_vec3 w, double dt)
         cs = cos_series(x2);
         s = 0.5 * dt * sinc_series(x2);
     } else {
-        double wn = dem_v3_norm(w), sn;
-        small_sincos(0.5 * wn * dt, &sn, &cs);
-        s = sn / wn;
+        double wn = dem_v3_norm(w), x = 0.5 * wn * dt; /* x >= 0.01: beyond the series */
+        cs = cos(x);
+        s = sin(x) / wn;
     }
     dem_quat q = {cs, w.x * s, w.y * s, w.z * s};
     return q;
