@@ -15,7 +15,9 @@ ALLFLAGS  = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Ilib
 LDLIBS   := -lz -lm
 BUILD    ?= build
 
-LIB_SRC  := $(wildcard lib/*.c)
+# libdem: one folder per concern (README "Layout and library"); includes are written from lib/.
+LIB_SRC  := $(wildcard lib/*/*.c)
+LIB_HDR  := $(wildcard lib/*.h lib/*/*.h)
 LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
 LIB      := $(BUILD)/libdem.a
 PROGS    := dem-pack dem-probe dem-step dem-reverse dem-stress dem-energy
@@ -29,7 +31,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 .PHONY: all test unit bats check check-native demo bench fuzz clean
 all: lib/libdem.a $(BIN)
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
@@ -39,7 +41,7 @@ $(LIB): $(LIB_OBJ)
 lib/libdem.a: $(LIB)
 	@if [ "$(BUILD)" = build ]; then cp $(LIB) $@; fi
 
-$(BUILD)/bin/%.o: bin/%.c bin/cli.h $(wildcard lib/*.h)
+$(BUILD)/bin/%.o: bin/%.c bin/cli.h $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -c $< -o $@
 

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "select.h"
-#include "stream.h"
+#include "core/select.h"
+#include "io/stream.h"
 
 static const char *prog_name = "dem";
 

@@ -7,9 +7,9 @@
 
 #include <stdio.h>
 
-#include "error.h"
-#include "sim.h"
-#include "system.h"
+#include "core/error.h"
+#include "sim/sim.h"
+#include "io/system.h"
 
 #define CLI_EXIT_DATA 1
 #define CLI_EXIT_USAGE 2

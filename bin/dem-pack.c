@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "dem.h"
-#include "pack.h"
+#include "pack/pack.h"
 
 static const char help_text[] =
 "Usage: dem-pack (--lattice KIND | --random N | --from FILE) [OPTIONS] > system.dem\n"

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "cli.h"
 #include "dem.h"
-#include "vtk.h"
+#include "io/vtk.h"
 
 static const char help_text[] =
 "Usage: dem-probe [MODE] [OPTIONS] [FILE]\n"

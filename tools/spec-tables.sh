@@ -1,6 +1,6 @@
 #!/bin/sh
-# spec-tables.sh - rewrite the field tables of the format spec from lib/fields.c.
-# Usage: tools/spec-tables.sh [DEM_FIELDS_BINARY [SPEC]]   (run after changing lib/fields.c)
+# spec-tables.sh - rewrite the field tables of the format spec from lib/io/fields.c.
+# Usage: tools/spec-tables.sh [DEM_FIELDS_BINARY [SPEC]]   (run after changing lib/io/fields.c)
 set -eu
 fields=${1:-build/tests/tools/dem-fields}
 spec=${2:-formats/dem-stream.md}

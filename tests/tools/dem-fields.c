@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fields.h"
-#include "stream.h"
+#include "io/fields.h"
+#include "io/stream.h"
 
 static const char *type_name(dem_ftype t)
 {

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "text.h"
+#include "core/codec.h"
+#include "core/text.h"
 
 #define MAX_ARRAYS 64
 static const char TAIL[] = "\n  </AppendedData>\n</VTKFile>\n";

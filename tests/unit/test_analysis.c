@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "codec.h"
+#include "analysis/analysis.h"
+#include "core/codec.h"
 #include "unit.h"
-#include "vtk.h"
+#include "io/vtk.h"
 
 static int close_to(double a, double b) { return fabs(a - b) <= 1e-14 * fmax(1.0, fabs(b)); }
 

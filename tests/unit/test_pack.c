@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "pack/pack.h"
 #include "unit.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */

@@ -1,0 +1,167 @@
+/* analysis.h - per-frame measurements of a dem_system and their TSV form.
+ *
+ * The measurements (contact counts, coordination, solid fraction, mean velocity, granular
+ * temperature, kinetic energies) are plain functions of one frame so that dem-probe, dem-stress
+ * and dem-energy compute them the same way. The TSV writers print to a FILE the caller owns:
+ * exactly one header line with SI units in brackets ("x[m]"), one row per record, doubles as
+ * the shortest text that reads back bit for bit (dem_format_double), integers in decimal. */
+#ifndef DEM_ANALYSIS_H
+#define DEM_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "io/fields.h"
+#include "core/select.h"
+#include "io/system.h"
+
+/* ---- control volumes ----------------------------------------------------------------------- */
+/* An axis-aligned box lo <= x <= hi, m. */
+typedef struct {
+    dem_vec3 lo, hi;
+} dem_aabb;
+
+double dem_aabb_volume(dem_aabb b);
+int dem_aabb_contains(dem_aabb b, dem_vec3 x);
+
+/* The box enclosed by axis-aligned plane walls: for each axis a wall whose normal is +e (the
+ * lower face) and one whose normal is -e (the upper face); with several, the innermost one.
+ * Other walls (tilted planes, cylinders) are ignored. Returns 1 and fills *box if all six faces
+ * exist and enclose a positive volume, else 0. */
+int dem_walls_box(const dem_system *s, dem_aabb *box);
+
+/* ---- measurements of one frame ------------------------------------------------------------ */
+/* Sphere volume 4/3 pi r^3, m^3. */
+double dem_sphere_volume(double r);
+
+/* Contact records with overlap > 0: between two particles, and between a particle and a wall.
+ * Records with overlap <= 0 (kept for their history, or for adhesion) are not contacts. */
+void dem_count_contacts(const dem_system *s, size_t *particle_contacts, size_t *wall_contacts);
+
+/* Mean coordination number Z = 2 C / N with C the particle-particle contacts and N the
+ * particles (walls excluded, rattlers included); nan if N = 0. */
+double dem_coordination(size_t particle_contacts, size_t particles);
+
+/* Plain (unweighted) mean particle velocity, m/s; nan components if there are no particles. */
+dem_vec3 dem_mean_velocity(const dem_system *s);
+
+/* Granular temperature dv = 1/(3N) sum_i |vbar - v_i|^2, m^2/s^2, the velocity fluctuation of
+ * De Klerk et al., J. Comput. Phys. 462 (2022) 111253, eq 36 (vbar: plain mean velocity);
+ * nan if there are no particles. */
+double dem_granular_temperature(const dem_system *s);
+
+/* Translational kinetic energy sum 1/2 m |v|^2 and rotational sum 1/2 I |w|^2, J (fixed
+ * particles included: a prescribed motion carries energy too). */
+double dem_kinetic_energy_t(const dem_system *s);
+double dem_kinetic_energy_r(const dem_system *s);
+
+/* Where the volume of the solid fraction came from. */
+typedef enum {
+    DEM_VOLUME_NONE = 0, /* no volume known: solid fraction nan */
+    DEM_VOLUME_CELL,     /* the periodic cell, |det H|; every particle counted */
+    DEM_VOLUME_BOX,      /* a box given by the user; particles whose centre lies inside */
+    DEM_VOLUME_WALLS     /* the box of six axis-aligned plane walls; every particle counted */
+} dem_volume_source;
+
+/* Solid fraction: sum of the sphere volumes over the control volume, chosen in this order:
+ * the periodic cell if the frame has one; else *box if box is not NULL; else the box of six
+ * axis-aligned plane walls; else none (nan). With a user box, a sphere is counted whole when its
+ * centre lies in the box and not at all otherwise: spheres cut by the faces make an error of
+ * the order of (box surface * r) / (box volume). Fills the volume used (m^3, nan if none) and
+ * its source when those pointers are not NULL. */
+double dem_solid_fraction(const dem_system *s, const dem_aabb *box, double *volume,
+                          dem_volume_source *source);
+
+/* Everything dem-probe's summary prints about one frame. */
+typedef struct {
+    size_t particles;
+    size_t contacts;             /* particle-particle records with overlap > 0 */
+    size_t wall_contacts;        /* particle-wall records with overlap > 0 */
+    double coordination;         /* 2 contacts / particles */
+    double volume;               /* m^3 of the solid fraction, nan if none */
+    dem_volume_source volume_source;
+    double solid_fraction;       /* - */
+    dem_vec3 vel_mean;           /* m/s */
+    double granular_temperature; /* m^2/s^2 */
+    double ekin_t, ekin_r;       /* J */
+} dem_summary;
+
+/* box: the user's control volume, or NULL (see dem_solid_fraction). */
+void dem_summarize(const dem_system *s, const dem_aabb *box, dem_summary *out);
+
+/* ---- particle lookup by id ---------------------------------------------------------------- */
+typedef struct {
+    uint64_t id;
+    size_t index;
+} dem_id_slot;
+
+/* Sorted (id, index) pairs of one frame; rebuild it for every frame, the storage is reused. */
+typedef struct {
+    dem_id_slot *slots;
+    size_t n, cap;
+} dem_id_index;
+
+void dem_id_index_init(dem_id_index *ix);
+dem_status dem_id_index_build(dem_id_index *ix, const dem_system *s, dem_error *err);
+/* Index of the particle with this id in s->particles, or SIZE_MAX if there is none. */
+size_t dem_id_index_find(const dem_id_index *ix, uint64_t id);
+void dem_id_index_free(dem_id_index *ix);
+
+/* A contact is selected when particle i matches sel or j is a particle that matches sel.
+ * sel NULL selects everything; ix must have been built for s. */
+int dem_contact_selected(const dem_system *s, const dem_id_index *ix, const dem_select *sel,
+                         const dem_contact *c);
+/* Position of the contact partner j as seen from i: x_j + H shift in a periodic cell. Only for
+ * particle-particle contacts; j must exist (dem_system_check guarantees it). */
+dem_vec3 dem_contact_partner_pos(const dem_system *s, const dem_id_index *ix, const dem_contact *c);
+
+/* ---- TSV ---------------------------------------------------------------------------------- */
+#define DEM_COLUMN_NAME_MAX 64
+/* "name[unit]", or "name" when unit is NULL, empty or "-". Spaces in a unit become '*'
+ * ("kg*m^2") so that no column name contains a blank. */
+void dem_column_name(char *buf, size_t size, const char *name, const char *unit);
+/* One value: integer field types in decimal (u64 exactly), doubles via dem_format_double. */
+void dem_tsv_double(FILE *out, double v);
+void dem_tsv_field(FILE *out, const dem_field *f, const void *rec);
+/* DEM_ERR_IO naming errno if out has its error flag set, else DEM_OK. */
+dem_status dem_tsv_check(FILE *out, dem_error *err);
+
+/* The frame columns every row starts with: frame, step, time[s]. */
+void dem_tsv_frame_header(FILE *out);
+void dem_tsv_frame_cells(FILE *out, uint64_t frame, const dem_system *s);
+
+/* The header and row writers below return DEM_ERR_IO if writing to out failed. */
+
+/* Summary: one row per frame. */
+dem_status dem_tsv_summary_header(FILE *out, dem_error *err);
+dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, const dem_summary *sum,
+                               dem_error *err);
+
+/* Particle columns: the fixed ones (id x y z vx vy vz wx wy wz fx fy fz r), then extras. */
+#define DEM_PARTICLE_COLUMNS_MAX 64
+typedef struct {
+    const dem_field *fields[DEM_PARTICLE_COLUMNS_MAX];
+    size_t n;
+} dem_particle_columns;
+
+void dem_particle_columns_default(dem_particle_columns *c);
+/* Append the comma-separated particle field names of list ("mass,q0", or "all" for every field
+ * not shown yet). A name already shown is skipped; an unknown name is DEM_ERR_ARG, the message
+ * lists the valid names. */
+dem_status dem_particle_columns_add(dem_particle_columns *c, const char *list, dem_error *err);
+dem_status dem_tsv_particles_header(FILE *out, const dem_particle_columns *c, dem_error *err);
+/* One row per particle matching sel (NULL: all). */
+dem_status dem_tsv_particles_rows(FILE *out, uint64_t frame, const dem_system *s,
+                                  const dem_particle_columns *c, const dem_select *sel, dem_error *err);
+
+/* Contacts: frame step time[s] i j wall sx sy sz overlap[m] nx ny nz fnx[N] fny fnz ftx[N] fty ftz
+ * sliding diss_friction[J] diss_damp_n[J] diss_damp_t[J] h0 .. h{hist_slots-1}. A frame with fewer
+ * slots pads with nan, one with more prints its first hist_slots. */
+dem_status dem_tsv_contacts_header(FILE *out, unsigned hist_slots, dem_error *err);
+/* One row per contact selected by sel (see dem_contact_selected); ix built for s. */
+dem_status dem_tsv_contacts_rows(FILE *out, uint64_t frame, const dem_system *s, unsigned hist_slots,
+                                 const dem_id_index *ix, const dem_select *sel, dem_error *err);
+
+#endif

@@ -1,0 +1,183 @@
+/* energy.c - mechanical energies of a frame and its energy budget (see energy.h). */
+#include "analysis/energy.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "analysis/analysis.h"
+
+/* Unwrapped position x + H image. */
+static dem_vec3 unwrapped(const dem_system *s, const dem_particle *p)
+{
+    if (!s->cell.flags || !(p->image[0] | p->image[1] | p->image[2])) return p->pos;
+    dem_vec3 im = dem_v3((double)p->image[0], (double)p->image[1], (double)p->image[2]);
+    return dem_v3_add(p->pos, dem_m3_mulv(s->cell.h, im));
+}
+
+/* The shadow term's force part (energy.h): sum over the particles the kicks move of
+ * |F|^2/m + |T|^2/I, with the forces and torques the kicks use (gravity and local damping
+ * included, as dem-step stores them). */
+static double kick_sum(const dem_system *s)
+{
+    double sum = 0.0;
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        if (p->flags & DEM_PARTICLE_FIXED) continue; /* never kicked */
+        sum += dem_v3_norm2(p->force) / p->mass + dem_v3_norm2(p->torque) / p->inertia;
+    }
+    return sum;
+}
+
+/* The shadow term's stiffness part for one touching contact (energy.h): v.U''.v over the
+ * contact's elastic springs, v the frame's velocities. n is the unit normal from j to i, delta
+ * the overlap, vrel the velocity of i relative to j (for a wall: to the wall at the contact
+ * point), wterm = l_i w_i + l_j w_j with l the lever arms r - delta/2 (as dem-step), dist the
+ * distance of the centres (pairs) or 0 (walls), curv (walls) the curvature part of delta's
+ * Hessian applied to vrel twice: 0 for a plane. */
+static double contact_hessian(const dem_pair *p, const dem_settings *st, const dem_contact *c, dem_vec3 n,
+                              dem_vec3 vrel, dem_vec3 wterm, double dist, double curv, int spring)
+{
+    const dem_normal_model *nm = dem_normal_models[st->normal];
+    double fe, sn;
+    nm->eval(p, c->overlap, &fe, &sn);
+    double vn = dem_v3_dot(vrel, n);
+    dem_vec3 vperp = dem_v3_madd(vrel, n, -vn);
+    /* normal spring: U(delta), delta = ri + rj - |xi - xj| has Hessian U'' n n - U'/|x| (1 - n n)
+     * in the relative position (U' = fe); against a wall curv carries the cylinder's curvature */
+    double h = sn * vn * vn + (dist > 0.0 ? -fe / dist * dem_v3_norm2(vperp) : fe * curv);
+    if (spring && !(c->flags & DEM_CONTACT_SLIDING)) {
+        /* tangential spring 1/2 S_t |xi|^2 with xi' = the contact point's tangential velocity
+         * (seed 001 eqs 12, 14): in the velocities a quadratic form S_t |vt|^2; a sliding
+         * contact's force is mu fn whatever the stretch, no stiffness */
+        dem_vec3 vt = dem_v3_sub(vperp, dem_v3_cross(wterm, n));
+        h += dem_tangential_models[st->tangential]->stiffness(p, st->normal, c->overlap) * dem_v3_norm2(vt);
+    }
+    return h;
+}
+
+dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
+                                    dem_error *err)
+{
+    e->ekin_t = dem_kinetic_energy_t(s);
+    e->ekin_r = dem_kinetic_energy_r(s);
+    e->epot_g = 0.0;
+    e->eel_n = e->eel_t = 0.0;
+    e->e_shadow = 0.0;
+    dem_vec3 g = st->gravity;
+    if (g.x != 0.0 || g.y != 0.0 || g.z != 0.0)
+        for (size_t k = 0; k < s->nparticles; k++)
+            e->epot_g -= s->particles[k].mass * dem_v3_dot(g, unwrapped(s, &s->particles[k]));
+    /* the shadow term needs the forces the kicks use: only a frame whose forces are current has
+     * them (dem-pack writes zeros; dem-step then computes them before its first kick) */
+    int shadow = (s->flags & DEM_HEAD_FORCES_CURRENT) && s->dt > 0.0;
+    double hess = 0.0; /* sum over contacts of v.U''.v */
+    if (shadow) e->e_shadow = -s->dt * s->dt / 24.0 * kick_sum(s);
+    if (!s->ncontacts) return DEM_OK;
+
+    dem_id_index ix;
+    dem_id_index_init(&ix);
+    dem_status rc = dem_id_index_build(&ix, s, err);
+    if (rc) return rc;
+    const dem_normal_model *nm = dem_normal_models[st->normal];
+    const dem_tangential_model *tm = dem_tangential_models[st->tangential];
+    int spring = tm->uses_history && s->hist_slots >= 3;
+    for (size_t k = 0; k < s->ncontacts && !rc; k++) {
+        const dem_contact *c = &s->contacts[k];
+        if (!(c->overlap > 0.0)) continue;
+        size_t i = dem_id_index_find(&ix, c->i);
+        if (i == SIZE_MAX) {
+            rc = dem_fail(err, DEM_ERR_VALUE, "contact (%llu, %llu): no particle %llu", (unsigned long long)c->i,
+                          (unsigned long long)c->j, (unsigned long long)c->i);
+            break;
+        }
+        const dem_particle *pi = &s->particles[i];
+        if (pi->material >= s->nmaterials) {
+            rc = dem_fail(err, DEM_ERR_VALUE, "particle %llu: no material %u", (unsigned long long)pi->id, pi->material);
+            break;
+        }
+        dem_pair p;
+        if (c->flags & DEM_CONTACT_WALL) {
+            if (c->j >= s->nwalls || s->walls[c->j].material >= s->nmaterials) {
+                rc = dem_fail(err, DEM_ERR_VALUE, "contact (%llu, wall %llu): no such wall or wall material",
+                              (unsigned long long)c->i, (unsigned long long)c->j);
+                break;
+            }
+            /* a wall is rigid, infinitely heavy and large: rj = mj = 0 (as dem-step) */
+            const dem_wall *w = &s->walls[c->j];
+            dem_pair_init(&p, st, pi->radius, pi->mass, &s->materials[pi->material], 0.0, 0.0,
+                          &s->materials[w->material]);
+            if (shadow) {
+                double li = pi->radius - 0.5 * c->overlap, curv = 0.0;
+                dem_vec3 cp = dem_v3_madd(pi->pos, c->normal, -li);
+                dem_vec3 vw = dem_v3_add(w->vel, dem_v3_cross(w->omega, dem_v3_sub(cp, w->point)));
+                dem_vec3 vrel = dem_v3_sub(pi->vel, vw);
+                if (w->kind == DEM_WALL_CYLINDER) {
+                    /* delta = r - R + rho inside, r + R - rho outside (rho: distance to the axis)
+                     * has the Hessian +-(1/rho) e e along the circumference e = axis x n */
+                    int out = (w->flags & DEM_WALL_OUTSIDE) != 0;
+                    double gap = pi->radius - c->overlap, rho = out ? w->radius + gap : w->radius - gap;
+                    double ve = dem_v3_dot(vrel, dem_v3_cross(w->normal, c->normal));
+                    if (rho > 0.0) curv = (out ? -1.0 : 1.0) * ve * ve / rho;
+                }
+                hess += contact_hessian(&p, st, c, c->normal, vrel, dem_v3_scale(pi->omega, li), 0.0, curv, spring);
+            }
+        } else {
+            size_t j = dem_id_index_find(&ix, c->j);
+            if (j == SIZE_MAX || s->particles[j].material >= s->nmaterials) {
+                rc = dem_fail(err, DEM_ERR_VALUE, "contact (%llu, %llu): no particle %llu or its material",
+                              (unsigned long long)c->i, (unsigned long long)c->j, (unsigned long long)c->j);
+                break;
+            }
+            const dem_particle *pj = &s->particles[j];
+            dem_pair_init(&p, st, pi->radius, pi->mass, &s->materials[pi->material], pj->radius, pj->mass,
+                          &s->materials[pj->material]);
+            if (shadow) {
+                double li = pi->radius - 0.5 * c->overlap, lj = pj->radius - 0.5 * c->overlap;
+                dem_vec3 wterm = dem_v3_add(dem_v3_scale(pi->omega, li), dem_v3_scale(pj->omega, lj));
+                hess += contact_hessian(&p, st, c, c->normal, dem_v3_sub(pi->vel, pj->vel), wterm,
+                                        pi->radius + pj->radius - c->overlap, 0.0, spring);
+            }
+        }
+        e->eel_n += nm->energy(&p, c->overlap);
+        if (spring) {
+            double xi2 = c->hist[0] * c->hist[0] + c->hist[1] * c->hist[1] + c->hist[2] * c->hist[2];
+            if (xi2 > 0.0) e->eel_t += 0.5 * tm->stiffness(&p, st->normal, c->overlap) * xi2;
+        }
+    }
+    dem_id_index_free(&ix);
+    if (shadow) e->e_shadow += s->dt * s->dt / 12.0 * hess;
+    return rc;
+}
+
+double dem_energy_mechanical(const dem_energy_terms *e)
+{
+    return e->ekin_t + e->ekin_r + e->epot_g + e->eel_n + e->eel_t + e->e_shadow;
+}
+
+double dem_energy_dissipated(const dem_system *s)
+{
+    return s->energy[DEM_E_DISS_FRICTION] + s->energy[DEM_E_DISS_DAMP_N] + s->energy[DEM_E_DISS_DAMP_T] +
+           s->energy[DEM_E_DISS_LOCAL] + s->energy[DEM_E_DISS_DRAG] + s->energy[DEM_E_DISS_ROLLING] +
+           s->energy[DEM_E_DISS_TWISTING];
+}
+
+double dem_energy_work(const dem_system *s)
+{
+    return s->energy[DEM_E_WORK_WALLS] + s->energy[DEM_E_WORK_CELL] + s->energy[DEM_E_WORK_EXTERNAL] +
+           s->energy[DEM_E_WORK_LAW];
+}
+
+dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err)
+{
+    dem_energy_terms e;
+    dem_status rc = dem_energy_terms_compute(s, st, &e, err);
+    if (rc) return rc;
+    *ref = dem_energy_mechanical(&e) + dem_energy_dissipated(s) - dem_energy_work(s) - s->energy[DEM_E_AHEAD];
+    return DEM_OK;
+}
+
+double dem_energy_residual(double ref, const dem_energy_terms *e, const dem_system *s)
+{
+    return ref + dem_energy_work(s) - (dem_energy_mechanical(e) + dem_energy_dissipated(s)) + s->energy[DEM_E_AHEAD];
+}

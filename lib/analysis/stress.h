@@ -1,0 +1,106 @@
+/* stress.h - the stress carried by the contacts of one frame (dem-stress): the Love-Weber average
+ * stress of an assembly, the representative stress of each particle, principal values and
+ * invariants, and the forces on the walls.
+ *
+ * Sign convention: compression positive, as everywhere in dem (formats/dem-stream.md §2).
+ * A contact record holds the force f on particle i; the force on j (or on the wall) is -f.
+ *
+ * Per particle (Hanley, seed 000 eq 22, with the sign turned for compression):
+ *     sigma^p = -(1/V^p) sum_{c of p} x^r_c (x) f^p_c,   V^p = 4/3 pi r^3,
+ * where x^r_c runs from the centre of p to the contact point and f^p_c is the force on p.
+ * The contact point is the middle of the overlap on the line of centres, x_i - (r_i - delta/2) n
+ * (n from j to i), the point dem-step applies contact forces at, for particle pairs and walls.
+ * (Hanley's eq 22 without the minus sign is the tension-positive stress: for a particle pressed
+ * on both sides x^r and f point in opposite directions, so x^r (x) f is negative.)
+ *
+ * Assembly (seed 000 eq 23): sigma = (1/V) sum_p V^p sigma^p. Summing the two ends of a
+ * particle pair, -(x^r_i (x) f) - (x^r_j (x) (-f)) = (x_c - x_j' - x_c + x_i) (x) f, gives
+ *     sigma = (1/V) [ sum_pairs l (x) f  -  sum_wall-contacts x^r (x) f_wall ],
+ *     l = x_i - (x_j + H s): the branch vector from j (its periodic image) to i,
+ * so for a pair the sign is + with this l (the - of the tension-positive form belongs to the
+ * branch vector from i to j). A wall contact is half a pair: its branch vector is x^r, from the
+ * particle centre to the contact point, with the force the wall exerts on the particle, so that
+ * the assembly stress is exactly the volume-weighted sum of the particle stresses, and in
+ * equilibrium without body forces it equals the traction on the boundary: -(1/V) sum over wall
+ * contacts of x_c (x) f_wall (a platen force F over area A gives sigma_zz = F/A).
+ *
+ * Reported tensors are the symmetric part (l (x) f with a tangential f is not symmetric; in
+ * equilibrium the torque balance of each particle makes the sums symmetric). */
+#ifndef DEM_STRESS_H
+#define DEM_STRESS_H
+
+#include "analysis/analysis.h"
+#include "core/error.h"
+#include "io/system.h"
+#include "core/vec.h"
+
+/* ---- symmetric 3x3 tensors ------------------------------------------------------------------ */
+/* Eigenvalues of the symmetric part of a by cyclic Jacobi rotations, in descending order
+ * ev[0] >= ev[1] >= ev[2]; if vecs is not NULL its columns are the unit eigenvectors (a
+ * right-handed orthonormal basis). Accurate to a few ulps of the largest |eigenvalue| for any
+ * scale, including repeated eigenvalues; a non-finite entry gives nan eigenvalues. */
+void dem_sym3_eigen(dem_mat3 a, double ev[3], dem_mat3 *vecs);
+
+/* (a + a^T) / 2 */
+dem_mat3 dem_m3_sym(dem_mat3 a);
+
+/* Invariants of a stress tensor (compression positive): the mean stress p = trace/3, the von
+ * Mises deviator measure q = sqrt(3 J2) with J2 = 1/2 s:s, s = sigma - p I (for an axisymmetric
+ * state with s2 = s3 this is q = s1 - s3), and the principal stresses s1 >= s2 >= s3. */
+typedef struct {
+    double p, q;
+    double s1, s2, s3;
+} dem_stress_invariants;
+
+void dem_stress_invariants_of(dem_mat3 sigma, dem_stress_invariants *inv);
+/* p and q only (no eigenvalues). */
+double dem_stress_p(dem_mat3 sigma);
+double dem_stress_q(dem_mat3 sigma);
+
+/* ---- assembly stress ------------------------------------------------------------------------ */
+/* The contact point of a contact record (the middle of the overlap on the line of centres):
+ * x_i - (r_i - delta/2) n, for particle pairs and walls alike. pi is particle i. */
+dem_vec3 dem_contact_point(const dem_particle *pi, const dem_contact *c);
+
+typedef struct {
+    dem_mat3 sigma;             /* symmetric, compression positive, Pa */
+    dem_mat3 sigma_kinetic;     /* the kinetic part included in sigma (0 without it), Pa */
+    double volume;              /* m^3 */
+    dem_volume_source source;   /* DEM_VOLUME_BOX (the user's box), _CELL or _WALLS */
+    size_t particles;           /* counted: all, or centred in the box */
+    size_t contacts;            /* particle-particle records with overlap > 0 counted */
+    size_t wall_contacts;       /* particle-wall records with overlap > 0 counted */
+    double coordination;        /* 2 contacts / particles (walls excluded); nan without particles */
+} dem_stress;
+
+/* Love-Weber stress of a frame over a control volume:
+ *   box != NULL: the box; only contact records whose contact point lies in it are summed, and
+ *                the particles whose centre lies in it are counted (coordination, kinetic part);
+ *   else the periodic cell (V = |det H|, every contact), else the box of six axis-aligned plane
+ *   walls (dem_walls_box, every contact).
+ * Every contact record is summed (records with overlap <= 0 carry no force unless a model
+ * puts one there). kinetic: add (1/V) sum_p m_p v'_p (x) v'_p over the counted particles, v' the
+ * velocity minus their mass-weighted mean (the momentum flux of the velocity fluctuations,
+ * compression positive: a gas of free particles has p = 2/3 E'_kin / V; De Klerk et al. 2022
+ * Fig. 12b). ix must be built for s. Fails (DEM_ERR_VALUE) when the frame gives no volume and
+ * box is NULL. */
+dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, int kinetic,
+                               dem_stress *out, dem_error *err);
+
+/* Representative stress of every particle (seed 000 eq 22, compression positive, symmetric
+ * part), sig[k] for s->particles[k], with V^p = 4/3 pi r^3. Sum over k of V^p_k sig[k] equals
+ * V times the assembly stress (without box, without kinetic part) to round-off. ix built for s. */
+dem_status dem_stress_particles(const dem_system *s, const dem_id_index *ix, dem_mat3 *sig, dem_error *err);
+
+/* ---- walls ---------------------------------------------------------------------------------- */
+typedef struct {
+    dem_vec3 force;   /* exerted by the particles on the wall (the WALL record's f), N */
+    double area;      /* of the face, when the wall is a face of the box of six axis-aligned
+                       * walls (dem_walls_box); nan otherwise, m^2 */
+    double pressure;  /* -force . n / area, compression positive; nan without an area, Pa */
+} dem_wall_load;
+
+/* out[k] for s->walls[k]. */
+void dem_wall_loads(const dem_system *s, dem_wall_load *out);
+
+#endif

@@ -1,0 +1,230 @@
+/* settings.c - a run's settings as the typed key/value entries of a frame's PARM section
+ * (formats/dem-stream.md §7), and their parsed form dem_settings. */
+#include "io/settings.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "laws/laws.h"
+
+void dem_settings_default(dem_settings *st)
+{
+    memset(st, 0, sizeof *st);
+    st->integrator = DEM_INTEGRATOR_VV_IMPROVED;
+    st->normal = DEM_NORMAL_HERTZ;
+    st->tangential = dem_tangential_find("history");
+    st->damping = dem_damping_find("restitution");
+    st->kn_rule = DEM_KN_HERTZ;
+    st->vc = 1.0;
+    st->max_overlap = 0.001;
+    st->drag = 1.0;
+    st->local_form = DEM_LOCAL_HANLEY;
+    st->sort_every = 1000;
+}
+
+static const char *const integrator_names[] = {"vv", "vv-improved"};
+static const char *const kn_rule_names[] = {"given", "hertz", "yade", "overlap"};
+static const char *const local_form_names[] = {"hanley", "yade"};
+
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(names[k], name) == 0) return k;
+    return -1;
+}
+
+/* Every setting key: its type and where it goes. */
+typedef enum { K_STR_INTEGRATOR, K_STR_NORMAL, K_STR_TANGENTIAL, K_STR_DAMPING, K_STR_KN_RULE,
+               K_STR_LOCAL_FORM, K_STR_IGNORE, K_F64, K_VEC3 } key_kind;
+
+typedef struct {
+    const char *key;
+    key_kind kind;
+    size_t offset; /* K_F64, K_VEC3 */
+} setting_key;
+
+#define OFF(m) offsetof(dem_settings, m)
+static const setting_key keys[] = {
+    {"integrator", K_STR_INTEGRATOR, 0},
+    {"gravity", K_VEC3, OFF(gravity)},
+    {"model.normal", K_STR_NORMAL, 0},
+    {"model.tangential", K_STR_TANGENTIAL, 0},
+    {"model.damping", K_STR_DAMPING, 0},
+    {"model.kn_from", K_STR_KN_RULE, 0},
+    {"model.kn", K_F64, OFF(kn)},
+    {"model.kt", K_F64, OFF(kt)},
+    {"model.vc", K_F64, OFF(vc)},
+    {"model.max_overlap", K_F64, OFF(max_overlap)},
+    {"model.gamma_n", K_F64, OFF(gamma_n)},
+    {"model.gamma_t", K_F64, OFF(gamma_t)},
+    {"damping.local", K_F64, OFF(local_damping)},
+    {"damping.local_form", K_STR_LOCAL_FORM, 0},
+    {"damping.drag", K_F64, OFF(drag)},
+    {"neighbor.skin", K_F64, OFF(skin)},
+    {"neighbor.sort_every", K_F64, OFF(sort_every)},
+    {"interact.ignore", K_STR_IGNORE, 0},
+    {"exact.quantum", K_F64, OFF(exact_quantum)},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static dem_status read_key(dem_settings *st, const setting_key *k, const dem_param *p, dem_error *err)
+{
+    int want_str = k->kind <= K_STR_IGNORE;
+    if (want_str && p->type != DEM_PARAM_STR)
+        return dem_fail(err, DEM_ERR_VALUE, "setting '%s' must be a string", p->key);
+    if (k->kind == K_F64 && !(p->type == DEM_PARAM_F64 && p->count == 1))
+        return dem_fail(err, DEM_ERR_VALUE, "setting '%s' must be one number", p->key);
+    if (k->kind == K_VEC3 && !(p->type == DEM_PARAM_F64 && p->count == 3))
+        return dem_fail(err, DEM_ERR_VALUE, "setting '%s' must be 3 numbers", p->key);
+    int idx = 0;
+    char names[128];
+    switch (k->kind) {
+    case K_STR_INTEGRATOR:
+        if ((idx = name_index(integrator_names, 2, p->v.s)) < 0)
+            return dem_fail(err, DEM_ERR_VALUE, "setting integrator: unknown '%s' (vv, vv-improved)", p->v.s);
+        st->integrator = (dem_integrator)idx;
+        return DEM_OK;
+    case K_STR_NORMAL:
+        if ((idx = dem_normal_find(p->v.s)) < 0) {
+            dem_model_names(names, sizeof names, 0);
+            return dem_fail(err, DEM_ERR_VALUE, "setting model.normal: unknown '%s' (%s)", p->v.s, names);
+        }
+        st->normal = idx;
+        return DEM_OK;
+    case K_STR_TANGENTIAL:
+        if ((idx = dem_tangential_find(p->v.s)) < 0) {
+            dem_model_names(names, sizeof names, 2);
+            return dem_fail(err, DEM_ERR_VALUE, "setting model.tangential: unknown '%s' (%s)", p->v.s, names);
+        }
+        st->tangential = idx;
+        return DEM_OK;
+    case K_STR_DAMPING:
+        if ((idx = dem_damping_find(p->v.s)) < 0) {
+            dem_model_names(names, sizeof names, 1);
+            return dem_fail(err, DEM_ERR_VALUE, "setting model.damping: unknown '%s' (%s)", p->v.s, names);
+        }
+        st->damping = idx;
+        return DEM_OK;
+    case K_STR_KN_RULE:
+        if ((idx = name_index(kn_rule_names, 4, p->v.s)) < 0)
+            return dem_fail(err, DEM_ERR_VALUE, "setting model.kn_from: unknown '%s' (given, hertz, yade, overlap)", p->v.s);
+        st->kn_rule = (dem_kn_rule)idx;
+        return DEM_OK;
+    case K_STR_LOCAL_FORM:
+        if ((idx = name_index(local_form_names, 2, p->v.s)) < 0)
+            return dem_fail(err, DEM_ERR_VALUE, "setting damping.local_form: unknown '%s' (hanley, yade)", p->v.s);
+        st->local_form = (dem_local_form)idx;
+        return DEM_OK;
+    case K_STR_IGNORE: return dem_settings_parse_ignore(st, p->v.s, err);
+    case K_F64: memcpy((char *)st + k->offset, &p->v.f[0], sizeof(double)); return DEM_OK;
+    case K_VEC3: memcpy((char *)st + k->offset, p->v.f, 3 * sizeof(double)); return DEM_OK;
+    }
+    return DEM_OK;
+}
+
+static dem_status check_settings(const dem_settings *st, dem_error *err)
+{
+#define BAD(...) dem_fail(err, DEM_ERR_VALUE, __VA_ARGS__)
+    if (!dem_v3_isfinite(st->gravity)) return BAD("setting gravity must be finite");
+    if (st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN && !(st->kn > 0.0 && isfinite(st->kn)))
+        return BAD("setting model.kn = %g: the hooke law needs a positive kn (or model.kn_from hertz, yade, overlap)", st->kn);
+    if (!(st->kt >= 0.0 && isfinite(st->kt))) return BAD("setting model.kt = %g must be >= 0", st->kt);
+    if (!(st->vc > 0.0 && isfinite(st->vc))) return BAD("setting model.vc = %g must be positive", st->vc);
+    if (!(st->max_overlap > 0.0 && st->max_overlap < 1.0)) return BAD("setting model.max_overlap = %g must lie in (0, 1)", st->max_overlap);
+    if (!(st->gamma_n >= 0.0 && isfinite(st->gamma_n))) return BAD("setting model.gamma_n = %g must be >= 0", st->gamma_n);
+    if (!(st->gamma_t >= 0.0 && isfinite(st->gamma_t))) return BAD("setting model.gamma_t = %g must be >= 0", st->gamma_t);
+    if (!(st->local_damping >= 0.0 && st->local_damping < 1.0)) return BAD("setting damping.local = %g must lie in [0, 1)", st->local_damping);
+    if (!(st->drag > 0.0 && st->drag <= 1.0)) return BAD("setting damping.drag = %g must lie in (0, 1]", st->drag);
+    if (!(st->skin >= 0.0 && isfinite(st->skin))) return BAD("setting neighbor.skin = %g must be >= 0", st->skin);
+    if (!(st->sort_every >= 0.0 && st->sort_every <= 1e15 && st->sort_every == floor(st->sort_every)))
+        return BAD("setting neighbor.sort_every = %g must be a whole number of steps >= 0", st->sort_every);
+    if (!(st->exact_quantum >= 0.0 && isfinite(st->exact_quantum)) ||
+        (st->exact_quantum > 0.0 && frexp(st->exact_quantum, &(int){0}) != 0.5))
+        return BAD("setting exact.quantum = %g must be 0 (off) or a positive power of two", st->exact_quantum);
+    return DEM_OK;
+#undef BAD
+}
+
+dem_status dem_settings_read(dem_settings *st, const dem_system *s, dem_error *err)
+{
+    dem_settings_default(st);
+    for (size_t n = 0; n < s->nparams; n++) {
+        const dem_param *p = &s->params[n];
+        if (strncmp(p->key, "meta.", 5) == 0 || strncmp(p->key, "x-", 2) == 0) continue;
+        const setting_key *k = NULL;
+        for (size_t j = 0; j < NKEYS; j++)
+            if (strcmp(keys[j].key, p->key) == 0) k = &keys[j];
+        if (!k)
+            return dem_fail(err, DEM_ERR_VALUE, "unknown setting '%s': written by a newer dem? refusing to simulate something else", p->key);
+        dem_status stt = read_key(st, k, p, err);
+        if (stt) return stt;
+    }
+    return check_settings(st, err);
+}
+
+static void ignore_text(const dem_settings *st, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int a = 0; a < DEM_GROUPS; a++)
+        for (int b = a; b < DEM_GROUPS; b++)
+            if (st->ignore[a] >> b & 1u) {
+                int n = snprintf(buf + at, size - at, "%s%d:%d", at ? "," : "", a + 1, b + 1);
+                if (n < 0 || (size_t)n >= size - at) return;
+                at += (size_t)n;
+            }
+}
+
+dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *err)
+{
+    dem_status r;
+    char buf[DEM_PARAM_STR_MAX];
+    if ((r = check_settings(st, err))) return r;
+    for (size_t j = 0; j < NKEYS; j++) {
+        const setting_key *k = &keys[j];
+        const char *text = NULL;
+        switch (k->kind) {
+        case K_STR_INTEGRATOR: text = integrator_names[st->integrator]; break;
+        case K_STR_NORMAL: text = dem_normal_models[st->normal]->name; break;
+        case K_STR_TANGENTIAL: text = dem_tangential_models[st->tangential]->name; break;
+        case K_STR_DAMPING: text = dem_damping_models[st->damping]->name; break;
+        case K_STR_KN_RULE: text = kn_rule_names[st->kn_rule]; break;
+        case K_STR_LOCAL_FORM: text = local_form_names[st->local_form]; break;
+        case K_STR_IGNORE:
+            ignore_text(st, buf, sizeof buf);
+            text = buf;
+            break;
+        case K_F64: r = dem_param_set_f64(s, k->key, (const double *)((const char *)st + k->offset), 1, err); break;
+        case K_VEC3: r = dem_param_set_f64(s, k->key, (const double *)((const char *)st + k->offset), 3, err); break;
+        }
+        if (text) r = dem_param_set_str(s, k->key, text, err);
+        if (r) return r;
+    }
+    return DEM_OK;
+}
+
+dem_status dem_settings_parse_ignore(dem_settings *st, const char *text, dem_error *err)
+{
+    memset(st->ignore, 0, sizeof st->ignore);
+    const char *p = text;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10);
+        if (end == p || *end != ':') goto bad;
+        p = end + 1;
+        long b = strtol(p, &end, 10);
+        if (end == p || (*end != ',' && *end != 0)) goto bad;
+        if (a < 1 || a > DEM_GROUPS || b < 1 || b > DEM_GROUPS)
+            return dem_fail(err, DEM_ERR_ARG, "ignore '%s': groups are numbered 1 to %d", text, DEM_GROUPS);
+        st->ignore[a - 1] |= 1u << (b - 1);
+        st->ignore[b - 1] |= 1u << (a - 1);
+        p = *end ? end + 1 : end;
+    }
+    return DEM_OK;
+bad:
+    return dem_fail(err, DEM_ERR_ARG, "ignore '%s': expected A:B[,A:B...] with group numbers 1 to %d", text, DEM_GROUPS);
+}
+

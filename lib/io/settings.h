@@ -1,0 +1,66 @@
+/* settings.h - a run's settings (integrator, gravity, contact model, damping, interaction masks,
+ * neighbour skin) as they live in a frame's PARM section: typed key/value entries
+ * (formats/dem-stream.md §7). dem_settings is their parsed form: dem_settings_read() takes them
+ * from a frame, refusing any setting key it does not know, and dem_settings_write() puts them
+ * back, so a frame always carries the settings that produced it. */
+#ifndef DEM_SETTINGS_H
+#define DEM_SETTINGS_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/vec.h"
+#include "io/system.h"
+
+typedef enum { DEM_INTEGRATOR_VV = 0, DEM_INTEGRATOR_VV_IMPROVED = 1 } dem_integrator;
+typedef enum { DEM_LOCAL_HANLEY = 0, DEM_LOCAL_YADE = 1 } dem_local_form;
+/* How hooke's kn is obtained when not given. */
+typedef enum {
+    DEM_KN_GIVEN = 0,   /* model.kn */
+    DEM_KN_HERTZ = 1,   /* contact duration matches Hertz at vc (seed 001 eq 1) */
+    DEM_KN_YADE = 2,    /* springs in series, K_i = E_i 2 r_i (seed 002 §1.2.1) */
+    DEM_KN_OVERLAP = 3  /* maximum overlap at vc (seed 001 eq 27) */
+} dem_kn_rule;
+
+#define DEM_GROUPS 32
+
+typedef struct {
+    dem_integrator integrator;
+    dem_vec3 gravity;           /* m/s^2 */
+    int normal;                 /* index into dem_normal_models */
+    int tangential;             /* index into dem_tangential_models */
+    int damping;                /* index into dem_damping_models */
+    dem_kn_rule kn_rule;
+    double kn;                  /* N/m, hooke with DEM_KN_GIVEN */
+    double kt;                  /* N/m, hooke tangential; 0: derived, kt = kn 4 G* / E* (seed 001 eq 5) */
+    double vc;                  /* characteristic impact velocity, m/s */
+    double max_overlap;         /* maximum overlap as a fraction of the smaller diameter */
+    double gamma_n, gamma_t;    /* viscous damping coefficients, kg/s */
+    double local_damping;       /* Cundall coefficient, - (0: off) */
+    dem_local_form local_form;
+    double drag;                /* drag factor gamma_d per step (1: off), seed 000 eq 25 */
+    double skin;                /* neighbour-list skin, m (0: automatic, 0.2 of the smallest radius) */
+    double sort_every;          /* steps between spatial sorts of the particles, counted from step 0 (0: never) */
+    uint32_t ignore[DEM_GROUPS];/* ignore[a] bit b: group a+1 does not interact with group b+1 */
+    double exact_quantum;       /* exact (fixed-point) mode's position quantum, m, a power of two (0: off) */
+} dem_settings;
+
+/* The defaults: vv-improved, no gravity, hertz + history + restitution damping, vc 1 m/s. */
+void dem_settings_default(dem_settings *st);
+/* Parse the frame's settings; unknown setting keys (not meta.*, not x-*) are refused. */
+dem_status dem_settings_read(dem_settings *st, const dem_system *s, dem_error *err);
+/* Store every setting in the frame's PARM section (replacing the previous values). */
+dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *err);
+/* Parse "2:2,1:3" (group a ignores group b, both ways) into st->ignore; "" clears. */
+dem_status dem_settings_parse_ignore(dem_settings *st, const char *text, dem_error *err);
+/* Whether two particles with group masks ga, gb interact. */
+static inline int dem_groups_interact(const dem_settings *st, uint32_t ga, uint32_t gb)
+{
+    for (uint32_t m = ga; m; m &= m - 1) {
+        int a = __builtin_ctz(m);
+        if (st->ignore[a] & gb) return 0;
+    }
+    return 1;
+}
+
+#endif

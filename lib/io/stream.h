@@ -1,0 +1,56 @@
+/* stream.h - reading and writing the dem stream: a sequence of frames, each one gzip member.
+ *
+ * The layout is specified in formats/dem-stream.md. A writer emits one complete, self-contained
+ * frame per call and flushes it, so a downstream program in a pipe sees every frame as soon as it
+ * is written. A reader delivers a frame only after its gzip trailer (CRC-32 and length) has been
+ * checked and every value has passed dem_system_check, so a frame is either complete and sound or
+ * an error naming the frame, the field and the byte offset. */
+#ifndef DEM_STREAM_H
+#define DEM_STREAM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "io/system.h"
+
+#define DEM_FORMAT_MAJOR 1
+#define DEM_FORMAT_MINOR 2
+#define DEM_MAGIC "DEMSTRM\0" /* 8 bytes at the start of every frame payload */
+#define DEM_LEVEL_DEFAULT 1   /* deflate level: fast; doubles compress little at higher levels */
+
+/* ---- writing ---- */
+typedef struct dem_writer dem_writer;
+
+/* level: 0 (stored, fastest) to 9 (smallest). The FILE stays the caller's. */
+dem_writer *dem_writer_new(FILE *out, int level, dem_error *err);
+/* Encode, compress and write one frame, then fflush. The system is not checked here:
+ * call dem_system_check first when its values come from outside. */
+dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err);
+/* Compressed bytes written so far. */
+uint64_t dem_writer_bytes(const dem_writer *w);
+void dem_writer_free(dem_writer *w);
+
+/* ---- reading ---- */
+typedef struct dem_reader dem_reader;
+
+/* A byte source: returns the number of bytes read (0 at end of input) or -1 on error, in
+ * which case it may fill err. */
+typedef long (*dem_read_fn)(void *ctx, void *buf, size_t n, dem_error *err);
+
+dem_reader *dem_reader_new(dem_read_fn fn, void *ctx, dem_error *err);
+/* Read from a file descriptor with read(2): a frame is delivered as soon as its bytes arrive. */
+dem_reader *dem_reader_new_fd(int fd, dem_error *err);
+/* Read from memory (tests and fuzzing); the buffer must outlive the reader. */
+dem_reader *dem_reader_new_mem(const void *buf, size_t len, dem_error *err);
+/* Read the next frame into s (its previous contents are replaced).
+ * Returns 1 when a frame was read, 0 at the clean end of the input (after at least one frame),
+ * or a negative dem_status. After an error the reader cannot continue. */
+int dem_reader_next(dem_reader *r, dem_system *s, dem_error *err);
+/* Frames delivered so far. */
+uint64_t dem_reader_frames(const dem_reader *r);
+/* Compressed bytes consumed so far (offset of the next frame once a frame is read). */
+uint64_t dem_reader_offset(const dem_reader *r);
+void dem_reader_free(dem_reader *r);
+
+#endif

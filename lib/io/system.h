@@ -1,0 +1,222 @@
+/* system.h - the in-memory form of one frame: everything needed to continue a simulation.
+ *
+ * A dem_system is what a frame of the dem stream holds (formats/dem-stream.md). Every program
+ * reads frames into a dem_system, works on it, and writes it back. Arrays are owned by the
+ * system and grown with the dem_system_push_* functions. Particles are referred to by their id
+ * (stable across reordering), never by their index, wherever a record names another record. */
+#ifndef DEM_SYSTEM_H
+#define DEM_SYSTEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/vec.h"
+
+/* ---- materials ---------------------------------------------------------------------------- */
+#define DEM_NAME_MAX 32 /* bytes of a material name in the stream, NUL padded */
+
+typedef struct {
+    char name[DEM_NAME_MAX];  /* UTF-8, NUL terminated within the 32 bytes */
+    double density;           /* kg/m^3 */
+    double young;             /* Young's modulus E, Pa */
+    double poisson;           /* Poisson's ratio nu, - */
+    double friction;          /* sliding friction coefficient mu, - */
+    double restitution;       /* normal coefficient of restitution e, - */
+    double rolling_friction;  /* rolling resistance coefficient mu_r, - */
+    double twisting_friction; /* twisting resistance coefficient mu_o, - */
+    double surface_energy;    /* adhesion (JKR/DMT) surface energy, J/m^2 */
+} dem_material;
+
+/* ---- particles ---------------------------------------------------------------------------- */
+enum {
+    DEM_PARTICLE_FIXED = 1u << 0 /* not integrated: keeps its position and velocity */
+};
+
+/* Field order keeps what the force loop reads together. */
+typedef struct {
+    dem_vec3 pos;     /* m */
+    double radius;    /* m */
+    dem_vec3 vel;     /* m/s */
+    double mass;      /* kg */
+    dem_vec3 omega;   /* angular velocity, rad/s */
+    double inertia;   /* moment of inertia (sphere: 2/5 m r^2), kg m^2 */
+    dem_vec3 force;   /* total force at the frame's time, N */
+    dem_vec3 torque;  /* total torque at the frame's time, N m */
+    dem_quat orient;  /* orientation, unit quaternion (w, x, y, z) */
+    uint64_t id;      /* unique within a frame */
+    uint64_t clump;   /* id of the rigid clump this sphere belongs to, 0 = none */
+    uint32_t material;/* index into the materials table */
+    uint32_t flags;   /* DEM_PARTICLE_* */
+    uint32_t group;   /* interaction-group bit mask (default 1) */
+    int32_t image[3]; /* periodic image counters: unwrapped = pos + H image */
+} dem_particle;
+
+/* ---- contacts ----------------------------------------------------------------------------- */
+enum {
+    DEM_CONTACT_WALL = 1u << 0,    /* j is a wall index, not a particle id */
+    DEM_CONTACT_SLIDING = 1u << 1, /* the tangential force is at the Coulomb limit */
+};
+
+/* History slots a build can hold per contact; the stream says how many a frame uses. */
+#define DEM_HIST_MAX 12
+
+typedef struct {
+    uint64_t i, j;       /* particle ids (j: wall index if DEM_CONTACT_WALL) */
+    uint32_t flags;      /* DEM_CONTACT_* */
+    int32_t shift[3];    /* periodic image of j seen by i: x_j' = x_j + H shift */
+    double overlap;      /* delta = r_i + r_j - |x_ij|, m (positive in contact) */
+    dem_vec3 normal;     /* unit normal from j to i */
+    dem_vec3 fn;         /* normal force on i, N */
+    dem_vec3 ft;         /* tangential force on i, N */
+    double diss_friction;/* energy dissipated by sliding at this contact, J */
+    double diss_damp_n;  /* energy dissipated by the normal dashpot, J */
+    double diss_damp_t;  /* energy dissipated by the tangential dashpot, J */
+    double hist[DEM_HIST_MAX]; /* model history, layout in formats/dem-stream.md */
+} dem_contact;
+
+/* ---- walls -------------------------------------------------------------------------------- */
+typedef enum { DEM_WALL_PLANE = 1, DEM_WALL_CYLINDER = 2 } dem_wall_kind;
+enum {
+    DEM_WALL_OUTSIDE = 1u << 0 /* cylinder: particles are outside it (default inside) */
+};
+
+typedef struct {
+    uint32_t kind;     /* dem_wall_kind */
+    uint32_t material; /* index into the materials table */
+    uint32_t flags;    /* DEM_WALL_* */
+    dem_vec3 point;    /* a point on the plane, or on the cylinder axis, m */
+    dem_vec3 normal;   /* plane: unit normal towards the particles; cylinder: unit axis */
+    double radius;     /* cylinder radius, m (0 for planes) */
+    dem_vec3 vel;      /* prescribed translational velocity, m/s */
+    dem_vec3 omega;    /* prescribed angular velocity about point, rad/s */
+    dem_vec3 force;    /* force exerted by the particles on the wall, N */
+    dem_vec3 torque;   /* torque about point exerted by the particles, N m */
+    double work;       /* cumulative work done by the wall on the particles, J */
+} dem_wall;
+
+/* ---- periodic cell ------------------------------------------------------------------------ */
+enum {
+    DEM_CELL_PERIODIC_A = 1u << 0, /* periodic along cell vector a (column 0 of H) */
+    DEM_CELL_PERIODIC_B = 1u << 1,
+    DEM_CELL_PERIODIC_C = 1u << 2,
+};
+
+typedef struct {
+    uint32_t flags;       /* DEM_CELL_PERIODIC_*; 0 = no cell */
+    uint32_t stress_mask; /* bit k of (xx,yy,zz,yz,xz,xy) set: that component is stress controlled */
+    dem_vec3 origin;      /* m */
+    dem_mat3 h;           /* columns are the cell vectors a, b, c, m */
+    dem_mat3 vgrad;       /* velocity gradient L, dH/dt = L H, 1/s */
+    dem_mat3 target_stress; /* target of the servo for masked components, Pa (compression > 0) */
+} dem_cell;
+
+/* ---- rigid clumps (bodies made of spheres) ----------------------------------------------- */
+typedef struct {
+    uint64_t id;
+    double mass;        /* kg */
+    dem_vec3 inertia;   /* principal moments, kg m^2 */
+    dem_vec3 pos;       /* centre of mass, m */
+    dem_vec3 vel;       /* m/s */
+    dem_vec3 omega;     /* rad/s */
+    dem_quat orient;    /* body frame (principal axes) to lab frame */
+    dem_vec3 force;     /* N */
+    dem_vec3 torque;    /* N m */
+} dem_clump;
+
+/* ---- running energy accumulators ----------------------------------------------------------- */
+typedef enum {
+    DEM_E_DISS_FRICTION = 0, /* sliding friction, J */
+    DEM_E_DISS_DAMP_N,       /* normal contact damping, J */
+    DEM_E_DISS_DAMP_T,       /* tangential contact damping, J */
+    DEM_E_DISS_LOCAL,        /* Cundall local (non-viscous) damping, J */
+    DEM_E_DISS_DRAG,         /* drag damping, J */
+    DEM_E_DISS_ROLLING,      /* rolling resistance, J */
+    DEM_E_DISS_TWISTING,     /* twisting resistance, J */
+    DEM_E_WORK_WALLS,        /* work done by walls on the particles, J */
+    DEM_E_WORK_CELL,         /* work done by the deforming periodic cell, J */
+    DEM_E_WORK_EXTERNAL,     /* work of any other prescribed motion or load, J */
+    DEM_E_INITIAL,           /* budget reference: mechanical energy at step 0 (format 1.1), J; NaN: not known */
+    DEM_E_AHEAD,             /* part of the accumulators after the frame's time (format 1.1), J */
+    DEM_E_WORK_LAW,          /* work of the contact law itself: Mindlin's stiffness change at a given
+                              * tangential stretch (format 1.2), J */
+    DEM_E_COUNT
+} dem_energy_index;
+
+/* ---- settings: typed key/value parameters -------------------------------------------------- */
+#define DEM_KEY_MAX 48
+#define DEM_PARAM_STR_MAX 64
+#define DEM_PARAM_F64_MAX 9
+
+typedef enum { DEM_PARAM_I64 = 1, DEM_PARAM_F64 = 2, DEM_PARAM_STR = 3 } dem_param_type;
+
+typedef struct {
+    char key[DEM_KEY_MAX];
+    uint8_t type;  /* dem_param_type */
+    uint8_t count; /* number of doubles for DEM_PARAM_F64 (1..9) */
+    union {
+        int64_t i;
+        double f[DEM_PARAM_F64_MAX];
+        char s[DEM_PARAM_STR_MAX];
+    } v;
+} dem_param;
+
+/* ---- the system --------------------------------------------------------------------------- */
+enum {
+    /* HEAD flags bit 0 (formats/dem-stream.md §5.1): the forces and torques of particles, walls
+     * and contacts are those of exactly this state */
+    DEM_HEAD_FORCES_CURRENT = 1u << 0
+};
+
+typedef struct {
+    uint64_t step;  /* steps taken since the system was created */
+    double time;    /* s */
+    double dt;      /* time step, s (0: not chosen yet) */
+    uint32_t flags; /* DEM_HEAD_* */
+
+    dem_param *params;       size_t nparams, cap_params;
+    dem_material *materials; size_t nmaterials, cap_materials;
+    dem_wall *walls;         size_t nwalls, cap_walls;
+    dem_cell cell;           /* cell.flags == 0: no periodic cell */
+    dem_clump *clumps;       size_t nclumps, cap_clumps;
+    dem_particle *particles; size_t nparticles, cap_particles;
+    dem_contact *contacts;   size_t ncontacts, cap_contacts;
+    uint32_t hist_slots;     /* history slots per contact in use (<= DEM_HIST_MAX) */
+    double energy[DEM_E_COUNT];
+} dem_system;
+
+void dem_system_init(dem_system *s);
+void dem_system_free(dem_system *s);  /* frees arrays and re-initialises */
+void dem_system_clear(dem_system *s); /* empties every table, keeps the allocations */
+dem_status dem_system_copy(dem_system *dst, const dem_system *src, dem_error *err);
+
+dem_status dem_system_push_particle(dem_system *s, const dem_particle *p, dem_error *err);
+dem_status dem_system_push_contact(dem_system *s, const dem_contact *c, dem_error *err);
+dem_status dem_system_push_material(dem_system *s, const dem_material *m, dem_error *err);
+dem_status dem_system_push_wall(dem_system *s, const dem_wall *w, dem_error *err);
+dem_status dem_system_push_clump(dem_system *s, const dem_clump *c, dem_error *err);
+/* Reserve room for n particles (or contacts) in total. */
+dem_status dem_system_reserve_particles(dem_system *s, size_t n, dem_error *err);
+dem_status dem_system_reserve_contacts(dem_system *s, size_t n, dem_error *err);
+
+/* A particle with every field at its documented default: identity orientation, group 1. */
+dem_particle dem_particle_default(void);
+/* A material with documented defaults (glass-like, see formats/dem-stream.md). */
+dem_material dem_material_default(void);
+/* Sphere mass and moment of inertia from radius and density. */
+void dem_sphere_mass(double radius, double density, double *mass, double *inertia);
+
+/* Parameters: set replaces a key's value; get returns NULL if the key is absent. */
+dem_status dem_param_set_f64(dem_system *s, const char *key, const double *v, int count, dem_error *err);
+dem_status dem_param_set_i64(dem_system *s, const char *key, int64_t v, dem_error *err);
+dem_status dem_param_set_str(dem_system *s, const char *key, const char *v, dem_error *err);
+const dem_param *dem_param_get(const dem_system *s, const char *key);
+
+/* Check every value for physical possibility (radius > 0, finite positions, unique ids, contacts
+ * naming existing particles and walls, ...). The message names the record and field. */
+dem_status dem_system_check(const dem_system *s, dem_error *err);
+
+/* Periodic cell volume |det H| (0 if there is no cell). */
+double dem_cell_volume(const dem_cell *c);
+
+#endif

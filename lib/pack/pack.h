@@ -1,0 +1,201 @@
+/* pack.h - creating particle systems: lattices, random packings, TSV import, and the materials,
+ * walls, periodic cell and initial velocities that make them ready to simulate.
+ *
+ * These are the building blocks of dem-pack. Every function appends to or edits a dem_system
+ * and reports failures through a dem_error whose message names the value, record or line at
+ * fault; nothing here prints or exits. Lengths are in m, velocities in m/s, SI throughout.
+ *
+ * Particles are created with dem_particle_default() (identity orientation, group 1), ids
+ * counting on from the particles already in the system (1..N for an empty one), mass and moment
+ * of inertia from their material's density (dem_sphere_mass). The generators expect the
+ * system's materials table to hold the materials they name. */
+#ifndef DEM_PACK_H
+#define DEM_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "core/select.h"
+#include "io/system.h"
+
+/* Most particles one call creates: bounds memory and index arithmetic. */
+#define DEM_PACK_MAX_PARTICLES 100000000u
+
+/* Append a sphere at pos in material mat (which must exist) with the next id (nparticles + 1),
+ * its mass and moment of inertia from the material's density. */
+dem_status dem_pack_push_sphere(dem_system *s, dem_vec3 pos, double radius, uint32_t mat, dem_error *err);
+
+/* ---- lattices ------------------------------------------------------------------------------ */
+typedef enum { DEM_LATTICE_SC, DEM_LATTICE_BCC, DEM_LATTICE_FCC, DEM_LATTICE_HCP } dem_lattice_kind;
+
+typedef struct {
+    dem_lattice_kind kind;
+    long cells[3];   /* conventional cells along x, y, z, each >= 1 */
+    double radius;   /* sphere radius R, m */
+    double spacing;  /* nearest-neighbour centre distance D >= 2R, m */
+    dem_vec3 origin; /* the spheres start at this corner: first centre at origin + R(1,1,1), m */
+} dem_lattice;
+
+/* "sc", "bcc", "fcc" or "hcp". */
+dem_status dem_lattice_parse_kind(const char *text, dem_lattice_kind *kind, dem_error *err);
+const char *dem_lattice_name(dem_lattice_kind kind);
+/* Sites per conventional cell (sc 1, bcc 2, fcc 4, hcp 4) and the cell's edge lengths: sc a = D,
+ * bcc a = 2D/sqrt3, fcc a = D sqrt2, hcp (D, sqrt3 D, sqrt(8/3) D) in the orthorhombic cell. */
+int dem_lattice_sites(dem_lattice_kind kind);
+dem_vec3 dem_lattice_cell_edges(const dem_lattice *l);
+/* The natural period of the whole lattice: (NX ax, NY ay, NZ az), starting at the origin. */
+dem_vec3 dem_lattice_period(const dem_lattice *l);
+/* Check cells >= 1, R > 0 and D >= 2R, and that the count fits DEM_PACK_MAX_PARTICLES. */
+dem_status dem_lattice_check(const dem_lattice *l, dem_error *err);
+size_t dem_lattice_count(const dem_lattice *l);
+/* Append the lattice's spheres in material mat; ids run over the basis, then x, y, z. */
+dem_status dem_pack_lattice(dem_system *s, const dem_lattice *l, uint32_t mat, dem_error *err);
+
+/* ---- regions -------------------------------------------------------------------------------- */
+typedef enum { DEM_REGION_BOX = 1, DEM_REGION_CYLINDER = 2 } dem_region_kind;
+
+typedef struct {
+    dem_region_kind kind;
+    dem_vec3 lo, hi;   /* box corners; for a cylinder its bounding box */
+    int axis;          /* cylinder: 0 x, 1 y, 2 z */
+    double c1, c2;     /* cylinder: the axis' two other coordinates, in x, y, z order */
+    double radius;     /* cylinder radius, m */
+    double axlo, axhi; /* cylinder: extent along the axis, m */
+} dem_region;
+
+/* "X0,Y0,Z0,X1,Y1,Z1" with X0 < X1, Y0 < Y1, Z0 < Z1. */
+dem_status dem_region_parse_box(const char *text, dem_region *r, dem_error *err);
+/* "AXIS,C1,C2,RADIUS,LO,HI", e.g. "z,0,0,0.05,0,0.2"; C1,C2 are the other two coordinates of the
+ * axis in x, y, z order (axis x: y,z; y: x,z; z: x,y). */
+dem_status dem_region_parse_cylinder(const char *text, dem_region *r, dem_error *err);
+double dem_region_volume(const dem_region *r);
+/* Parse an axis letter x, y or z; returns -1 if it is none of them. */
+int dem_axis_index(char c);
+
+/* ---- size distributions --------------------------------------------------------------------- */
+typedef enum {
+    DEM_SIZE_MONO,       /* every radius = radius */
+    DEM_SIZE_UNIFORM,    /* radius uniform in [rmin, rmax] */
+    DEM_SIZE_BIDISPERSE, /* r1 and r2, phi1 = fraction of the solid volume in r1 spheres */
+    DEM_SIZE_LOGNORMAL   /* ln r ~ N(ln median, sigma^2), truncated at +-3 sigma */
+} dem_size_kind;
+
+typedef struct {
+    dem_size_kind kind;
+    double radius;       /* MONO */
+    double rmin, rmax;   /* UNIFORM */
+    double r1, r2, phi1; /* BIDISPERSE */
+    double median, sigma;/* LOGNORMAL */
+} dem_size_dist;
+
+dem_status dem_size_check(const dem_size_dist *d, dem_error *err);
+/* Number of r1 spheres among n whose solid volume fraction is closest to phi1: the number
+ * fraction x1 = (phi1/r1^3) / (phi1/r1^3 + (1-phi1)/r2^3), n1 = floor(n x1 + 1/2). */
+size_t dem_bidisperse_count1(size_t n, double r1, double r2, double phi1);
+/* Draw n radii (in drawing order; bidisperse: n1 of r1 then the rest of r2, no draws). */
+dem_status dem_size_draw(const dem_size_dist *d, size_t n, dem_rng *rng, double *radii, dem_error *err);
+
+/* ---- random packing ------------------------------------------------------------------------ */
+#define DEM_PACK_ATTEMPTS_DEFAULT 10000
+
+typedef struct {
+    size_t n;            /* spheres to place */
+    dem_size_dist size;
+    dem_region region;
+    uint64_t seed;
+    long max_attempts;   /* random positions tried per sphere before giving up */
+    uint32_t material;
+} dem_random_spec;
+
+/* Random sequential addition: radii drawn first from the seeded generator, sorted largest
+ * first, then each sphere tried at uniformly random positions inside the region until it
+ * overlaps no sphere placed before (a cell grid of cells >= 2 rmax finds the neighbours). Ids
+ * follow the placement order. Where s->cell is periodic, the region must span the cell (a box
+ * along that axis; a cylinder only along its own axis, with LO, HI the cell's bounds): spheres
+ * may cross those faces, and overlaps are judged by the minimum image. Fails with DEM_ERR_LIMIT,
+ * naming how many spheres were placed and the solid fraction reached, when one finds no room
+ * (and then removes the spheres it placed). */
+dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err);
+
+/* ---- TSV import ----------------------------------------------------------------------------- */
+/* Parse tab-separated text: one header line naming the columns (x y z r required; id vx vy vz wx
+ * wy wz material fixed optional, any order; a name may carry its SI unit in brackets as dem-probe
+ * prints it: x[m], vx[m/s], wx[rad/s]), then one particle per line; blank lines and lines
+ * starting with '#' after the header are skipped. material is an index into s->materials or a
+ * material name, fixed is 0 or 1, absent columns are 0. Without an id column the ids count on
+ * as dem_pack_push_sphere's do (1, 2, ... in line order for an empty system). Numbers are read
+ * with strtod, so printed doubles come back bit for bit. Messages read "line L, column NAME:
+ * ..."; on failure the system keeps only the particles it had before. */
+dem_status dem_pack_parse_tsv(dem_system *s, const char *text, size_t len, dem_error *err);
+
+/* ---- materials ------------------------------------------------------------------------------ */
+/* Append a material described by "name=glass,density=2500,young=7e10,...": keys name, density,
+ * young, poisson, friction, restitution, rolling_friction, twisting_friction, surface_energy
+ * (or with '-' for '_'); keys not given copy material 0. The name defaults to "materialK" (K its
+ * index), must be unique, shorter than DEM_NAME_MAX bytes, not a number, free of ',' and '='. */
+dem_status dem_pack_add_material(dem_system *s, const char *spec, dem_error *err);
+/* A material by index ("2") or name ("glass"). */
+dem_status dem_pack_find_material(const dem_system *s, const char *text, uint32_t *index, dem_error *err);
+/* The physical checks of dem_system_check on the materials table alone. */
+dem_status dem_pack_check_materials(const dem_system *s, dem_error *err);
+/* Give material mat to the particles sel matches and recompute their mass and inertia from its
+ * density. Returns the number of particles changed in *count (may be NULL). */
+dem_status dem_pack_assign(dem_system *s, uint32_t mat, const dem_select *sel, size_t *count, dem_error *err);
+/* Set DEM_PARTICLE_FIXED on the particles sel matches; returns how many. */
+size_t dem_pack_fix(dem_system *s, const dem_select *sel);
+/* Put the particles sel matches in interaction group G (1..32): their group mask becomes bit
+ * G-1 (dem-step --ignore A:B makes groups A and B ignore each other); returns how many. */
+size_t dem_pack_group(dem_system *s, int group, const dem_select *sel);
+
+/* ---- velocities ------------------------------------------------------------------------------ */
+/* Set the velocity (angular velocity) of every particle that is not fixed. */
+void dem_pack_set_velocity(dem_system *s, dem_vec3 v);
+void dem_pack_set_omega(dem_system *s, dem_vec3 w);
+/* Add to every non-fixed particle's velocity a random vector with components ~ N(0, sigma^2),
+ * then subtract the mass-weighted mean of what was added: the fluctuations carry no momentum.
+ * The draws come from the generator of seed advanced by one jump, a stream independent of the
+ * one dem_pack_random uses. */
+dem_status dem_pack_random_velocity(dem_system *s, double sigma, uint64_t seed, dem_error *err);
+
+/* ---- periodic cell --------------------------------------------------------------------------- */
+/* "xyz", "xy", "z", ... (any order, no repeats) to DEM_CELL_PERIODIC_* flags. */
+dem_status dem_pack_parse_axes(const char *text, uint32_t *flags, dem_error *err);
+/* A rectangular cell from lo to hi: origin lo, H = diag(hi - lo), no velocity gradient. */
+dem_status dem_pack_set_cell(dem_system *s, dem_vec3 lo, dem_vec3 hi, uint32_t flags, dem_error *err);
+/* Move every centre into the cell along its periodic axes by whole periods: the periodic system
+ * is unchanged. A lattice in its natural period needs it, since its spheres start one radius in
+ * from the origin and some sites (hcp) then lie past the far face. */
+void dem_pack_wrap_into_cell(dem_system *s);
+/* Every particle centre inside the cell: lo <= x < hi along periodic axes, lo <= x <= hi along
+ * the others. */
+dem_status dem_pack_check_in_cell(const dem_system *s, dem_error *err);
+
+/* ---- walls ----------------------------------------------------------------------------------- */
+typedef struct {
+    int axis;     /* 0 x, 1 y, 2 z */
+    double pos;   /* the plane is axis = pos, m */
+    dem_vec3 vel; /* prescribed velocity, m/s */
+} dem_plane_spec;
+
+/* "z=0" or "z=0.1@0,0,-0.01". */
+dem_status dem_plane_parse(const char *text, dem_plane_spec *p, dem_error *err);
+/* Append a plane wall facing the particles: its normal is +axis if every centre lies above the
+ * plane, -axis if every one lies below. Fails if centres lie on both sides or on the plane, if a
+ * sphere crosses the plane, if the system has no particles, or if the axis is periodic. */
+dem_status dem_pack_add_plane(dem_system *s, const dem_plane_spec *p, uint32_t mat, dem_error *err);
+/* Plane walls on the faces of the box lo..hi, normals inwards, in the order x lo, x hi, y lo,
+ * y hi, z lo, z hi, skipping the faces across which the cell is periodic. */
+dem_status dem_pack_enclose_box(dem_system *s, dem_vec3 lo, dem_vec3 hi, uint32_t mat, dem_error *err);
+/* The mantle of a cylinder region (particles inside) and, unless its axis is periodic, plane
+ * walls at both ends. */
+dem_status dem_pack_enclose_cylinder(dem_system *s, const dem_region *r, uint32_t mat, dem_error *err);
+
+/* ---- measures -------------------------------------------------------------------------------- */
+/* Bounding box of the spheres (centre -+ radius); fails if there are none. */
+dem_status dem_pack_bounds(const dem_system *s, dem_vec3 *lo, dem_vec3 *hi, dem_error *err);
+/* Total solid volume sum 4/3 pi r^3, m^3. */
+double dem_pack_solid_volume(const dem_system *s);
+
+#endif

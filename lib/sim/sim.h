@@ -1,0 +1,96 @@
+/* sim.h - advancing a system in time: velocity-Verlet (standard and improved), contact laws,
+ * walls, gravity, damping, a Verlet neighbour list over a general periodic cell.
+ *
+ * A dem_sim is built from a frame (dem_system + dem_settings), advanced step by step, and
+ * stored back into a frame at any time. It keeps its hot data in flat arrays. Results are
+ * bit-identical for any thread count and however a run is split: forces are summed per particle
+ * over its contacts in the order of the pair list (sorted by particle index; particles are
+ * re-sorted in space at fixed steps), every total is summed in a fixed order, and everything
+ * that carries over between steps (velocities, forces, contact histories, wall positions, energy
+ * accumulators) is in the frame. */
+#ifndef DEM_SIM_H
+#define DEM_SIM_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "io/settings.h"
+#include "laws/laws.h"
+#include "io/system.h"
+
+typedef struct dem_sim dem_sim;
+
+/* Time-step estimates (s) for the system as it is (seed 002 §1.5.6; seed 001 eqs 1-7). */
+typedef struct {
+    double contact_time;   /* duration of a collision of the smallest pair at model.vc */
+    double pwave;          /* min r sqrt(rho/E) (seed 002, p-wave), nan for a given kn */
+    double stiffness;      /* min sqrt(2 m / K), K the sum of contact stiffnesses; inf without contacts */
+    double recommended;    /* what --dt auto uses: min(contact_time/50, 0.2 pwave, 0.3 stiffness) */
+} dem_dt_estimates;
+
+/* Build a simulation from a frame. The frame's settings must have been read into st (whose
+ * copy the sim keeps). threads >= 1. Fails on states it cannot simulate (clumps, deforming or
+ * stress-controlled cells) with a message saying so. */
+dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err);
+void dem_sim_free(dem_sim *sim);
+
+void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est);
+/* Set the time step (s > 0). */
+void dem_sim_set_dt(dem_sim *sim, double dt);
+double dem_sim_dt(const dem_sim *sim);
+/* Set one energy accumulator (dem_energy_index), e.g. the budget's reference DEM_E_INITIAL. */
+void dem_sim_set_energy(dem_sim *sim, int index, double value);
+
+/* Run backwards in time (dir < 0): the reversed-time algorithm of Hanley (seed 000 eqs 17-20,
+ * with drag eqs 27-28): v -= dt/2 F/m, x -= dt v, F(x), v -= dt/2 F/m; walls move back, time
+ * decreases, the step counter still counts the steps taken. It is the forward step with dt
+ * negated, bit for bit. dir > 0: forward (the default). */
+void dem_sim_set_direction(dem_sim *sim, int dir);
+
+/* Exact (fixed-point) mode (Levesque and Verlet 1993): positions on the lattice X quantum,
+ * velocities on X quantum / dt, every kick rounded onto the lattice contact by contact and summed
+ * as integers, so that a forward run followed by a reversed one returns to the first state bit
+ * for bit, for any thread count. Call after the last dem_sim_set_dt. Puts the state (positions,
+ * velocities, wall points and velocities, periodic cell, time) onto the lattices; the frame's
+ * forces stand only if they are the kick of these positions. Refuses what the lattice cannot
+ * carry: tangential forces (torques), local damping, drag, spinning particles; and values whose
+ * lattice coordinates would reach 2^53 (then and during the run: DEM_ERR_LIMIT, never a wrap).
+ * quantum: a power of two, m. */
+dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err);
+/* The default quantum: the power of two with 2^53 quanta >= 4 times the largest coordinate of
+ * the system (particles plus radius, wall points, cell). */
+double dem_exact_quantum(const dem_system *s);
+/* Whether the sim is in exact mode, and its quantum (m; 0 if not). */
+int dem_sim_exact(const dem_sim *sim, double *quantum);
+
+/* Advance one step. Fails if a particle leaves the range the neighbour grid can handle or a
+ * value becomes non-finite (naming particle and step). */
+dem_status dem_sim_step(dem_sim *sim, dem_error *err);
+uint64_t dem_sim_steps(const dem_sim *sim);
+double dem_sim_time(const dem_sim *sim);
+/* Neighbour-list rebuilds since the sim was made (for benchmarks and tests). */
+uint64_t dem_sim_rebuilds(const dem_sim *sim);
+
+/* Write the current state into out (which must be the frame the sim was built from, or a copy
+ * of it): particles, walls, contacts with their history, energy accumulators, step, time, dt,
+ * settings. Completes the energy accounting of the last step first (it is otherwise done in the
+ * next step's pair pass), which changes nothing a later step computes. */
+dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
+
+/* ---- one contact, driven kinematically -------------------------------------------------------
+ * Evaluate the contact law for a pair of spheres whose positions at t + dt and velocities at
+ * t + dt/2 are prescribed, exactly as a step of dem-step does: the history (3 doubles, zero for a
+ * new contact) and sliding flag are carried by the caller. For tests of the contact law under
+ * imposed motions (rigid rotation, load paths) and for stress probes. Returns 1 if touching. */
+typedef struct {
+    dem_vec3 xi, xj;   /* positions at t + dt, m */
+    dem_vec3 vi, vj;   /* velocities at t + dt/2, m/s */
+    dem_vec3 wi, wj;   /* angular velocities at t + dt/2, rad/s */
+    double ri, rj;     /* radii, m */
+    double mi, mj;     /* masses, kg */
+} dem_probe_state;
+
+int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_material *b, double dt,
+                      const dem_probe_state *in, double hist[3], int *sliding, dem_vec3 *fn, dem_vec3 *ft);
+
+#endif
