@@ -8,6 +8,7 @@
 #ifndef DEM_LAWS_H
 #define DEM_LAWS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -53,15 +54,88 @@ typedef struct {
     double (*eta_t)(const dem_pair *p, const dem_settings *st, double eta_n, double sn, double stt);
 } dem_damping_model;
 
-/* Tangential stiffness S_t (N/m) at overlap delta; uses_history says whether the model keeps
- * the spring displacement in history slots 0..2. */
+/* ---- one contact, as the laws see it -------------------------------------------------------
+ * The contact store (lib/sim/contacts.c) keeps one record per pair within the neighbour cutoff
+ * (and per particle-wall slot): its key, the pair's constants, the law's history, and what the
+ * energy books carry between steps. The laws read and write the history part only. Whatever
+ * follows from other fields is not stored (the step is limited by memory traffic). */
+enum {
+    DEM_REC_TOUCH = 1u,    /* touching at the last evaluation */
+    DEM_REC_SLIDING = 2u,  /* the Coulomb cap acted in it */
+    DEM_REC_ETA_T = 4u     /* its tangential dashpot was not zero */
+};
+
+typedef struct {
+    uint32_t i, j;       /* key: particles (i < j), or particle and wall */
+    int32_t s[3];        /* key: j is seen through its periodic image x_j + H s */
+    uint32_t flags;      /* DEM_REC_* */
+    double xi[3];        /* history: tangential spring displacement, m (seed 001 eq 14); 0 without */
+    double kn, kt;       /* pair constants: hooke stiffnesses, N/m */
+    double mstar, rstar; /* pair constants: effective mass and radius, kg, m */
+    double fdn;          /* last evaluation: normal dashpot force on i along n, N */
+    double stt;          /* last evaluation: tangential stiffness S_t, N/m */
+    double prev[4];      /* books: at the last full step (DEM_PREV_*) */
+    double diss[3];      /* books: dissipated at this contact since it formed: friction, damp_n, damp_t, J */
+} dem_contact_rec;
+
+/* prev[]: power of the tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2),
+ * S_t (N/m) at the last full step; 0 without contact. */
+enum { DEM_PREV_PT = 0, DEM_PREV_PD = 1, DEM_PREV_XI2 = 2, DEM_PREV_STT = 3 };
+
+/* The kinematics of one contact at t + dt, from the geometry pass. */
+typedef struct {
+    dem_vec3 n;       /* unit normal at t + dt, from j to i */
+    double delta;     /* overlap at t + dt, m */
+    dem_vec3 d;       /* x_i - x_j(image) at t + dt (for the half-step normal) */
+    dem_vec3 vij;     /* v_i - v_j (for walls: minus the wall's velocity at the contact), t + dt/2 */
+    dem_vec3 wterm;   /* r_i' w_i + r_j' w_j: the rotation part of the contact velocity */
+    double spin;      /* (w_i + w_j)/2 . n: the pair's spin rate about the normal, rad/s */
+    int half_normal;  /* use the half-step normal for the velocities (improved, particle pairs) */
+} dem_contact_in;
+
+/* What the law computed for one contact at this step: what the force sums read, one cache line
+ * (zeros for a pair apart, so that it adds exact zeros). */
+typedef struct {
+    dem_vec3 n;       /* unit normal at t + dt, from j to i */
+    dem_vec3 ft;      /* tangential force on i, N */
+    double fn;        /* normal force on i along n, N (negative: attractive dashpot) */
+    double delta;     /* overlap, m */
+} dem_contact_out;
+
+/* The contact force on i, and n x ft, whose torque on either particle is -(r - delta/2) n x ft. */
+static inline dem_vec3 dem_contact_force(const dem_contact_out *o) { return dem_v3_madd(o->ft, o->n, o->fn); }
+static inline dem_vec3 dem_contact_moment(const dem_contact_out *o) { return dem_v3_cross(o->n, o->ft); }
+
+/* The relative velocity the tangential law works with (seed 001 eqs 11-12): nh the normal it is
+ * decomposed with (the half-step one for the improved integrator), vn its normal part, vt the
+ * tangential velocity at the contact point. */
+typedef struct {
+    dem_vec3 nh;
+    double vn;
+    dem_vec3 vt;
+} dem_contact_kin;
+
+struct dem_law;
+
+/* A tangential sub-model owns its whole per-step algorithm. eval_block evaluates a block of
+ * touching contacts (the law's block entry point, see dem_law_eval_block): for each, the normal
+ * part (dem_law_normal, shared by every model), then its own update, which carries the history
+ * from the last step's contact plane into this one (rotation, twirl), increments it, caps it,
+ * and writes the tangential force, S_t (h->stt) and the flags. work gives the step's energy
+ * terms from the full-step tangential velocity ut (d[0] friction, d[2] tangential dashpot, d[3]
+ * the law's own work; J) and remembers what the next step needs in h->prev. stiffness is S_t
+ * (N/m) at overlap delta; uses_history says whether history slots 0..2 hold the spring
+ * displacement. */
 typedef struct {
     const char *name;
     int uses_history;
     double (*stiffness)(const dem_pair *p, int normal, double delta);
+    void (*eval_block)(const struct dem_law *law, size_t count, const dem_pair *p, const dem_contact_in *c,
+                       dem_contact_rec *const *h, dem_contact_out *const *o);
+    void (*work)(dem_contact_rec *h, const dem_contact_out *o, dem_vec3 ut, double dt, int setup, double d[4]);
 } dem_tangential_model;
 
-/* The registries (lib/laws.c): one row per sub-model file. */
+/* The registries (registry.c): one row per sub-model file. */
 extern const dem_normal_model *const dem_normal_models[];
 extern const int dem_normal_count;
 extern const dem_damping_model *const dem_damping_models[];
@@ -69,7 +143,7 @@ extern const int dem_damping_count;
 extern const dem_tangential_model *const dem_tangential_models[];
 extern const int dem_tangential_count;
 
-/* The sub-models, one per file lib/law_*.c. */
+/* The sub-models, one per file of lib/laws/. */
 extern const dem_normal_model dem_law_hooke, dem_law_hertz;
 extern const dem_damping_model dem_law_damping_none, dem_law_damping_viscous, dem_law_damping_restitution;
 extern const dem_tangential_model dem_law_tangential_none, dem_law_tangential_history;
@@ -88,5 +162,120 @@ void dem_model_names(char *buf, unsigned size, int which /* 0 normal, 1 damping,
 /* Sub-models reference each other only by these names. */
 #define DEM_NORMAL_HOOKE 0
 #define DEM_NORMAL_HERTZ 1
+
+/* ---- evaluating contacts ------------------------------------------------------------------- */
+/* A law: the settings' three sub-models, resolved once per pass. hdt is the time step of history
+ * and energy updates (signed: negative when running backwards), 0 in a setup evaluation, which
+ * evaluates forces without advancing any history. */
+typedef struct dem_law {
+    const dem_settings *st;
+    const dem_normal_model *normal;
+    const dem_damping_model *damping;
+    const dem_tangential_model *tangential;
+    double hdt;
+} dem_law;
+
+void dem_law_init(dem_law *law, const dem_settings *st, double hdt);
+
+/* The normal part of one touching contact at t + dt, shared by every tangential model: the
+ * relative velocity decomposed with the normal nh (the half-step one for the improved
+ * integrator: equations.md §1.5 step 3; seed 001 eqs 11-12), the normal force with its dashpot
+ * (seed 001 eq 13). Fills o (tangential force zero), h->fdn, k; returns eta_n and S_n. */
+static inline void dem_law_normal(const dem_law *law, const dem_pair *p, const dem_contact_in *c, dem_contact_rec *h,
+                                  dem_contact_out *o, dem_contact_kin *k, double *eta_n, double *sn)
+{
+    double hdt = law->hdt, delta = c->delta;
+    o->delta = delta;
+    o->n = c->n;
+    k->nh = c->n;
+    if (c->half_normal && hdt != 0.0) { /* n at t + dt/2 from x_ij(t+dt) - dt/2 v_ij */
+        dem_vec3 dh = dem_v3_madd(c->d, c->vij, -0.5 * hdt);
+        k->nh = dem_v3_scale(dh, 1.0 / dem_v3_norm(dh));
+    }
+    k->vn = dem_v3_dot(c->vij, k->nh);                                                     /* seed 001 eq 11 */
+    k->vt = dem_v3_sub(dem_v3_madd(c->vij, k->nh, -k->vn), dem_v3_cross(c->wterm, k->nh)); /* eq 12 */
+    double fe;
+    law->normal->eval(p, delta, &fe, sn);
+    *eta_n = law->damping->eta_n(p, law->st, *sn);
+    o->fn = fe - *eta_n * k->vn;                                                           /* seed 001 eq 13 */
+    h->fdn = -*eta_n * k->vn;
+    h->stt = 0.0;
+    o->ft = dem_v3_zero();
+}
+
+/* The block entry point: count touching contacts from arrays, in order (p[k], c[k], h[k], o[k]),
+ * by the tangential model's eval_block: one indirect call per block. Updates the histories in
+ * h[k], fills o[k]. A vectorised kernel is another eval_block. */
+static inline void dem_law_eval_block(const dem_law *law, size_t count, const dem_pair *p, const dem_contact_in *c,
+                                      dem_contact_rec *const *h, dem_contact_out *const *o)
+{
+    law->tangential->eval_block(law, count, p, c, h, o);
+}
+
+/* One touching contact: a block of one. */
+static inline void dem_law_eval(const dem_law *law, const dem_pair *p, const dem_contact_in *c, dem_contact_rec *h,
+                                dem_contact_out *o)
+{
+    law->tangential->eval_block(law, 1, p, c, &h, &o);
+}
+
+/* The tangential dashpot force ft + S_t xi (zero unless DEM_REC_ETA_T). */
+static inline dem_vec3 dem_spring_dashpot_t(const dem_contact_rec *h, const dem_contact_out *o)
+{
+    if (!(h->flags & DEM_REC_ETA_T)) return dem_v3_zero();
+    return dem_v3_madd(o->ft, dem_v3(h->xi[0], h->xi[1], h->xi[2]), h->stt);
+}
+
+/* The tangential force over the drift interval [t, t+dt], trapezoid with the full-step powers
+ * of the last and this step: to friction if the cap acted in this step (minus the change of the
+ * spring energy), else its dashpot part to damp_t. And the contact law's own work: the spring
+ * energy 1/2 S_t |xi|^2 changes when the stiffness S_t follows the overlap (Mindlin's 8 G* a) at
+ * a given stretch, with no force doing work for it (Hertz-Mindlin's tangential spring is not a
+ * potential). The step's energy change is 1/2 S_new (|xi_new|^2 - |xi_old|^2) (the spring's,
+ * at this step's stiffness; the rotation and twirl keep |xi|) plus 1/2 (S_new - S_old)
+ * |xi_old|^2, the law's; zero for a constant stiffness (hooke). Setup: only remember the powers.
+ * Inline here because the books call it for every touching contact: books.c calls it directly
+ * when the model's work hook is dem_spring_work (the registry's pointer for history and none). */
+static inline void dem_spring_work_inline(dem_contact_rec *h, const dem_contact_out *o, dem_vec3 ut, double dt, int setup,
+                                          double d[4])
+{
+    double xi2 = dem_v3_norm2(dem_v3(h->xi[0], h->xi[1], h->xi[2])), stt = h->stt;
+    double pt = dem_v3_dot(o->ft, ut), pd = dem_v3_dot(dem_spring_dashpot_t(h, o), ut);
+    if (!setup) {
+        /* the stiffness at the last step; this step's for a new spring */
+        double s_old = h->prev[DEM_PREV_XI2] > 0.0 ? h->prev[DEM_PREV_STT] : stt, s_mid = 0.5 * (s_old + stt);
+        d[3] = 0.25 * (stt - s_old) * (h->prev[DEM_PREV_XI2] + xi2);
+        /* the spring's change at the step's mean stiffness; the rest (d[3]) is the law's */
+        if (h->flags & DEM_REC_SLIDING) d[0] = -0.5 * dt * (h->prev[DEM_PREV_PT] + pt) - 0.5 * s_mid * (xi2 - h->prev[DEM_PREV_XI2]);
+        else d[2] = -0.5 * dt * (h->prev[DEM_PREV_PD] + pd);
+    }
+    h->prev[DEM_PREV_PT] = pt;
+    h->prev[DEM_PREV_PD] = pd;
+    h->prev[DEM_PREV_XI2] = xi2;
+    h->prev[DEM_PREV_STT] = stt;
+}
+
+/* The same as a work hook (tangential_history.c, tangential_none.c). */
+void dem_spring_work(dem_contact_rec *h, const dem_contact_out *o, dem_vec3 ut, double dt, int setup, double d[4]);
+
+/* A contact lost: the friction its spring still held goes (returned, J; 0 in a setup evaluation,
+ * hdt = 0, which books nothing), and the history with it. */
+double dem_contact_forget(dem_contact_rec *h, double hdt);
+
+/* ---- one contact, driven kinematically ------------------------------------------------------
+ * Evaluate the contact law for a pair of spheres whose positions at t + dt and velocities at
+ * t + dt/2 are prescribed, exactly as a step of dem-step does: the history (3 doubles, zero for a
+ * new contact) and sliding flag are carried by the caller. For tests of the contact law under
+ * imposed motions (rigid rotation, load paths) and for stress probes. Returns 1 if touching. */
+typedef struct {
+    dem_vec3 xi, xj;   /* positions at t + dt, m */
+    dem_vec3 vi, vj;   /* velocities at t + dt/2, m/s */
+    dem_vec3 wi, wj;   /* angular velocities at t + dt/2, rad/s */
+    double ri, rj;     /* radii, m */
+    double mi, mj;     /* masses, kg */
+} dem_probe_state;
+
+int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_material *b, double dt,
+                      const dem_probe_state *in, double hist[3], int *sliding, dem_vec3 *fn, dem_vec3 *ft);
 
 #endif

@@ -15,7 +15,7 @@
 
 #include "core/error.h"
 #include "io/settings.h"
-#include "laws/laws.h"
+#include "laws/laws.h" /* dem_contact_probe: one contact driven kinematically */
 #include "io/system.h"
 
 typedef struct dem_sim dem_sim;
@@ -76,21 +76,5 @@ uint64_t dem_sim_rebuilds(const dem_sim *sim);
  * settings. Completes the energy accounting of the last step first (it is otherwise done in the
  * next step's pair pass), which changes nothing a later step computes. */
 dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
-
-/* ---- one contact, driven kinematically -------------------------------------------------------
- * Evaluate the contact law for a pair of spheres whose positions at t + dt and velocities at
- * t + dt/2 are prescribed, exactly as a step of dem-step does: the history (3 doubles, zero for a
- * new contact) and sliding flag are carried by the caller. For tests of the contact law under
- * imposed motions (rigid rotation, load paths) and for stress probes. Returns 1 if touching. */
-typedef struct {
-    dem_vec3 xi, xj;   /* positions at t + dt, m */
-    dem_vec3 vi, vj;   /* velocities at t + dt/2, m/s */
-    dem_vec3 wi, wj;   /* angular velocities at t + dt/2, rad/s */
-    double ri, rj;     /* radii, m */
-    double mi, mj;     /* masses, kg */
-} dem_probe_state;
-
-int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_material *b, double dt,
-                      const dem_probe_state *in, double hist[3], int *sliding, dem_vec3 *fn, dem_vec3 *ft);
 
 #endif

@@ -1,0 +1,159 @@
+/* books.c - the energy accounting (see books.h). */
+#include "sim/books.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/boundary.h"
+#include "sim/forces.h"
+
+dem_status books_alloc(dem_sim *sim, dem_error *err)
+{
+    sim_books *e = &sim->e;
+    size_t n = sim->p.n ? sim->p.n : 1, nb = sim->c.nblk ? sim->c.nblk : 1;
+    e->edis = calloc(n * EDIS, sizeof *e->edis);
+    e->vf = calloc(n, sizeof *e->vf);
+    e->wf = calloc(n, sizeof *e->wf);
+    e->bsum = calloc(nb, sizeof *e->bsum);
+    e->blost = calloc(nb, sizeof *e->blost);
+    if (!e->edis || !e->vf || !e->wf || !e->bsum || !e->blost)
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    return DEM_OK;
+}
+
+void books_free(dem_sim *sim)
+{
+    sim_books *e = &sim->e;
+    free(e->edis);
+    free(e->vf);
+    free(e->wf);
+    free(e->bsum);
+    free(e->blost);
+    /* wlost grows with the wall slots: store_free frees it */
+}
+
+void books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem_vec3 *v, const dem_vec3 *w, int setup, double s[5])
+{
+    for (size_t p = p0; p < p1; p++) {
+        if (!sim->c.ptouch[p]) continue;
+        dem_contact_rec *np = &sim->c.pairs[p];
+        s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, setup, s);
+    }
+}
+
+void books_account_walls(dem_sim *sim, int setup, double s[5])
+{
+    const sim_store *c = &sim->c;
+    for (size_t q = 0; q < c->nwslots; q++)
+        if (c->wtouch[q])
+            s[4] += books_contact_energy(sim, sim->p.v, sim->p.w, c->wowner[q], 1, c->wwall[q], &c->wout[q], &c->whist[q],
+                                   sim->h, setup, s);
+}
+
+void books_finish(dem_sim *sim)
+{
+    sim_books *b = &sim->e;
+    double e[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    for (size_t k = 0; k < sim->c.nblk; k++)
+        for (int m = 0; m < 5; m++) e[m] += b->bsum[k][m];
+    for (int k = 0; k < 5; k++) e[k] += b->pend_w[k];
+    b->energy[DEM_E_DISS_FRICTION] += e[0] + b->pend_lost;
+    b->energy[DEM_E_DISS_DAMP_N] += e[1];
+    b->energy[DEM_E_DISS_DAMP_T] += e[2];
+    b->energy[DEM_E_WORK_LAW] += e[3];
+    b->energy[DEM_E_AHEAD] = 0.5 * (e[4] * sim->h + b->pend_dl - b->pend_dw);
+    b->acct = ACCT_NONE;
+}
+
+void books_flush(dem_sim *sim)
+{
+    if (sim->e.acct == ACCT_NONE) return;
+    forces_pair_pass(sim, 1, 0);
+    books_finish(sim);
+}
+
+double books_contacts_setup(dem_sim *sim)
+{
+    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    books_account_pairs(sim, 0, sim->c.npairs, sim->p.v, sim->p.w, 1, s);
+    books_account_walls(sim, 1, s);
+    return s[4];
+}
+
+void books_apply_setup(dem_sim *sim)
+{
+    sim_books *b = &sim->e;
+    if (!b->setup_pending) return;
+    double h = 0.5 * sim->h;
+    b->energy[DEM_E_DISS_DAMP_N] += h * b->setup_p[0];
+    b->energy[DEM_E_DISS_LOCAL] += h * b->setup_p[1];
+    b->energy[DEM_E_WORK_WALLS] += h * b->setup_p[2];
+    b->energy[DEM_E_AHEAD] = h * (b->setup_p[0] + b->setup_p[1] - b->setup_p[2]);
+    b->setup_pending = 0;
+}
+
+void books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUNT])
+{
+    sim_books *b = &sim->e;
+    for (int k = 0; k < 5; k++) b->pend_w[k] = 0.0;
+    books_account_walls(sim, 0, b->pend_w);
+    /* friction of contacts lost in this step: the pairs' by blocks, then the walls' in slot order */
+    double lost = 0.0;
+    for (size_t k = 0; k < sim->c.nblk; k++) lost += b->blost[k];
+    if (nlost)
+        for (size_t q = 0; q < sim->c.nwslots; q++) {
+            lost += b->wlost[q];
+            b->wlost[q] = 0.0;
+        }
+    b->pend_lost = lost;
+    b->pend_dl = b->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
+    b->pend_dw = b->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
+    b->acct = ACCT_PENDING;
+}
+
+/* The tangential state of one contact as the step that wrote the frame left it. */
+static void restore_contact_state(const dem_sim *sim, const dem_pair *p, dem_contact_rec *h, const dem_contact_out *o)
+{
+    const dem_tangential_model *tm = dem_tangential_models[sim->st.tangential];
+    double stt = tm->uses_history ? tm->stiffness(p, sim->st.normal, o->delta) : 0.0;
+    double fe, sn;
+    dem_normal_models[sim->st.normal]->eval(p, o->delta, &fe, &sn);
+    const dem_damping_model *dm = dem_damping_models[sim->st.damping];
+    double eta_t = dm->eta_t(p, &sim->st, dm->eta_n(p, &sim->st, sn), sn, stt);
+    if (!tm->uses_history) h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
+    h->stt = stt;
+    h->flags = (h->flags & ~DEM_REC_ETA_T) | (eta_t != 0.0 ? DEM_REC_ETA_T : 0u);
+}
+
+void books_restore(dem_sim *sim)
+{
+    sim_store *c = &sim->c;
+    const uint32_t *mat = sim->p.mat;
+    for (size_t q = 0; q < c->npairs; q++) {
+        if (!c->ptouch[q]) continue;
+        dem_pair p;
+        sim_pair_properties(sim, &p, mat[c->pairs[q].i], mat[c->pairs[q].j], &c->pairs[q]);
+        restore_contact_state(sim, &p, &c->pairs[q], &c->out[q]);
+    }
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        dem_pair p;
+        sim_pair_properties(sim, &p, mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
+        restore_contact_state(sim, &p, &c->whist[q], &c->wout[q]);
+    }
+    books_contacts_setup(sim);
+}
+
+double books_wall_power(const dem_sim *sim)
+{
+    const sim_store *c = &sim->c;
+    double p = 0.0;
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        size_t a = c->wowner[q];
+        const dem_wall *wl = &sim->b.walls[c->wwall[q]];
+        const dem_contact_out *o = &c->wout[q];
+        p += dem_v3_dot(dem_contact_force(o), wall_velocity_at(wl, wall_contact_point(sim, a, o->n, o->delta)));
+    }
+    return p;
+}

@@ -1,0 +1,57 @@
+/* boundary.c - the periodic cell and the walls' motion (see boundary.h). */
+#include "sim/boundary.h"
+
+#include <math.h>
+
+/* H^-1 by cofactors */
+void cell_inverse(dem_sim *sim)
+{
+    const double (*h)[3] = sim->b.cell.h.m;
+    double det = dem_m3_det(sim->b.cell.h);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+            sim->b.hinv.m[r][c] = (h[r1][c1] * h[r2][c2] - h[r1][c2] * h[r2][c1]) / det;
+        }
+}
+
+double cell_width(const dem_cell *c, int a)
+{
+    dem_vec3 u = dem_m3_col(c->h, (a + 1) % 3), w = dem_m3_col(c->h, (a + 2) % 3);
+    return fabs(dem_m3_det(c->h)) / dem_v3_norm(dem_v3_cross(u, w));
+}
+
+/* Pairs see their partner through an image that changes with it. Done every step so that it
+ * happens at the same step in any run. */
+void cell_wrap(dem_sim *sim)
+{
+    if (!sim->b.cell.flags) return;
+    int32_t (*e)[3] = sim->b.wrapped;
+    int any = 0;
+    for (size_t a = 0; a < sim->p.n; a++) {
+        dem_vec3 s = cell_frac(sim, sim->p.x[a]);
+        e[a][0] = e[a][1] = e[a][2] = 0;
+        for (int k = 0; k < 3; k++) {
+            double c = dem_v3_get(s, k);
+            if (sim->b.periodic[k] && (c >= 1.0 || c < 0.0)) e[a][k] = (int32_t)floor(c);
+        }
+        if (!(e[a][0] | e[a][1] | e[a][2])) continue;
+        dem_vec3 shift = cell_shift(sim, e[a]);
+        sim->p.x[a] = dem_v3_sub(sim->p.x[a], shift);
+        sim->nbr.x_build[a] = dem_v3_sub(sim->nbr.x_build[a], shift);
+        for (int k = 0; k < 3; k++) sim->p.image[a][k] += e[a][k];
+        any = 1;
+    }
+    if (!any) return;
+    /* x_i - (x_j + H s) must not change: s' = s - e_i + e_j */
+    for (size_t p = 0; p < sim->c.npairs; p++) {
+        dem_contact_rec *np = &sim->c.pairs[p];
+        for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
+    }
+}
+
+void walls_move(dem_sim *sim, double h)
+{
+    for (size_t k = 0; k < sim->b.nwalls; k++)
+        sim->b.walls[k].point = dem_v3_madd(sim->b.walls[k].point, sim->b.walls[k].vel, h);
+}

@@ -1,0 +1,472 @@
+/* contacts.c - the contact store (see contacts.h). */
+#include "sim/contacts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/neighbor.h"
+
+dem_status store_alloc(dem_sim *sim, dem_error *err)
+{
+    size_t n = sim->p.n ? sim->p.n : 1;
+    sim_store *c = &sim->c;
+    c->nblk = (sim->p.n + PAIR_BLOCK - 1) / PAIR_BLOCK;
+    c->jadj_start = calloc(n + 1, sizeof *c->jadj_start);
+    c->istart = calloc(n + 1, sizeof *c->istart);
+    c->wstart = calloc(n + 1, sizeof *c->wstart);
+    c->pblk = calloc(c->nblk + 1, sizeof *c->pblk);
+    if (!c->jadj_start || !c->istart || !c->wstart || !c->pblk)
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    return DEM_OK;
+}
+
+void store_free(dem_sim *sim)
+{
+    sim_store *c = &sim->c;
+    void *ptrs[] = {c->pairs, c->out, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
+                    c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
+}
+
+static int cmp_pair_key(const void *pa, const void *pb)
+{
+    const dem_contact_rec *a = pa, *b = pb;
+    if (a->i != b->i) return a->i < b->i ? -1 : 1;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (a->s[k] != b->s[k]) return a->s[k] < b->s[k] ? -1 : 1;
+    return 0;
+}
+
+static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
+{
+    if (need <= sim->c.cap_pairs) return DEM_OK;
+    size_t cap = sim->c.cap_pairs ? sim->c.cap_pairs : 1024;
+    while (cap < need) cap *= 2;
+    dem_contact_rec *p = realloc(sim->c.pairs, cap * sizeof *p);
+    if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
+    sim->c.pairs = p;
+    sim->c.cap_pairs = cap;
+    return DEM_OK;
+}
+
+/* The pair's constants: m*, R*, and the hooke stiffnesses. */
+static void pair_constants(const dem_sim *sim, dem_contact_rec *np)
+{
+    const sim_particles *P = &sim->p;
+    np->mstar = P->m[np->i] * P->m[np->j] / (P->m[np->i] + P->m[np->j]);
+    np->rstar = P->r[np->i] * P->r[np->j] / (P->r[np->i] + P->r[np->j]);
+    np->kn = np->kt = 0.0;
+    if (sim->st.normal != DEM_NORMAL_HOOKE) return;
+    dem_pair p;
+    dem_pair_init(&p, &sim->st, P->r[np->i], P->m[np->i], &sim->materials[P->mat[np->i]],
+                  P->r[np->j], P->m[np->j], &sim->materials[P->mat[np->j]]);
+    np->kn = p.kn;
+    np->kt = p.kt;
+}
+
+dem_status store_begin_pairs(dem_sim *sim, dem_contact_rec **old, size_t *nold, dem_error *err)
+{
+    size_t k = 0;
+    for (size_t p = 0; p < sim->c.npairs; p++)
+        if (sim->c.pairs[p].flags) k++;
+    *old = malloc((k ? k : 1) * sizeof **old);
+    if (!*old) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    k = 0;
+    for (size_t p = 0; p < sim->c.npairs; p++)
+        if (sim->c.pairs[p].flags) (*old)[k++] = sim->c.pairs[p];
+    *nold = k;
+    sim->c.npairs = 0;
+    return DEM_OK;
+}
+
+dem_status store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
+{
+    dem_status st;
+    if ((st = grow_pairs(sim, sim->c.npairs + 1, err))) return st;
+    dem_contact_rec *np = &sim->c.pairs[sim->c.npairs++];
+    memset(np, 0, sizeof *np);
+    np->i = i;
+    np->j = j;
+    memcpy(np->s, s, sizeof np->s);
+    pair_constants(sim, np);
+    return DEM_OK;
+}
+
+/* Keep the history of pairs that touch, look it up by key in the new list. */
+static void carry_history(dem_sim *sim, dem_contact_rec *old, size_t nold)
+{
+    qsort(old, nold, sizeof *old, cmp_pair_key);
+    size_t k = 0;
+    for (size_t p = 0; p < sim->c.npairs && k < nold; p++) {
+        dem_contact_rec *np = &sim->c.pairs[p];
+        while (k < nold && cmp_pair_key(&old[k], np) < 0) k++;
+        if (k < nold && cmp_pair_key(&old[k], np) == 0) {
+            memcpy(np->xi, old[k].xi, sizeof np->xi);
+            memcpy(np->diss, old[k].diss, sizeof np->diss);
+            memcpy(np->prev, old[k].prev, sizeof np->prev);
+            np->fdn = old[k].fdn;
+            np->stt = old[k].stt;
+            np->flags = old[k].flags;
+        }
+    }
+}
+
+/* Per particle, its pairs in the order of the sorted pair list: the order forces are summed in
+ * (see jadj in sim_store). Pairs that do not touch add exact zeros (see forces.c), so only
+ * the touching ones matter, and their order in the sorted list is the same whenever the list
+ * was built. */
+static dem_status build_adjacency(dem_sim *sim, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    size_t n = sim->p.n;
+    if (c->npairs > c->cap_adj) {
+        uint32_t *a = realloc(c->jadj, c->npairs * sizeof *a);
+        if (!a) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact adjacency");
+        c->jadj = a;
+        c->cap_adj = c->npairs;
+    }
+    size_t *js = c->jadj_start, *is = c->istart;
+    size_t *fill = malloc((n ? n : 1) * sizeof *fill);
+    if (!fill) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact adjacency");
+    memset(js, 0, (n + 1) * sizeof *js);
+    memset(is, 0, (n + 1) * sizeof *is);
+    for (size_t p = 0; p < c->npairs; p++) {
+        const dem_contact_rec *np = &c->pairs[p];
+        if (np->i >= np->j) {
+            free(fill);
+            return dem_fail(err, DEM_ERR_VALUE, "internal error: particle %llu reaches its own periodic image",
+                            (unsigned long long)sim->p.id[np->i]);
+        }
+        is[np->i + 1]++;
+        js[np->j + 1]++;
+    }
+    for (size_t a = 0; a < n; a++) {
+        js[a + 1] += js[a];
+        is[a + 1] += is[a];
+    }
+    memcpy(fill, js, n * sizeof *fill);
+    for (size_t p = 0; p < c->npairs; p++) c->jadj[fill[c->pairs[p].j]++] = (uint32_t)p;
+    free(fill);
+    return DEM_OK;
+}
+
+/* The pairs of each block of particles (the list is sorted by i). */
+static void pair_blocks_bounds(dem_sim *sim)
+{
+    sim_store *c = &sim->c;
+    size_t p = 0;
+    for (size_t b = 0; b < c->nblk; b++) {
+        c->pblk[b] = p;
+        while (p < c->npairs && c->pairs[p].i < (b + 1) * PAIR_BLOCK) p++;
+    }
+    c->pblk[c->nblk] = c->npairs;
+}
+
+dem_status store_end_pairs(dem_sim *sim, dem_contact_rec *old, size_t nold, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    dem_status st;
+    if (c->npairs) qsort(c->pairs, c->npairs, sizeof *c->pairs, cmp_pair_key);
+    carry_history(sim, old, nold);
+    if (c->npairs > c->cap_out) {
+        /* one result per cache line (the list's results restart from zeros: nothing to keep) */
+        free(c->out);
+        c->cap_out = 0;
+        dem_contact_out *o = c->out = aligned_alloc(64, c->npairs * sizeof *o);
+        uint8_t *t = realloc(c->ptouch, c->npairs);
+        if (t) c->ptouch = t;
+        if (!o || !t) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", c->npairs);
+        c->cap_out = c->npairs;
+    }
+    if ((st = build_adjacency(sim, err))) return st;
+    pair_blocks_bounds(sim);
+    /* the new list's results start as exact zeros; the next force pass fills them */
+    if (c->npairs) {
+        memset(c->ptouch, 0, c->npairs);
+        memset(c->out, 0, c->npairs * sizeof *c->out);
+    }
+    return DEM_OK;
+}
+
+/* ---- particle-wall slots ------------------------------------------------------------------ */
+/* A slot's history and results, kept across a rebuild by (particle, wall). */
+typedef struct {
+    uint32_t a, k;
+    dem_contact_rec h;
+    dem_contact_out o;
+    uint8_t touch;
+} wall_keep;
+
+static int cmp_wall_keep(const void *pa, const void *pb)
+{
+    const wall_keep *x = pa, *y = pb;
+    if (x->a != y->a) return x->a < y->a ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* A new slot: no history; i and j name the particle and the wall; m* and R* are the particle's
+ * (the wall is rigid, infinitely heavy and large); the hooke stiffnesses against the wall. */
+static void wall_slot_constants(const dem_sim *sim, size_t a, size_t k, dem_contact_rec *h)
+{
+    memset(h, 0, sizeof *h);
+    h->i = (uint32_t)a;
+    h->j = (uint32_t)k;
+    h->mstar = sim->p.m[a];
+    h->rstar = sim->p.r[a];
+    if (sim->st.normal != DEM_NORMAL_HOOKE) return;
+    dem_pair p;
+    dem_pair_init(&p, &sim->st, sim->p.r[a], sim->p.m[a], &sim->materials[sim->p.mat[a]], 0.0, 0.0,
+                  &sim->materials[sim->b.walls[k].material]);
+    h->kn = p.kn;
+    h->kt = p.kt;
+}
+
+static dem_status grow_wall_slots(dem_sim *sim, size_t need, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    if (need <= c->cap_wslots) return DEM_OK;
+    size_t cap = c->cap_wslots ? 2 * c->cap_wslots : 256;
+    while (cap < need) cap *= 2;
+#define G(ptr) do { void *q = realloc((ptr), cap * sizeof *(ptr)); if (!q) goto nomem; (ptr) = q; } while (0)
+    G(c->wowner); G(c->wwall); G(c->whist); G(c->wout); G(c->wtouch); G(sim->e.wlost);
+#undef G
+    c->cap_wslots = cap;
+    return DEM_OK;
+nomem:
+    return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particle-wall slots", need);
+}
+
+dem_status store_wall_slots(dem_sim *sim, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    size_t nw = sim->b.nwalls, nkeep = 0;
+    for (size_t q = 0; q < c->nwslots; q++) nkeep += c->wtouch[q] || c->whist[q].flags;
+    wall_keep *keep = malloc((nkeep ? nkeep : 1) * sizeof *keep);
+    if (!keep) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the particle-wall slots");
+    nkeep = 0;
+    for (size_t q = 0; q < c->nwslots; q++)
+        if (c->wtouch[q] || c->whist[q].flags)
+            keep[nkeep++] = (wall_keep){c->wowner[q], c->wwall[q], c->whist[q], c->wout[q], c->wtouch[q]};
+    qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
+    size_t q = 0, e = 0;
+    for (size_t a = 0; a < sim->p.n; a++) {
+        c->wstart[a] = q;
+        for (size_t k = 0; k < nw; k++) {
+            if (!nbr_wall_near(sim, a, k)) continue;
+            dem_status st = grow_wall_slots(sim, q + 1, err); /* the kept slots are copied out: free to move */
+            if (st) { free(keep); return st; }
+            c->wowner[q] = (uint32_t)a;
+            c->wwall[q] = (uint32_t)k;
+            while (e < nkeep && (keep[e].a < a || (keep[e].a == a && keep[e].k < k))) e++; /* out of reach now: gone */
+            if (e < nkeep && keep[e].a == a && keep[e].k == k) {
+                c->whist[q] = keep[e].h;
+                c->whist[q].i = (uint32_t)a; /* its particle may have been renumbered */
+                c->wout[q] = keep[e].o;
+                c->wtouch[q] = keep[e].touch;
+            } else {
+                wall_slot_constants(sim, a, k, &c->whist[q]);
+                memset(&c->wout[q], 0, sizeof c->wout[q]);
+                c->wtouch[q] = 0;
+            }
+            sim->e.wlost[q] = 0.0;
+            q++;
+        }
+    }
+    c->wstart[sim->p.n] = q;
+    c->nwslots = q;
+    free(keep);
+    return DEM_OK;
+}
+
+void store_renumber(dem_sim *sim, const uint32_t *inv)
+{
+    sim_store *c = &sim->c;
+    for (size_t q = 0; q < c->nwslots; q++) c->wowner[q] = inv[c->wowner[q]]; /* store_wall_slots re-sorts them */
+    for (size_t p = 0; p < c->npairs; p++) {
+        dem_contact_rec *np = &c->pairs[p];
+        np->i = inv[np->i];
+        np->j = inv[np->j];
+        if (np->i > np->j) { /* pairs are oriented by index: turn it round (an exact negation) */
+            uint32_t t = np->i;
+            np->i = np->j;
+            np->j = t;
+            for (int k = 0; k < 3; k++) {
+                np->s[k] = -np->s[k];
+                np->xi[k] = -np->xi[k];
+            }
+        }
+    }
+}
+
+/* ---- frames ------------------------------------------------------------------------------- */
+typedef struct {
+    uint64_t id;
+    uint32_t index;
+} id_slot;
+
+static int cmp_id_slot(const void *pa, const void *pb)
+{
+    const id_slot *a = pa, *b = pb;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static long find_index(const id_slot *ids, size_t n, uint64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ids[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && ids[lo].id == id ? (long)ids[lo].index : -1;
+}
+
+/* The frame's contact c as this store's history and result. */
+static void load_record(dem_contact_rec *h, dem_contact_out *out, const dem_contact *c, dem_vec3 xi, const dem_contact_out *o)
+{
+    *out = *o;
+    h->flags = DEM_REC_TOUCH | (c->flags & DEM_CONTACT_SLIDING ? DEM_REC_SLIDING : 0);
+    h->xi[0] = xi.x; h->xi[1] = xi.y; h->xi[2] = xi.z;
+    h->diss[0] = c->diss_friction; h->diss[1] = c->diss_damp_n; h->diss[2] = c->diss_damp_t;
+}
+
+dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
+{
+    sim_store *st = &sim->c;
+    size_t n = sim->p.n;
+    id_slot *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    for (size_t a = 0; a < n; a++) { ids[a].id = sim->p.id[a]; ids[a].index = (uint32_t)a; }
+    qsort(ids, n, sizeof *ids, cmp_id_slot);
+    for (size_t k = 0; k < s->ncontacts; k++) {
+        const dem_contact *c = &s->contacts[k];
+        long i = find_index(ids, n, c->i);
+        if (i < 0) continue; /* dem_system_check guarantees it exists */
+        dem_vec3 xi = dem_v3(c->hist[0], c->hist[1], c->hist[2]);
+        if (s->hist_slots < 3) xi = dem_v3_zero();
+        dem_contact_out o;
+        memset(&o, 0, sizeof o);
+        o.n = c->normal;
+        o.fn = dem_v3_dot(c->fn, c->normal);
+        o.ft = c->ft;
+        o.delta = c->overlap;
+        if (c->flags & DEM_CONTACT_WALL) {
+            size_t q = st->wstart[i];
+            while (q < st->wstart[i + 1] && st->wwall[q] != c->j) q++;
+            if (q == st->wstart[i + 1]) continue; /* the wall is out of reach: cannot be touching */
+            load_record(&st->whist[q], &st->wout[q], c, xi, &o);
+            st->wtouch[q] = 1;
+            continue;
+        }
+        long j = find_index(ids, n, c->j);
+        if (j < 0) continue;
+        dem_contact_rec key;
+        memset(&key, 0, sizeof key);
+        if (i <= j) {
+            key.i = (uint32_t)i; key.j = (uint32_t)j;
+            memcpy(key.s, c->shift, sizeof key.s);
+        } else { /* the frame names them the other way round: flip the pair */
+            key.i = (uint32_t)j; key.j = (uint32_t)i;
+            for (int a = 0; a < 3; a++) key.s[a] = -c->shift[a];
+            xi = dem_v3_neg(xi);
+            o.n = dem_v3_neg(o.n);
+            o.ft = dem_v3_neg(o.ft);
+        }
+        dem_contact_rec *np = bsearch(&key, st->pairs, st->npairs, sizeof key, cmp_pair_key);
+        if (!np) continue; /* not within the cutoff any more: cannot be touching */
+        load_record(np, &st->out[np - st->pairs], c, xi, &o);
+        st->ptouch[np - st->pairs] = 1;
+    }
+    free(ids);
+    return DEM_OK;
+}
+
+typedef struct {
+    uint64_t i, j;
+    int32_t s[3];
+    uint32_t wall;
+    int flip;         /* the frame names the pair the other way round: negate the vectors */
+    const dem_contact_rec *h;
+    const dem_contact_out *o;
+} out_contact;
+
+static int cmp_out_contact(const void *pa, const void *pb)
+{
+    const out_contact *a = pa, *b = pb;
+    if (a->wall != b->wall) return a->wall < b->wall ? -1 : 1;
+    if (a->i != b->i) return a->i < b->i ? -1 : 1;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (a->s[k] != b->s[k]) return a->s[k] < b->s[k] ? -1 : 1;
+    return 0;
+}
+
+static dem_contact make_contact(const out_contact *oc, int history)
+{
+    dem_contact c;
+    memset(&c, 0, sizeof c);
+    c.i = oc->i;
+    c.j = oc->j;
+    memcpy(c.shift, oc->s, sizeof c.shift);
+    c.flags = (oc->wall ? DEM_CONTACT_WALL : 0) | (oc->h->flags & DEM_REC_SLIDING ? DEM_CONTACT_SLIDING : 0);
+    double sg = oc->flip ? -1.0 : 1.0;
+    c.overlap = oc->o->delta;
+    c.normal = dem_v3_scale(oc->o->n, sg);
+    c.fn = dem_v3_scale(c.normal, oc->o->fn);
+    c.ft = dem_v3_scale(oc->o->ft, sg);
+    c.diss_friction = oc->h->diss[0];
+    c.diss_damp_n = oc->h->diss[1];
+    c.diss_damp_t = oc->h->diss[2];
+    if (history)
+        for (int k = 0; k < 3; k++) c.hist[k] = sg * oc->h->xi[k];
+    return c;
+}
+
+dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
+{
+    const sim_store *st = &sim->c;
+    const uint64_t *id = sim->p.id;
+    dem_status r;
+    int history = dem_tangential_models[sim->st.tangential]->uses_history;
+    size_t count = 0;
+    for (size_t p = 0; p < st->npairs; p++) count += st->ptouch[p];
+    for (size_t q = 0; q < st->nwslots; q++) count += st->wtouch[q];
+    out_contact *list = malloc((count ? count : 1) * sizeof *list);
+    if (!list) return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing %zu contacts", count);
+    size_t c = 0;
+    for (size_t p = 0; p < st->npairs; p++) {
+        if (!st->ptouch[p]) continue;
+        const dem_contact_rec *np = &st->pairs[p];
+        out_contact *oc = &list[c++];
+        /* frames name each pair with the smaller id first, whatever the internal order */
+        oc->flip = id[np->i] > id[np->j];
+        oc->i = id[oc->flip ? np->j : np->i];
+        oc->j = id[oc->flip ? np->i : np->j];
+        for (int k = 0; k < 3; k++) oc->s[k] = oc->flip ? -np->s[k] : np->s[k];
+        oc->wall = 0;
+        oc->h = np;
+        oc->o = &st->out[p];
+    }
+    for (size_t q = 0; q < st->nwslots; q++) {
+        if (!st->wtouch[q]) continue;
+        out_contact *oc = &list[c++];
+        oc->i = id[st->wowner[q]];
+        oc->j = st->wwall[q];
+        oc->flip = 0;
+        memset(oc->s, 0, sizeof oc->s);
+        oc->wall = 1;
+        oc->h = &st->whist[q];
+        oc->o = &st->wout[q];
+    }
+    qsort(list, count, sizeof *list, cmp_out_contact);
+    out->ncontacts = 0;
+    out->hist_slots = history ? 3 : 0;
+    if ((r = dem_system_reserve_contacts(out, count, err))) { free(list); return r; }
+    for (size_t k = 0; k < count; k++) {
+        dem_contact ct = make_contact(&list[k], history);
+        dem_system_push_contact(out, &ct, err);
+    }
+    free(list);
+    return DEM_OK;
+}

@@ -1,0 +1,32 @@
+/* contacts.h - the contact store: one record per pair within the neighbour cutoff, keyed by
+ * (i, j, image shift) and sorted by it, and one per particle-wall slot; each record carries the
+ * law's history and the books' state, and keeps them across rebuilds of the list, re-sorts of
+ * the particles and frames (load and store). Also the per-particle adjacency that fixes the order
+ * of the force sums, and the blocks of the pair pass. */
+#ifndef DEM_SIM_CONTACTS_H
+#define DEM_SIM_CONTACTS_H
+
+#include "sim/state.h"
+
+dem_status store_alloc(dem_sim *sim, dem_error *err);
+void store_free(dem_sim *sim);
+
+/* A rebuild of the pair list: begin keeps a copy of every record with a history (*old, to free),
+ * add appends a candidate pair (i < j), end sorts the list, carries the histories over by key,
+ * and lays out results, adjacency and blocks. */
+dem_status store_begin_pairs(dem_sim *sim, dem_contact_rec **old, size_t *nold, dem_error *err);
+dem_status store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
+dem_status store_end_pairs(dem_sim *sim, dem_contact_rec *old, size_t nold, dem_error *err);
+/* The slots of the walls each particle can reach before the next rebuild (nbr_wall_near). Slots
+ * that touch or hold a history keep them. */
+dem_status store_wall_slots(dem_sim *sim, dem_error *err);
+/* The particles were renumbered: particle k is now inv[k]'s old index's new place (inv[old] =
+ * new). Pairs keep i < j (turned round where needed: an exact negation). */
+void store_renumber(dem_sim *sim, const uint32_t *inv);
+/* The frame's contacts seed the histories and results of the list and the slots. */
+dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err);
+/* The touching contacts into the frame, sorted by (wall, i, j, s), each pair named with the
+ * smaller id first. */
+dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err);
+
+#endif

@@ -1,0 +1,248 @@
+/* exact.c - the exact (fixed-point) mode (see exact.h). */
+#include "sim/exact.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/boundary.h"
+#include "sim/books.h"
+#include "sim/forces.h"
+
+dem_status exact_alloc(dem_sim *sim, dem_error *err)
+{
+    sim_exact *x = &sim->ex;
+    size_t n = sim->p.n ? sim->p.n : 1, nw = sim->b.nwalls ? sim->b.nwalls : 1;
+    x->V = calloc(n, sizeof *x->V);
+    x->K = calloc(n, sizeof *x->K);
+    x->kc = calloc(n, sizeof *x->kc);
+    x->kbad = calloc(n, sizeof *x->kbad);
+    x->wV = calloc(nw, sizeof *x->wV);
+    if (!x->V || !x->K || !x->kc || !x->kbad || !x->wV)
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    return DEM_OK;
+}
+
+void exact_free(dem_sim *sim)
+{
+    sim_exact *x = &sim->ex;
+    free(x->V);
+    free(x->K);
+    free(x->kc);
+    free(x->kbad);
+    free(x->wV);
+}
+
+#define LATTICE_MAX 9007199254740992.0 /* 2^53: |X|, |V| stay below it (the doubles hold them exactly) */
+enum { KBAD_KICK = 1, KBAD_VEL = 2, KBAD_POS = 4 };
+
+static inline int64_t lattice_round(double y, uint8_t *bad)
+{
+    if (!(fabs(y) < 0.5 * LATTICE_MAX)) { /* also NaN */
+        *bad |= KBAD_KICK;
+        return 0;
+    }
+    return (int64_t)llround(y); /* round half away from zero: round(-y) = -round(y) */
+}
+
+/* k += the kick of force f (N) at c lattice units per newton, rounded by itself. */
+static inline void lattice_add(int64_t k[3], dem_vec3 f, double c, uint8_t *bad)
+{
+    k[0] += lattice_round(f.x * c, bad);
+    k[1] += lattice_round(f.y * c, bad);
+    k[2] += lattice_round(f.z * c, bad);
+}
+
+void exact_kick(dem_sim *sim, size_t a)
+{
+    uint8_t bad = 0;
+    double c = sim->ex.kc[a];
+    int64_t k[3] = {sim->ex.kg[0], sim->ex.kg[1], sim->ex.kg[2]};
+    /* in the order of particle_forces; j receives -F: an exact negation */
+    for (size_t e = sim->c.jadj_start[a]; e < sim->c.jadj_start[a + 1]; e++)
+        lattice_add(k, dem_v3_neg(dem_contact_force(&sim->c.out[sim->c.jadj[e]])), c, &bad);
+    for (size_t p = sim->c.istart[a]; p < sim->c.istart[a + 1]; p++) lattice_add(k, dem_contact_force(&sim->c.out[p]), c, &bad);
+    for (size_t q = sim->c.wstart[a]; q < sim->c.wstart[a + 1]; q++) {
+        if (sim->c.wtouch[q]) lattice_add(k, dem_contact_force(&sim->c.wout[q]), c, &bad);
+    }
+    memcpy(sim->ex.K[a], k, sizeof k);
+    sim->ex.kbad[a] |= bad;
+    /* the force a frame records: the kick's, so that a frame read back gives the same kick */
+    sim->p.f[a] = dem_v3((double)k[0] / c, (double)k[1] / c, (double)k[2] / c);
+}
+
+static inline int lattice_ok(int64_t v) { return v > -(int64_t)LATTICE_MAX && v < (int64_t)LATTICE_MAX; }
+
+void exact_half_kick(dem_sim *sim)
+{
+    size_t n = sim->p.n;
+    int64_t dir = sim->dir;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t a = 0; a < n; a++) {
+        if (sim->p.flags[a] & DEM_PARTICLE_FIXED) continue;
+        for (int k = 0; k < 3; k++) {
+            sim->ex.V[a][k] += dir * sim->ex.K[a][k];
+            if (!lattice_ok(sim->ex.V[a][k])) sim->ex.kbad[a] |= KBAD_VEL;
+        }
+        sim->p.v[a] = dem_v3((double)sim->ex.V[a][0] * sim->ex.qv, (double)sim->ex.V[a][1] * sim->ex.qv, (double)sim->ex.V[a][2] * sim->ex.qv);
+    }
+}
+
+void exact_drift(dem_sim *sim)
+{
+    size_t n = sim->p.n;
+    int64_t dir = sim->dir;
+    double qx = sim->ex.qx, iq = 1.0 / qx;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t a = 0; a < n; a++) {
+        sim->e.edis[a * EDIS + EDIS_DRAG] = 0.0;
+        if (sim->p.flags[a] & DEM_PARTICLE_FIXED) continue;
+        double x[3] = {sim->p.x[a].x, sim->p.x[a].y, sim->p.x[a].z};
+        for (int k = 0; k < 3; k++) {
+            int64_t X = (int64_t)(x[k] * iq) + dir * sim->ex.V[a][k]; /* x * iq: exact, a power of two */
+            if (!lattice_ok(X)) sim->ex.kbad[a] |= KBAD_POS;
+            x[k] = (double)X * qx;
+        }
+        sim->p.x[a] = dem_v3(x[0], x[1], x[2]);
+    }
+    for (size_t k = 0; k < sim->b.nwalls; k++) {
+        dem_vec3 *p = &sim->b.walls[k].point;
+        int64_t X[3] = {(int64_t)(p->x * iq) + dir * sim->ex.wV[k][0], (int64_t)(p->y * iq) + dir * sim->ex.wV[k][1],
+                        (int64_t)(p->z * iq) + dir * sim->ex.wV[k][2]}; /* |each term| < 2^53: no overflow */
+        if ((!lattice_ok(X[0]) || !lattice_ok(X[1]) || !lattice_ok(X[2])) && !sim->ex.wbad) sim->ex.wbad = k + 1;
+        *p = dem_v3((double)X[0] * qx, (double)X[1] * qx, (double)X[2] * qx);
+    }
+}
+
+dem_status exact_range_check(const dem_sim *sim, dem_error *err)
+{
+    if (sim->ex.wbad)
+        return dem_fail(err, DEM_ERR_LIMIT,
+                        "step %llu: the point of wall %zu leaves the range of the exact lattice (2^53 quanta of %g m, i.e. |x| < %g m): choose a coarser --exact quantum, or fewer steps of a moving wall",
+                        (unsigned long long)sim->step, sim->ex.wbad - 1, sim->ex.qx, LATTICE_MAX * sim->ex.qx);
+    for (size_t a = 0; a < sim->p.n; a++) {
+        if (!sim->ex.kbad[a]) continue;
+        uint8_t b = sim->ex.kbad[a];
+        const char *what = b & KBAD_POS ? "position" : b & KBAD_VEL ? "velocity" : "force";
+        return dem_fail(err, DEM_ERR_LIMIT,
+                        "step %llu: the %s of particle %llu leaves the range of the exact lattice (2^53 quanta of %g m, i.e. |x| < %g m, |v| < %g m/s): choose a coarser --exact quantum",
+                        (unsigned long long)sim->step, what, (unsigned long long)sim->p.id[a], sim->ex.qx, LATTICE_MAX * sim->ex.qx,
+                        LATTICE_MAX * sim->ex.qv);
+    }
+    return DEM_OK;
+}
+
+/* Round x onto the lattice of quantum q; 1 if it fits (|x / q| < 2^53). */
+static int snap(double x, double q, double *out, int64_t *units)
+{
+    double u = x / q;
+    if (!(fabs(u) < LATTICE_MAX)) return 0;
+    *units = (int64_t)llround(u);
+    *out = (double)*units * q;
+    return 1;
+}
+
+static int snap3(dem_vec3 *v, double q, int64_t units[3], int *moved)
+{
+    double c[3] = {v->x, v->y, v->z}, s[3];
+    for (int k = 0; k < 3; k++)
+        if (!snap(c[k], q, &s[k], &units[k])) return 0;
+    dem_vec3 r = dem_v3(s[0], s[1], s[2]);
+    if (memcmp(&r, v, sizeof r)) *moved = 1;
+    *v = r;
+    return 1;
+}
+
+double dem_exact_quantum(const dem_system *s)
+{
+    double ext = 0.0;
+    for (size_t a = 0; a < s->nparticles; a++) {
+        const dem_particle *p = &s->particles[a];
+        ext = fmax(ext, fmax(fabs(p->pos.x), fmax(fabs(p->pos.y), fabs(p->pos.z))) + p->radius);
+    }
+    for (size_t k = 0; k < s->nwalls; k++) {
+        dem_vec3 x = s->walls[k].point;
+        ext = fmax(ext, fmax(fabs(x.x), fmax(fabs(x.y), fabs(x.z))));
+    }
+    if (s->cell.flags)
+        for (int r = 0; r < 3; r++) {
+            double e = fabs(dem_v3_get(s->cell.origin, r));
+            for (int c = 0; c < 3; c++) e += fabs(s->cell.h.m[r][c]);
+            ext = fmax(ext, e);
+        }
+    if (!(ext > 0.0) || !isfinite(ext)) ext = 1.0;
+    /* room for the system to grow fourfold: 2^53 qx >= 4 ext */
+    return ldexp(1.0, (int)ceil(log2(4.0 * ext)) - 53);
+}
+
+dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
+{
+    int e;
+    books_flush(sim);
+    if (!(quantum > 0.0) || !isfinite(quantum) || frexp(quantum, &e) != 0.5)
+        return dem_fail(err, DEM_ERR_VALUE, "exact quantum %g m: must be a positive power of two", quantum);
+    if (sim->st.tangential != 0 && dem_tangential_models[sim->st.tangential]->uses_history)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: the tangential model '%s' exerts torques, and spins have no lattice: use --tangential none",
+                        dem_tangential_models[sim->st.tangential]->name);
+    if (sim->st.local_damping > 0.0)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: local damping acts on the summed force, which would depend on the order of the sums: set --local-damping 0");
+    if (sim->st.drag != 1.0)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: drag (v -> %g v) does not map the velocity lattice onto itself one to one: set --drag 1", sim->st.drag);
+    double dt = sim->dt, qx = quantum, qv = quantum / dt;
+    int moved = 0;
+    int64_t u[3];
+    for (size_t a = 0; a < sim->p.n; a++) {
+        if (sim->p.w[a].x != 0.0 || sim->p.w[a].y != 0.0 || sim->p.w[a].z != 0.0)
+            return dem_fail(err, DEM_ERR_VALUE, "exact mode: particle %llu spins; frictionless spheres never change their spin, but an orientation has no lattice: set the angular velocities to zero",
+                            (unsigned long long)sim->p.id[a]);
+        if (!snap3(&sim->p.x[a], qx, u, &moved))
+            return dem_fail(err, DEM_ERR_LIMIT, "exact mode: particle %llu at (%g, %g, %g) m lies beyond the lattice's range |x| < %g m: choose a coarser quantum than %g m",
+                            (unsigned long long)sim->p.id[a], sim->p.x[a].x, sim->p.x[a].y, sim->p.x[a].z, LATTICE_MAX * qx, qx);
+        if (!snap3(&sim->p.v[a], qv, sim->ex.V[a], &moved))
+            return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the velocity of particle %llu lies beyond the lattice's range |v| < %g m/s", (unsigned long long)sim->p.id[a], LATTICE_MAX * qv);
+        sim->nbr.x_build[a] = sim->p.x[a];
+        sim->ex.kc[a] = dt * dt / (2.0 * sim->p.m[a] * qx);
+        sim->ex.kbad[a] = 0;
+    }
+    for (size_t k = 0; k < sim->b.nwalls; k++) {
+        dem_wall *wl = &sim->b.walls[k];
+        if (!snap3(&wl->point, qx, u, &moved) || !snap3(&wl->vel, qv, sim->ex.wV[k], &moved))
+            return dem_fail(err, DEM_ERR_LIMIT,
+                            "exact mode: wall %zu's point (%g, %g, %g) m or velocity (%g, %g, %g) m/s lies beyond the lattice's range |x| < %g m, |v| < %g m/s: choose a coarser quantum than %g m",
+                            k, wl->point.x, wl->point.y, wl->point.z, wl->vel.x, wl->vel.y, wl->vel.z, LATTICE_MAX * qx,
+                            LATTICE_MAX * qv, qx);
+    }
+    if (sim->b.cell.flags) {
+        dem_vec3 cols[3];
+        for (int c = 0; c < 3; c++) cols[c] = dem_m3_col(sim->b.cell.h, c);
+        for (int c = 0; c < 3; c++)
+            if (!snap3(&cols[c], qx, u, &moved)) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the periodic cell exceeds the lattice's range");
+        if (!snap3(&sim->b.cell.origin, qx, u, &moved)) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the periodic cell exceeds the lattice's range");
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) sim->b.cell.h.m[r][c] = dem_v3_get(cols[c], r);
+        cell_inverse(sim);
+    }
+    for (int k = 0; k < 3; k++) {
+        uint8_t bad = 0;
+        sim->ex.kg[k] = lattice_round(dem_v3_get(sim->st.gravity, k) * dt * dt / (2.0 * qx), &bad);
+        if (bad) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: gravity's kick exceeds the lattice's range");
+    }
+    double ticks = sim->time / dt;
+    if (!(fabs(ticks) < LATTICE_MAX)) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the time %g s is beyond 2^53 steps", sim->time);
+    sim->ex.tick = (int64_t)llround(ticks);
+    sim->time = (double)sim->ex.tick * dt;
+    sim->ex.on = 1;
+    sim->ex.qx = qx;
+    sim->ex.qv = qv;
+    sim->st.exact_quantum = qx;
+    /* The kick of these positions; the frame's forces stand only if they are that kick. */
+    size_t n = sim->p.n;
+    dem_vec3 *f0 = malloc((n ? n : 1) * sizeof *f0);
+    if (!f0) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    memcpy(f0, sim->p.f, n * sizeof *f0);
+    forces_evaluate_only(sim);
+    if (moved || (n && memcmp(f0, sim->p.f, n * sizeof *f0))) sim->forces_current = 0;
+    free(f0);
+    return exact_range_check(sim, err);
+}
+

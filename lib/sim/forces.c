@@ -1,0 +1,294 @@
+/* forces.c - contact forces and their sums (see forces.h).
+ *
+ * Every pair, in parallel by blocks of particles, writes its own result; then every particle
+ * sums its contacts in the order of the (sorted) pair list, so the sums do not depend on the
+ * thread count or on when the list was rebuilt; then local damping (seed 000 eq 21, seed 002
+ * eq 1.9). Pairs that do not touch hold exact zeros and add nothing. */
+#include "sim/forces.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sim/books.h"
+#include "sim/boundary.h"
+#include "sim/exact.h"
+#include "sim/integrate.h"
+
+/* Contacts handed to the law at once (the block entry point). */
+#define LAW_CHUNK 32
+
+typedef struct {
+    size_t count;
+    dem_pair p[LAW_CHUNK];
+    dem_contact_in c[LAW_CHUNK];
+    dem_contact_rec *h[LAW_CHUNK];
+    dem_contact_out *o[LAW_CHUNK];
+} law_chunk;
+
+static void chunk_flush(const dem_law *law, law_chunk *k)
+{
+    if (k->count) dem_law_eval_block(law, k->count, k->p, k->c, k->h, k->o);
+    k->count = 0;
+}
+
+/* Pair pi at the new positions: its geometry, and if it touches, its place in the chunk for the
+ * law (the caller flushes it when full). Returns the friction (J) its contact gave up if it was lost in this step, else 0. */
+static double pair_geometry(const dem_sim *sim, size_t pi, law_chunk *k)
+{
+    const sim_particles *P = &sim->p;
+    dem_contact_rec *np = &sim->c.pairs[pi];
+    dem_contact_out *o = &sim->c.out[pi];
+    uint32_t i = np->i, j = np->j;
+    dem_vec3 xj = P->x[j];
+    if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
+    dem_vec3 d = dem_v3_sub(P->x[i], xj);
+    double rs = P->r[i] + P->r[j], d2 = dem_v3_norm2(d);
+    if (d2 >= rs * rs) {
+        if (sim->c.ptouch[pi]) { /* results of the last step: now exact zeros */
+            sim->c.ptouch[pi] = 0;
+            memset(o, 0, sizeof *o);
+        }
+        if (!np->flags) return 0.0;
+        return dem_contact_forget(np, sim->hdt); /* contact lost: the history goes with it */
+    }
+    size_t n = k->count++;
+    dem_contact_in *c = &k->c[n];
+    sim_pair_properties(sim, &k->p[n], P->mat[i], P->mat[j], np);
+    c->d = d;
+    double dist = sqrt(d2);
+    c->delta = rs - dist;
+    c->n = dem_v3_scale(c->d, 1.0 / dist);
+    c->vij = dem_v3_sub(P->v[i], P->v[j]);
+    /* lever arms to the contact point in the middle of the overlap */
+    double li = P->r[i] - 0.5 * c->delta, lj = P->r[j] - 0.5 * c->delta;
+    c->wterm = dem_v3_add(dem_v3_scale(P->w[i], li), dem_v3_scale(P->w[j], lj));
+    c->half_normal = sim->integ->half_normal;
+    c->spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[i], P->w[j]), c->n);
+    k->h[n] = np;
+    k->o[n] = o;
+    sim->c.ptouch[pi] = 1;
+    return 0.0;
+}
+
+/* One block of pairs: each touching pair's pending accounting into bsum[b] (account), then, if
+ * eval, its force at the new positions. The flush and the force pass both come here, so the
+ * books are the same bits whichever of them does it. The friction of contacts lost goes to
+ * blost[b] (eval). */
+static void pair_block(dem_sim *sim, size_t b, int account, int eval)
+{
+    const dem_vec3 *v = books_v(sim), *w = books_w(sim);
+    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0;
+    dem_law law;
+    dem_law_init(&law, &sim->st, sim->hdt);
+    law_chunk k;
+    k.count = 0;
+    /* each pair's accounting, then its geometry, in one loop (the records are read once); the law
+     * evaluates the touching ones LAW_CHUNK at a time (each pair's accounting comes before its
+     * evaluation, as it must) */
+    for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
+        if (account && sim->c.ptouch[p]) {
+            dem_contact_rec *np = &sim->c.pairs[p];
+            s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, 0, s);
+        }
+        if (!eval) continue;
+        lost += pair_geometry(sim, p, &k);
+        if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
+    }
+    chunk_flush(&law, &k);
+    if (account) memcpy(sim->e.bsum[b], s, sizeof s);
+    if (eval) sim->e.blost[b] = lost;
+}
+
+void forces_pair_pass(dem_sim *sim, int account, int eval)
+{
+    size_t nb = sim->c.nblk;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t b = 0; b < nb; b++) pair_block(sim, b, account, eval);
+}
+
+/* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
+ * friction is in wlost[slot]). */
+static int eval_wall(dem_sim *sim, size_t slot)
+{
+    sim_store *st = &sim->c;
+    uint32_t a = st->wowner[slot], k = st->wwall[slot];
+    const dem_wall *wl = &sim->b.walls[k];
+    const sim_particles *P = &sim->p;
+    dem_vec3 n;
+    double gap;
+    int lost = 0;
+    if (!wall_geometry(wl, P->x[a], &n, &gap) || gap >= P->r[a]) {
+        if (st->wtouch[slot]) { /* contact lost: the history goes with it (the constants stay) */
+            sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt);
+            lost = sim->hdt != 0.0;
+            memset(&st->wout[slot], 0, sizeof st->wout[slot]);
+            st->wtouch[slot] = 0;
+        }
+        return lost;
+    }
+    dem_contact_rec *h = &st->whist[slot];
+    st->wtouch[slot] = 1;
+    dem_pair p;
+    sim_pair_properties(sim, &p, P->mat[a], wl->material, h);
+    dem_contact_in c;
+    c.n = n;
+    c.delta = P->r[a] - gap;
+    c.d = dem_v3_scale(n, gap);
+    dem_vec3 vw = wall_velocity_at(wl, wall_contact_point(sim, a, n, c.delta));
+    c.vij = dem_v3_sub(P->v[a], vw);
+    c.wterm = dem_v3_scale(P->w[a], P->r[a] - 0.5 * c.delta);
+    c.half_normal = 0; /* walls: no half-step normal (as LAMMPS does for flat walls) */
+    c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[a], wl->omega), n);
+    dem_law law;
+    dem_law_init(&law, &sim->st, sim->hdt);
+    dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
+    return 0;
+}
+
+/* Local (non-viscous) damping of the total force and torque (seed 000 eq 21; seed 002 eq 1.9),
+ * per component. Returns the power of the damping force (W). */
+static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 *t)
+{
+    double g = sim->st.local_damping, power = 0.0;
+    if (g == 0.0) return 0.0;
+    for (int which = 0; which < 2; which++) {
+        dem_vec3 *F = which ? t : f;
+        dem_vec3 vel = which ? sim->p.w[a] : sim->p.v[a];
+        double inv = which ? sim->p.inv_i[a] : sim->p.inv_m[a];
+        for (int k = 0; k < 3; k++) {
+            double fk = dem_v3_get(*F, k), vk = dem_v3_get(vel, k), d;
+            if (sim->st.local_form == DEM_LOCAL_YADE) {
+                /* sgn(F (v + a dt/2)): v's on-step estimate (seed 002 eq 1.9) */
+                double u = vk + 0.5 * sim->h * fk * inv;
+                d = -g * fk * (fk * u > 0.0 ? 1.0 : fk * u < 0.0 ? -1.0 : 0.0);
+            } else {
+                d = -g * fabs(fk) * (vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0); /* seed 000 eq 21 */
+            }
+            dem_v3_set(F, k, fk + d);
+            power += d * (sim->hdt != 0.0 ? vk + 0.5 * sim->h * (fk + d) * inv : vk);
+        }
+    }
+    return power;
+}
+
+/* Particle a's force and torque: its pairs in list order (first those where it is j, which
+ * receive -F), then its wall slots, evaluated here. Returns the wall contacts it lost. */
+static int particle_forces(dem_sim *sim, size_t a)
+{
+    const sim_store *c = &sim->c;
+    /* Adding 0.0 turns a -0.0 of gravity into +0.0: the sums below then never hold -0.0, so the
+     * exact zeros of pairs that do not touch change nothing, whatever their sign. */
+    dem_vec3 f = dem_v3_add(dem_v3_scale(sim->st.gravity, sim->p.m[a]), dem_v3_zero());
+    dem_vec3 t = dem_v3_zero();
+    double *ed = &sim->e.edis[a * EDIS];
+    int lost = 0;
+    double r = sim->p.r[a];
+    for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) { /* j receives -F */
+        const dem_contact_out *o = &c->out[c->jadj[e]];
+        f = dem_v3_madd(f, dem_contact_force(o), -1.0);
+        t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta)); /* seed 001 Step 8 torque */
+    }
+    for (size_t p = c->istart[a]; p < c->istart[a + 1]; p++) {
+        const dem_contact_out *o = &c->out[p];
+        f = dem_v3_madd(f, dem_contact_force(o), 1.0);
+        t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta));
+    }
+    for (size_t q = c->wstart[a]; q < c->wstart[a + 1]; q++) {
+        lost += eval_wall(sim, q);
+        if (!c->wtouch[q]) continue;
+        const dem_contact_out *o = &c->wout[q];
+        f = dem_v3_add(f, dem_contact_force(o));
+        t = dem_v3_add(t, dem_v3_scale(dem_contact_moment(o), -(r - 0.5 * o->delta)));
+    }
+    double p = local_damping(sim, a, &f, &t);
+    ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
+    sim->p.f[a] = f;
+    sim->p.t[a] = t;
+    if (sim->ex.on) exact_kick(sim, a);
+    return lost;
+}
+
+/* The particles' local damping and drag, and the walls' forces, torques and work, summed in
+ * particle order (the contacts' own dissipation is booked by the full-step accounting). */
+static void totals(dem_sim *sim)
+{
+    size_t nw = sim->b.nwalls;
+    if (sim->hdt != 0.0) {
+        for (size_t a = 0; a < sim->p.n; a++) {
+            const double *ed = &sim->e.edis[a * EDIS];
+            sim->e.energy[DEM_E_DISS_LOCAL] += ed[EDIS_LOCAL];
+            sim->e.energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
+        }
+    }
+    if (!nw) return;
+    dem_wall *walls = sim->b.walls;
+    for (size_t k = 0; k < nw; k++) {
+        walls[k].force = dem_v3_zero();
+        walls[k].torque = dem_v3_zero();
+    }
+    double *work = sim->b.wwork;
+    for (size_t k = 0; k < nw; k++) work[k] = 0.0;
+    const sim_store *c = &sim->c;
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        size_t a = c->wowner[q], k = c->wwall[q];
+        dem_wall *wl = &walls[k];
+        const dem_contact_out *o = &c->wout[q];
+        dem_vec3 fc = dem_contact_force(o); /* on the particle */
+        dem_vec3 cp = wall_contact_point(sim, a, o->n, o->delta);
+        wl->force = dem_v3_sub(wl->force, fc);
+        wl->torque = dem_v3_sub(wl->torque, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
+        work[k] += dem_v3_dot(fc, wall_velocity_at(wl, cp)) * sim->hdt;
+    }
+    for (size_t k = 0; k < nw; k++) {
+        walls[k].work += work[k];
+        sim->e.energy[DEM_E_WORK_WALLS] += work[k];
+    }
+}
+
+/* Every contact's force at the new positions, then every particle's sum. The pair pass first does
+ * the last step's pending full-step accounting of each pair (account; it reads the same records),
+ * block by block. Returns the number of wall contacts lost in this step (their friction waits in
+ * wlost; the pairs' in blost). */
+static size_t force_passes(dem_sim *sim, int account)
+{
+    size_t n = sim->p.n, lost = 0;
+    forces_pair_pass(sim, account, 1);
+    if (account) books_finish(sim);
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
+    for (size_t a = 0; a < n; a++) lost += (size_t)particle_forces(sim, a);
+    return lost;
+}
+
+size_t forces_compute(dem_sim *sim)
+{
+    sim->hdt = sim->h;
+    size_t lost = force_passes(sim, sim->e.acct != ACCT_NONE);
+    totals(sim);
+    sim->forces_current = 1;
+    return lost;
+}
+
+void forces_setup(dem_sim *sim)
+{
+    size_t n = sim->p.n;
+    sim->hdt = 0.0;
+    for (size_t a = 0; a < n; a++) sim->e.edis[a * EDIS + EDIS_DRAG] = 0.0;
+    force_passes(sim, 0);
+    totals(sim);
+    sim->forces_current = 1;
+    sim->hdt = sim->h;
+    double pl = 0.0;
+    sim->e.setup_p[0] = books_contacts_setup(sim);
+    for (size_t a = 0; a < n; a++) pl += sim->e.edis[a * EDIS + EDIS_LOCAL];
+    sim->e.setup_p[1] = pl;
+    sim->e.setup_p[2] = books_wall_power(sim);
+    sim->e.setup_pending = 1;
+}
+
+void forces_evaluate_only(dem_sim *sim)
+{
+    sim->hdt = 0.0;
+    force_passes(sim, 0);
+    sim->hdt = sim->h;
+}

@@ -1,0 +1,227 @@
+/* neighbor.c - the cell grid, the Verlet list and the spatial sort (see neighbor.h). The list is
+ * rebuilt when a particle moved more than half the skin (seed 002 §1.1.3). */
+#include "sim/neighbor.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/boundary.h"
+#include "sim/contacts.h"
+#include "sim/particles.h"
+
+dem_status nbr_alloc(dem_sim *sim, dem_error *err)
+{
+    size_t n = sim->p.n ? sim->p.n : 1, nw = sim->b.nwalls ? sim->b.nwalls : 1;
+    sim->nbr.x_build = calloc(n, sizeof *sim->nbr.x_build);
+    sim->nbr.cell_items = calloc(n, sizeof *sim->nbr.cell_items);
+    sim->nbr.wall_build = calloc(nw, sizeof *sim->nbr.wall_build);
+    if (!sim->nbr.x_build || !sim->nbr.cell_items || !sim->nbr.wall_build)
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    return DEM_OK;
+}
+
+void nbr_free(dem_sim *sim)
+{
+    free(sim->nbr.x_build);
+    free(sim->nbr.cell_items);
+    free(sim->nbr.wall_build);
+    free(sim->nbr.cell_start);
+}
+
+double nbr_default_skin(const dem_sim *sim)
+{
+    double rmin = INFINITY;
+    for (size_t a = 0; a < sim->p.n; a++)
+        if (sim->p.r[a] < rmin) rmin = sim->p.r[a];
+    return sim->p.n ? 0.2 * rmin : 0.0;
+}
+
+typedef struct {
+    int n[3];         /* cells along each axis */
+    double lo[3];     /* fractional (or absolute) coordinate of the grid's lower corner */
+    double size[3];   /* cell size in the same coordinates */
+} grid;
+
+static void grid_setup(const dem_sim *sim, double cutoff, grid *g)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t a = 0; a < sim->p.n; a++) {
+        dem_vec3 s = cell_frac(sim, sim->p.x[a]);
+        for (int k = 0; k < 3; k++) {
+            double c = dem_v3_get(s, k);
+            if (c < lo[k]) lo[k] = c;
+            if (c > hi[k]) hi[k] = c;
+        }
+    }
+    /* Limit the grid to a few cells per particle so that a stray particle far away does not
+     * make it huge. The counts are worked out in doubles and cast only once they are that small
+     * (a particle 1e12 m away must not overflow an int). */
+    double max_cells = 8.0 * (double)sim->p.n + 27.0, nc[3];
+    for (int k = 0; k < 3; k++) {
+        double width = sim->b.cell.flags ? cell_width(&sim->b.cell, k) : 1.0; /* metres per unit */
+        double cut = cutoff / width;                                           /* cutoff in these units */
+        if (sim->b.periodic[k]) {
+            g->lo[k] = 0.0;
+            nc[k] = fmax(1.0, floor(1.0 / cut));
+            g->size[k] = 1.0 / nc[k];
+        } else {
+            double extent = hi[k] - lo[k];
+            g->lo[k] = lo[k];
+            nc[k] = fmax(1.0, floor(extent / cut) + 1.0);
+            g->size[k] = cut;
+        }
+    }
+    while (nc[0] * nc[1] * nc[2] > max_cells) {
+        for (int k = 0; k < 3; k++) {
+            if (nc[k] <= 1.0) continue;
+            /* a huge count: jump most of the way at once */
+            double f = nc[k] > 2.0 * max_cells ? ceil(nc[k] / max_cells) : 2.0;
+            nc[k] = ceil(nc[k] / f);
+            g->size[k] = sim->b.periodic[k] ? 1.0 / nc[k] : g->size[k] * f;
+        }
+    }
+    for (int k = 0; k < 3; k++) g->n[k] = (int)nc[k];
+}
+
+static inline int grid_index(const grid *g, int k, double c)
+{
+    int i = (int)floor((c - g->lo[k]) / g->size[k]);
+    if (i < 0) i = 0;
+    if (i >= g->n[k]) i = g->n[k] - 1;
+    return i;
+}
+
+/* Bin the particles: cell_start (counts, then offsets) and cell_items (particles by cell);
+ * cellof[a] the cell of particle a. */
+static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_error *err)
+{
+    size_t ncells = (size_t)g->n[0] * g->n[1] * g->n[2];
+    if (ncells + 1 > sim->nbr.cap_cells) {
+        size_t *a = realloc(sim->nbr.cell_start, (ncells + 1) * sizeof *a);
+        if (!a) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu grid cells", ncells);
+        sim->nbr.cell_start = a;
+        sim->nbr.cap_cells = ncells + 1;
+    }
+    size_t *cs = sim->nbr.cell_start, *items = sim->nbr.cell_items;
+    memset(cs, 0, (ncells + 1) * sizeof *cs);
+    for (size_t a = 0; a < sim->p.n; a++) {
+        dem_vec3 s = cell_frac(sim, sim->p.x[a]);
+        int ix = grid_index(g, 0, s.x), iy = grid_index(g, 1, s.y), iz = grid_index(g, 2, s.z);
+        cellof[a] = (uint32_t)(((size_t)iz * g->n[1] + iy) * g->n[0] + ix);
+        cs[cellof[a] + 1]++;
+    }
+    for (size_t c = 0; c < ncells; c++) cs[c + 1] += cs[c];
+    size_t *fill = malloc((ncells + 1) * sizeof *fill);
+    if (!fill) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
+    memcpy(fill, cs, (ncells + 1) * sizeof *fill);
+    for (size_t a = 0; a < sim->p.n; a++) items[fill[cellof[a]]++] = a;
+    free(fill);
+    return DEM_OK;
+}
+
+/* The candidate pairs of particle a (in cell c) with the particles of the 27 cells around it,
+ * each pair found once (from its smaller index), into the store. */
+static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const int c[3], dem_error *err)
+{
+    const size_t *cs = sim->nbr.cell_start, *items = sim->nbr.cell_items;
+    dem_status st;
+    for (int oz = -1; oz <= 1; oz++)
+        for (int oy = -1; oy <= 1; oy++)
+            for (int ox = -1; ox <= 1; ox++) {
+                int o[3] = {ox, oy, oz}, nc[3];
+                int32_t sh[3] = {0, 0, 0};
+                int skip = 0;
+                for (int k = 0; k < 3; k++) {
+                    int q = c[k] + o[k];
+                    if (sim->b.periodic[k]) {
+                        if (q < 0) { q += g->n[k]; sh[k] = -1; }
+                        else if (q >= g->n[k]) { q -= g->n[k]; sh[k] = 1; }
+                        /* fewer than 3 cells: offsets -1 and +1 reach the same cell through
+                         * different images, both genuine */
+                    } else if (q < 0 || q >= g->n[k]) skip = 1;
+                    nc[k] = q;
+                }
+                if (skip) continue;
+                size_t cell = ((size_t)nc[2] * g->n[1] + nc[1]) * g->n[0] + nc[0];
+                dem_vec3 shift = cell_shift(sim, sh);
+                for (size_t e = cs[cell]; e < cs[cell + 1]; e++) {
+                    size_t b = items[e];
+                    int self = b == a;
+                    if (a > b) continue;                            /* found from b's side */
+                    if (self) {                                     /* own image: keep s > 0 */
+                        if (!(sh[0] | sh[1] | sh[2])) continue;
+                        int pos = sh[0] ? sh[0] > 0 : sh[1] ? sh[1] > 0 : sh[2] > 0;
+                        if (!pos) continue;
+                    }
+                    dem_vec3 xb = dem_v3_add(sim->p.x[b], shift);
+                    double reach = sim->p.r[a] + sim->p.r[b] + sim->nbr.skin;
+                    if (dem_v3_norm2(dem_v3_sub(sim->p.x[a], xb)) >= reach * reach) continue;
+                    if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue;
+                    if ((st = store_add_pair(sim, (uint32_t)a, (uint32_t)b, sh, err))) return st;
+                }
+            }
+    return DEM_OK;
+}
+
+dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
+{
+    dem_status st;
+    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin;
+    grid g;
+    grid_setup(sim, cutoff, &g);
+    uint32_t *cellof = malloc((sim->p.n ? sim->p.n : 1) * sizeof *cellof);
+    if (!cellof) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
+    if ((st = grid_bin(sim, &g, cellof, err))) { free(cellof); return st; }
+    size_t *items = sim->nbr.cell_items;
+    /* particles into cell order; then the cell of particle k is the k-th of the sorted list.
+     * Done at fixed steps only (see the integrators): the order decides the order of every sum,
+     * so it must be a function of the step and the state. */
+    if (sort) {
+        if ((st = particles_reorder(sim, items, err))) { free(cellof); return st; }
+        uint32_t *c2 = malloc((sim->p.n ? sim->p.n : 1) * sizeof *c2);
+        if (!c2) { free(cellof); return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid"); }
+        for (size_t k = 0; k < sim->p.n; k++) c2[k] = cellof[items[k]];
+        free(cellof);
+        cellof = c2;
+        for (size_t k = 0; k < sim->p.n; k++) items[k] = k;
+    }
+    dem_contact_rec *old;
+    size_t nold;
+    if ((st = store_begin_pairs(sim, &old, &nold, err))) { free(cellof); return st; }
+    for (size_t a = 0; a < sim->p.n; a++) {
+        int c[3] = {(int)(cellof[a] % g.n[0]), (int)(cellof[a] / g.n[0] % g.n[1]), (int)(cellof[a] / g.n[0] / g.n[1])};
+        if ((st = scan_neighbours(sim, &g, a, c, err))) { free(old); free(cellof); return st; }
+    }
+    free(cellof);
+    st = store_end_pairs(sim, old, nold, err);
+    free(old);
+    if (st) return st;
+    memcpy(sim->nbr.x_build, sim->p.x, sim->p.n * sizeof *sim->p.x);
+    for (size_t k = 0; k < sim->b.nwalls; k++) sim->nbr.wall_build[k] = sim->b.walls[k].point;
+    if ((st = store_wall_slots(sim, err))) return st;
+    sim->nbr.rebuilds++;
+    return DEM_OK;
+}
+
+int nbr_needs_rebuild(const dem_sim *sim)
+{
+    double m1 = 0.0, m2 = 0.0;
+    for (size_t a = 0; a < sim->p.n; a++) {
+        double d2 = dem_v3_norm2(dem_v3_sub(sim->p.x[a], sim->nbr.x_build[a]));
+        if (d2 > m1) { m2 = m1; m1 = d2; }
+        else if (d2 > m2) m2 = d2;
+    }
+    /* a particle and a moving wall closing the skin between them (store_wall_slots) */
+    double w2 = 0.0;
+    for (size_t k = 0; k < sim->b.nwalls; k++)
+        w2 = fmax(w2, dem_v3_norm2(dem_v3_sub(sim->b.walls[k].point, sim->nbr.wall_build[k])));
+    return sqrt(m1) + sqrt(m2) >= sim->nbr.skin || sqrt(m1) + sqrt(w2) >= sim->nbr.skin;
+}
+
+int nbr_wall_near(const dem_sim *sim, size_t a, size_t k)
+{
+    dem_vec3 n;
+    double gap;
+    return !wall_geometry(&sim->b.walls[k], sim->p.x[a], &n, &gap) || gap < sim->p.r[a] + sim->nbr.skin;
+}

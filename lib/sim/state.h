@@ -1,0 +1,179 @@
+/* state.h - the simulation's state, grouped by the module that owns each part (internal to
+ * lib/sim/; the public interface is sim.h).
+ *
+ *   particles   particles.c   per-particle arrays; allocation and reordering
+ *   bounds      boundary.c    walls and the periodic cell (H, H^-1, images, wrap)
+ *   nbr         neighbor.c    the cell grid, the Verlet list's build state, the spatial sort
+ *   store       contacts.c    pair records and results, particle-wall slots, adjacency, blocks
+ *   books       books.c       the energy accounting by mechanism
+ *   ex          exact.c       the fixed-point lattice of the exact mode
+ * forces.c evaluates the contacts and sums the forces; integrate.c is the integrator registry;
+ * sim.c builds, steps and stores the whole.
+ *
+ * Determinism: every sum has a fixed order. Forces are summed per particle over its contacts in
+ * the order of the (sorted) pair list; particles are re-sorted in space at fixed steps counted
+ * from step 0; the books are summed over fixed blocks of particles (PAIR_BLOCK). */
+#ifndef DEM_SIM_STATE_H
+#define DEM_SIM_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/energy.h"
+#include "io/settings.h"
+#include "io/system.h"
+#include "laws/laws.h"
+#include "sim/sim.h"
+
+/* Particles per block of the deferred accounting's sums and of the pair pass. A block holds the
+ * pairs whose i is in it; its touching pairs are the same, in the same (sorted) order, in any
+ * neighbour list, so the sums do not depend on the thread count, on when the list was built, or
+ * on how a run is split. */
+#define PAIR_BLOCK 64
+#define EDIS 2 /* per particle per step: local damping, drag (J) */
+#define EDIS_LOCAL 0
+#define EDIS_DRAG 1
+
+typedef struct {
+    size_t n;
+    dem_vec3 *x, *v, *w, *f, *t;
+    dem_quat *q;
+    double *r, *m, *inertia;
+    double *inv_m, *inv_i;  /* 1/m, 1/I */
+    uint32_t *mat, *flags, *group;
+    uint64_t *id;
+    int32_t (*image)[3];
+    double rmax;            /* the largest radius */
+} sim_particles;
+
+typedef struct {
+    size_t nwalls;
+    dem_wall *walls;
+    double *wwork;          /* per wall: work of this step, J */
+    dem_cell cell;
+    int periodic[3];
+    dem_mat3 hinv;
+    int32_t (*wrapped)[3];  /* images crossed by each particle in this step's wrap */
+} sim_bounds;
+
+typedef struct {
+    double skin;
+    dem_vec3 *x_build;      /* positions at the last rebuild */
+    dem_vec3 *wall_build;   /* wall points at the last rebuild */
+    uint64_t sort_every;    /* steps between spatial sorts of the particles (0: never) */
+    uint64_t sorted_step;   /* step of the last sort (UINT64_MAX: none yet) */
+    uint64_t rebuilds;
+    size_t *cell_start, *cell_items, cap_cells; /* cell grid scratch */
+} sim_neighbor;
+
+typedef struct {
+    /* pairs within the neighbour cutoff, sorted by (i, j, s) */
+    dem_contact_rec *pairs;
+    size_t npairs, cap_pairs;
+    dem_contact_out *out;   /* per pair: the last evaluation's result (64-byte aligned) */
+    uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
+    size_t cap_out;
+    /* Each particle sums its pairs in list order: first those where it is j (i < j: earlier in the
+     * list sorted by i), from jadj, then its own i-range of the list, pairs istart[a] ..
+     * istart[a+1]-1 (read in place: sequential). i < j in every pair: no particle reaches its
+     * own periodic image (dem_sim_new refuses a cell narrower than the cutoff). */
+    uint32_t *jadj;
+    size_t *jadj_start, *istart;
+    size_t cap_adj;
+    size_t *pblk;           /* pairs pblk[b] .. pblk[b+1]-1 have i in block b (PAIR_BLOCK particles) */
+    size_t nblk;            /* blocks: ceil(n / PAIR_BLOCK) */
+    /* Particle-wall slots, like the neighbour list: one per particle and wall within the skin at
+     * the last rebuild (no other wall can touch the particle before the next one), in particle
+     * then wall order; particle a owns slots wstart[a] .. wstart[a+1]-1. */
+    size_t nwslots, cap_wslots;
+    size_t *wstart;         /* n + 1 */
+    uint32_t *wowner;       /* per slot: the particle */
+    uint32_t *wwall;        /* per slot: the wall */
+    dem_contact_rec *whist; /* per slot: record, same layout as pairs (i: particle, j: wall) */
+    dem_contact_out *wout;  /* per slot: the result of the last evaluation */
+    uint8_t *wtouch;        /* per slot: 1 if the particle touched the wall at the last evaluation */
+} sim_store;
+
+enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
+
+typedef struct {
+    double energy[DEM_E_COUNT];
+    double *edis;           /* per particle per step: local damping, drag (J); see EDIS */
+    int setup_pending;      /* the setup forces' first half step is not in the accumulators yet */
+    double setup_p[3];      /* their powers: normal dashpot, local damping, walls (W) */
+    double (*bsum)[5];      /* per block of particles: its pairs' part of the deferred full-step accounting
+                             * (friction, damp_n, damp_t, law, normal-dashpot power) */
+    double *blost;          /* per block of particles: friction its pairs' contacts gave up as they were lost this step, J */
+    double *wlost;          /* per particle-wall slot: the same (sized with the slots) */
+    /* The full-step accounting of the pairs of step k needs the velocities at t + dt, after the
+     * second half kick; it is done in step k + 1's pair pass, which reads the same records anyway
+     * (ACCT_SAVED), or by books_flush before anything that changes the pairs, dt or mode, and
+     * before a store (ACCT_PENDING). Both run pair_block over the same fixed blocks of particles
+     * (PAIR_BLOCK), so the books are the same bits whichever way, and however a run is split. */
+    int acct;               /* ACCT_NONE, ACCT_PENDING (full-step velocities in v, w) or ACCT_SAVED (in vf, wf) */
+    dem_vec3 *vf, *wf;      /* full-step velocities of the last step, saved by the next first half kick */
+    double pend_w[5];       /* the last step's wall contacts: friction, damp_n, damp_t, law, dashpot power */
+    double pend_lost, pend_dl, pend_dw; /* its lost contacts' friction, local damping and wall work, J */
+} sim_books;
+
+/* exact (fixed-point) mode, Levesque and Verlet 1993: positions x = X qx and velocities
+ * v = V qv (qv = qx / dt) on lattices, X and V integers, every kick an integer */
+typedef struct {
+    int on;
+    double qx, qv;
+    int64_t (*V)[3];        /* velocity in lattice units: X advances by V every step */
+    int64_t (*K)[3];        /* the half kick of the current forces, lattice units */
+    double *kc;             /* dt^2 / (2 m qx): force (N) to half kick (lattice units) */
+    int64_t kg[3];          /* the half kick of gravity */
+    int64_t (*wV)[3];       /* per wall: lattice steps per step */
+    int64_t tick;           /* time = tick dt */
+    uint8_t *kbad;          /* per particle: a kick left the lattice's range in this evaluation */
+    size_t wbad;            /* 1 + the first wall whose point left the lattice's range (0: none) */
+} sim_exact;
+
+/* Material-pair constants (index a * nmat + b). */
+typedef struct {
+    double estar, gstar, gstar_l, mu, beta;
+} mat_pair;
+
+struct sim_integrator;
+
+struct dem_sim {
+    dem_settings st;
+    const struct sim_integrator *integ; /* integrate.c's registry row for st.integrator */
+    int threads;
+    double dt;
+    int dir;                /* +1 forward in time; -1 reversed (Hanley eqs 17-20) */
+    double h;               /* signed time step dir * dt: every update of the state uses it */
+    double hdt;             /* time step of history and energy updates: h, 0 in a setup evaluation */
+    uint64_t step;
+    double time;
+    int forces_current;     /* forces in f, t belong to the current state */
+    size_t nmat;
+    dem_material *materials;
+    mat_pair *mp;
+    sim_particles p;
+    sim_bounds b;
+    sim_neighbor nbr;
+    sim_store c;
+    sim_books e;
+    sim_exact ex;
+};
+
+/* The pair's law properties from the material table and the record's constants; wall k: the wall
+ * is rigid, infinitely heavy and large (m* = m, R* = r). */
+static inline void sim_pair_properties(const dem_sim *sim, dem_pair *p, uint32_t mi, uint32_t mj, const dem_contact_rec *h)
+{
+    const mat_pair *mp = &sim->mp[mi * sim->nmat + mj];
+    p->mstar = h->mstar;
+    p->rstar = h->rstar;
+    p->estar = mp->estar;
+    p->gstar = mp->gstar;
+    p->gstar_l = mp->gstar_l;
+    p->mu = mp->mu;
+    p->beta = mp->beta;
+    p->kn = h->kn;
+    p->kt = h->kt;
+}
+
+#endif
