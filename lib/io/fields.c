@@ -88,7 +88,7 @@ RECORD(dem_rec_clump, "CLMP", "clump", clump_fields, dem_clump, 192);
 static const dem_field particle_fields[] = {
     F(dem_particle, "id", DEM_FT_U64, id, "-", "unique particle id"),
     F(dem_particle, "material", DEM_FT_U32, material, "-", "index into the materials table"),
-    F(dem_particle, "flags", DEM_FT_U32, flags, "-", "bit 0: fixed (not integrated)"),
+    F(dem_particle, "flags", DEM_FT_U32, flags, "-", "bit 0: fixed (not integrated: driven at vel, omega)"),
     F(dem_particle, "group", DEM_FT_U32, group, "-", "interaction-group bit mask"),
     F(dem_particle, "clump", DEM_FT_U64, clump, "-", "id of the clump it belongs to, 0 = none"),
     F(dem_particle, "r", DEM_FT_F64, radius, "m", "radius"),

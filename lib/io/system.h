@@ -30,7 +30,7 @@ typedef struct {
 
 /* ---- particles ---------------------------------------------------------------------------- */
 enum {
-    DEM_PARTICLE_FIXED = 1u << 0 /* not integrated: keeps its position and velocity */
+    DEM_PARTICLE_FIXED = 1u << 0 /* not integrated: driven at its velocity and angular velocity */
 };
 
 /* Field order keeps what the force loop reads together. */

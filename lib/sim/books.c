@@ -88,7 +88,8 @@ void books_apply_setup(dem_sim *sim)
     b->energy[DEM_E_DISS_DAMP_N] += h * b->setup_p[0];
     b->energy[DEM_E_DISS_LOCAL] += h * b->setup_p[1];
     b->energy[DEM_E_WORK_WALLS] += h * b->setup_p[2];
-    b->energy[DEM_E_AHEAD] = h * (b->setup_p[0] + b->setup_p[1] - b->setup_p[2]);
+    b->energy[DEM_E_WORK_EXTERNAL] += h * b->setup_p[3];
+    b->energy[DEM_E_AHEAD] = h * (b->setup_p[0] + b->setup_p[1] - b->setup_p[2] - b->setup_p[3]);
     b->setup_pending = 0;
 }
 
@@ -107,7 +108,8 @@ void books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUN
         }
     b->pend_lost = lost;
     b->pend_dl = b->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
-    b->pend_dw = b->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS];
+    b->pend_dw = (b->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS]) +
+                 (b->energy[DEM_E_WORK_EXTERNAL] - before[DEM_E_WORK_EXTERNAL]);
     b->acct = ACCT_PENDING;
 }
 

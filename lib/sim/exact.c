@@ -96,7 +96,7 @@ void exact_drift(dem_sim *sim)
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
     for (size_t a = 0; a < n; a++) {
         sim->e.edis[a * EDIS + EDIS_DRAG] = 0.0;
-        if (sim->p.flags[a] & DEM_PARTICLE_FIXED) continue;
+        if ((sim->p.flags[a] & DEM_PARTICLE_FIXED) && !dem_particle_driven(&sim->p, a)) continue; /* driven: X += V too */
         double x[3] = {sim->p.x[a].x, sim->p.x[a].y, sim->p.x[a].z};
         for (int k = 0; k < 3; k++) {
             int64_t X = (int64_t)(x[k] * iq) + dir * sim->ex.V[a][k]; /* x * iq: exact, a power of two */

@@ -200,7 +200,8 @@ static int particle_forces(dem_sim *sim, size_t a)
         f = dem_v3_add(f, dem_contact_force(o));
         t = dem_v3_add(t, dem_v3_scale(dem_contact_moment(o), -(r - 0.5 * o->delta)));
     }
-    double p = local_damping(sim, a, &f, &t);
+    /* a fixed particle is never kicked: local damping does not act on it */
+    double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
     ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
     sim->p.f[a] = f;
     sim->p.t[a] = t;
@@ -208,7 +209,21 @@ static int particle_forces(dem_sim *sim, size_t a)
     return lost;
 }
 
-/* The particles' local damping and drag, and the walls' forces, torques and work, summed in
+/* The power of the drives of the driven particles, in particle order (W): a drive holds its
+ * particle's velocities against the total force and torque on it (gravity included), so it puts
+ * -(F . v + T . w) into the system; with the kinetic and potential energy of the particle that
+ * closes the books like a moving wall's work. */
+static double drive_power(const dem_sim *sim)
+{
+    const sim_particles *P = &sim->p;
+    double pw = 0.0;
+    for (size_t a = 0; a < P->n; a++)
+        if ((P->flags[a] & DEM_PARTICLE_FIXED) && dem_particle_driven(P, a))
+            pw -= dem_v3_dot(P->f[a], P->v[a]) + dem_v3_dot(P->t[a], P->w[a]);
+    return pw;
+}
+
+/* The particles' local damping and drag, the work of the drives, and the walls' forces, torques and work, summed in
  * particle order (the contacts' own dissipation is booked by the full-step accounting). */
 static void totals(dem_sim *sim)
 {
@@ -220,6 +235,7 @@ static void totals(dem_sim *sim)
             sim->e.energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
         }
     }
+    if (sim->p.nfixed) sim->e.energy[DEM_E_WORK_EXTERNAL] += drive_power(sim) * sim->hdt;
     if (!nw) return;
     dem_wall *walls = sim->b.walls;
     for (size_t k = 0; k < nw; k++) {
@@ -283,6 +299,7 @@ void forces_setup(dem_sim *sim)
     for (size_t a = 0; a < n; a++) pl += sim->e.edis[a * EDIS + EDIS_LOCAL];
     sim->e.setup_p[1] = pl;
     sim->e.setup_p[2] = books_wall_power(sim);
+    sim->e.setup_p[3] = sim->p.nfixed ? drive_power(sim) : 0.0;
     sim->e.setup_pending = 1;
 }
 

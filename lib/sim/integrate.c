@@ -6,6 +6,9 @@
  *   2. neighbour list rebuilt if a particle moved more than half the skin (seed 002 §1.1.3).
  *   3. forces at t + dt (forces.c).
  *   4. half kick v += dt/2 F/m.
+ * Fixed particles are never kicked; they move at their prescribed velocity and spin at their
+ * prescribed angular velocity (kinematic driving, like a moving wall: forces.c books the work of
+ * the drive).
  * Particles are kept in grid-cell order for memory locality, re-sorted every neighbor.sort_every
  * steps counted from step 0 (not from the start of a run), so the order, and with it every
  * sum, is the same however a run is split. The improved velocity-Verlet (seed 001 §4,
@@ -107,7 +110,13 @@ static void drift(dem_sim *sim)
     for (size_t a = 0; a < n; a++) {
         double *ed = &sim->e.edis[a * EDIS];
         ed[EDIS_DRAG] = 0.0;
-        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
+        if (P->flags[a] & DEM_PARTICLE_FIXED) { /* driven: its prescribed motion, no drag */
+            if (dem_particle_driven(P, a)) {
+                P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
+                P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(P->w[a], h), P->q[a]));
+            }
+            continue;
+        }
         if (gd != 1.0 && !reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 0);
         P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
         if (gd != 1.0 && reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 1);

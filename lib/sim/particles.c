@@ -32,6 +32,7 @@ void particles_load(dem_sim *sim, const dem_system *s)
 {
     sim_particles *P = &sim->p;
     P->rmax = 0.0;
+    P->nfixed = 0;
     for (size_t a = 0; a < P->n; a++) {
         const dem_particle *p = &s->particles[a];
         P->x[a] = p->pos; P->v[a] = p->vel; P->w[a] = p->omega;
@@ -43,6 +44,7 @@ void particles_load(dem_sim *sim, const dem_system *s)
         P->inv_i[a] = 1.0 / p->inertia;
         memcpy(P->image[a], p->image, sizeof p->image);
         if (p->radius > P->rmax) P->rmax = p->radius;
+        P->nfixed += (p->flags & DEM_PARTICLE_FIXED) != 0;
     }
 }
 

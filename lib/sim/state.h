@@ -44,6 +44,7 @@ typedef struct {
     uint64_t *id;
     int32_t (*image)[3];
     double rmax;            /* the largest radius */
+    size_t nfixed;          /* fixed particles: never kicked, driven if they move (integrate.c) */
 } sim_particles;
 
 typedef struct {
@@ -100,7 +101,7 @@ typedef struct {
     double energy[DEM_E_COUNT];
     double *edis;           /* per particle per step: local damping, drag (J); see EDIS */
     int setup_pending;      /* the setup forces' first half step is not in the accumulators yet */
-    double setup_p[3];      /* their powers: normal dashpot, local damping, walls (W) */
+    double setup_p[4];      /* their powers: normal dashpot, local damping, walls, driven particles (W) */
     double (*bsum)[5];      /* per block of particles: its pairs' part of the deferred full-step accounting
                              * (friction, damp_n, damp_t, law, normal-dashpot power) */
     double *blost;          /* per block of particles: friction its pairs' contacts gave up as they were lost this step, J */
@@ -113,7 +114,8 @@ typedef struct {
     int acct;               /* ACCT_NONE, ACCT_PENDING (full-step velocities in v, w) or ACCT_SAVED (in vf, wf) */
     dem_vec3 *vf, *wf;      /* full-step velocities of the last step, saved by the next first half kick */
     double pend_w[5];       /* the last step's wall contacts: friction, damp_n, damp_t, law, dashpot power */
-    double pend_lost, pend_dl, pend_dw; /* its lost contacts' friction, local damping and wall work, J */
+    double pend_lost, pend_dl, pend_dw; /* its lost contacts' friction, local damping, and work of the
+                                         * walls and driven particles, J */
 } sim_books;
 
 /* exact (fixed-point) mode, Levesque and Verlet 1993: positions x = X qx and velocities
@@ -159,6 +161,13 @@ struct dem_sim {
     sim_books e;
     sim_exact ex;
 };
+
+/* A fixed particle that moves or spins: driven at its prescribed velocities. */
+static inline int dem_particle_driven(const sim_particles *P, size_t a)
+{
+    const dem_vec3 v = P->v[a], w = P->w[a];
+    return v.x != 0.0 || v.y != 0.0 || v.z != 0.0 || w.x != 0.0 || w.y != 0.0 || w.z != 0.0;
+}
 
 /* The pair's law properties from the material table and the record's constants; wall k: the wall
  * is rigid, infinitely heavy and large (m* = m, R* = r). */
