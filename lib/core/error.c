@@ -50,6 +50,7 @@ const char *dem_status_name(dem_status code)
     case DEM_ERR_VALUE: return "impossible value";
     case DEM_ERR_ARG: return "invalid argument";
     case DEM_ERR_LIMIT: return "limit reached";
+    case DEM_ERR_UNSTABLE: return "unstable simulation";
     }
     return "unknown error";
 }

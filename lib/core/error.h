@@ -19,7 +19,8 @@ typedef enum {
     DEM_ERR_FORMAT = -9,    /* a frame whose structure breaks the spec (section sizes, counts) */
     DEM_ERR_VALUE = -10,    /* a well-formed frame holding impossible values */
     DEM_ERR_ARG = -11,      /* a caller passed an invalid argument (bad option value, bad TSV) */
-    DEM_ERR_LIMIT = -12     /* a request the library cannot satisfy (packing too dense, ...) */
+    DEM_ERR_LIMIT = -12,    /* a request the library cannot satisfy (packing too dense, ...) */
+    DEM_ERR_UNSTABLE = -13  /* a simulation stopped by its instability guards (sim.h) */
 } dem_status;
 
 #define DEM_ERROR_MSG_MAX 512

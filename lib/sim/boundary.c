@@ -23,9 +23,9 @@ double cell_width(const dem_cell *c, int a)
 
 /* Pairs see their partner through an image that changes with it. Done every step so that it
  * happens at the same step in any run. */
-void cell_wrap(dem_sim *sim)
+dem_status cell_wrap(dem_sim *sim, dem_error *err)
 {
-    if (!sim->b.cell.flags) return;
+    if (!sim->b.cell.flags) return DEM_OK;
     int32_t (*e)[3] = sim->b.wrapped;
     int any = 0;
     for (size_t a = 0; a < sim->p.n; a++) {
@@ -33,7 +33,13 @@ void cell_wrap(dem_sim *sim)
         e[a][0] = e[a][1] = e[a][2] = 0;
         for (int k = 0; k < 3; k++) {
             double c = dem_v3_get(s, k);
-            if (sim->b.periodic[k] && (c >= 1.0 || c < 0.0)) e[a][k] = (int32_t)floor(c);
+            if (!sim->b.periodic[k] || (c < 1.0 && c >= 0.0)) continue;
+            double f = floor(c), im = (double)sim->p.image[a][k] + f;
+            if (!(fabs(f) <= DEM_SIM_IMAGE_MAX && fabs(im) <= DEM_SIM_IMAGE_MAX))
+                return dem_fail(err, DEM_ERR_LIMIT,
+                                "step %llu: particle %llu went %g cells along %c, to image %g: beyond +-2^30 cells, the range of the image counters",
+                                (unsigned long long)sim->step + 1, (unsigned long long)sim->p.id[a], f, "abc"[k], im);
+            e[a][k] = (int32_t)f;
         }
         if (!(e[a][0] | e[a][1] | e[a][2])) continue;
         dem_vec3 shift = cell_shift(sim, e[a]);
@@ -42,12 +48,13 @@ void cell_wrap(dem_sim *sim)
         for (int k = 0; k < 3; k++) sim->p.image[a][k] += e[a][k];
         any = 1;
     }
-    if (!any) return;
+    if (!any) return DEM_OK;
     /* x_i - (x_j + H s) must not change: s' = s - e_i + e_j */
     for (size_t p = 0; p < sim->c.npairs; p++) {
         dem_contact_rec *np = &sim->c.pairs[p];
         for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
     }
+    return DEM_OK;
 }
 
 void walls_move(dem_sim *sim, double h)

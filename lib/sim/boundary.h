@@ -64,8 +64,9 @@ static inline dem_vec3 cell_frac(const dem_sim *sim, dem_vec3 x)
 void cell_inverse(dem_sim *sim);
 /* Width of the cell perpendicular to face pair a (volume / area of the other two vectors). */
 double cell_width(const dem_cell *c, int a);
-/* Put centres that left the cell back in, counting images (every step). */
-void cell_wrap(dem_sim *sim);
+/* Put centres that left the cell back in, counting images (every step). Fails if a particle
+ * went more than 2^30 cells away, or its image counter would pass +-2^30 (never overflows). */
+dem_status cell_wrap(dem_sim *sim, dem_error *err);
 /* Walls move with their velocities by h. */
 void walls_move(dem_sim *sim, double h);
 

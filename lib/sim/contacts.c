@@ -343,6 +343,12 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
         const dem_contact *c = &s->contacts[k];
         long i = find_index(ids, n, c->i);
         if (i < 0) continue; /* dem_system_check guarantees it exists */
+        for (int a = 0; a < 3; a++)
+            if (c->shift[a] > DEM_SIM_IMAGE_MAX || c->shift[a] < -DEM_SIM_IMAGE_MAX) {
+                free(ids);
+                return dem_fail(err, DEM_ERR_LIMIT, "contact %zu (%llu, %llu): image shift %c = %d is beyond +-2^30 cells", k,
+                                (unsigned long long)c->i, (unsigned long long)c->j, "xyz"[a], (int)c->shift[a]);
+            }
         dem_vec3 xi = dem_v3(c->hist[0], c->hist[1], c->hist[2]);
         if (s->hist_slots < 3) xi = dem_v3_zero();
         dem_contact_out o;

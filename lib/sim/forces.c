@@ -19,6 +19,7 @@
 
 typedef struct {
     size_t count;
+    int bad;          /* a pair overlapped beyond the guard's limit */
     dem_pair p[LAW_CHUNK];
     dem_contact_in c[LAW_CHUNK];
     dem_contact_rec *h[LAW_CHUNK];
@@ -57,6 +58,7 @@ static double pair_geometry(const dem_sim *sim, size_t pi, law_chunk *k)
     c->d = d;
     double dist = sqrt(d2);
     c->delta = rs - dist;
+    if (c->delta > sim->g.ovl * (P->r[i] < P->r[j] ? P->r[i] : P->r[j])) k->bad = 1; /* guard.c reports it */
     c->n = dem_v3_scale(c->d, 1.0 / dist);
     c->vij = dem_v3_sub(P->v[i], P->v[j]);
     /* lever arms to the contact point in the middle of the overlap */
@@ -82,6 +84,7 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     dem_law_init(&law, &sim->st, sim->hdt);
     law_chunk k;
     k.count = 0;
+    k.bad = 0;
     /* each pair's accounting, then its geometry, in one loop (the records are read once); the law
      * evaluates the touching ones LAW_CHUNK at a time (each pair's accounting comes before its
      * evaluation, as it must) */
@@ -96,7 +99,10 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     }
     chunk_flush(&law, &k);
     if (account) memcpy(sim->e.bsum[b], s, sizeof s);
-    if (eval) sim->e.blost[b] = lost;
+    if (eval) {
+        sim->e.blost[b] = lost;
+        sim->g.bbad[b] = (uint8_t)k.bad;
+    }
 }
 
 void forces_pair_pass(dem_sim *sim, int account, int eval)
@@ -139,6 +145,7 @@ static int eval_wall(dem_sim *sim, size_t slot)
     c.wterm = dem_v3_scale(P->w[a], P->r[a] - 0.5 * c.delta);
     c.half_normal = 0; /* walls: no half-step normal (as LAMMPS does for flat walls) */
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[a], wl->omega), n);
+    if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it */
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
     dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
@@ -183,6 +190,7 @@ static int particle_forces(dem_sim *sim, size_t a)
     double *ed = &sim->e.edis[a * EDIS];
     int lost = 0;
     double r = sim->p.r[a];
+    sim->g.pbad[a] = 0;
     for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) { /* j receives -F */
         const dem_contact_out *o = &c->out[c->jadj[e]];
         f = dem_v3_madd(f, dem_contact_force(o), -1.0);
@@ -268,11 +276,15 @@ static void totals(dem_sim *sim)
  * wlost; the pairs' in blost). */
 static size_t force_passes(dem_sim *sim, int account)
 {
-    size_t n = sim->p.n, lost = 0;
+    size_t n = sim->p.n, lost = 0, nbad = 0;
     forces_pair_pass(sim, account, 1);
     if (account) books_finish(sim);
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost)
-    for (size_t a = 0; a < n; a++) lost += (size_t)particle_forces(sim, a);
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost, nbad)
+    for (size_t a = 0; a < n; a++) {
+        lost += (size_t)particle_forces(sim, a);
+        nbad += sim->g.pbad[a];
+    }
+    sim->g.nwbad = nbad;
     return lost;
 }
 

@@ -24,6 +24,7 @@
 #include "sim/boundary.h"
 #include "sim/exact.h"
 #include "sim/forces.h"
+#include "sim/guard.h"
 #include "sim/neighbor.h"
 
 static void half_kick(dem_sim *sim)
@@ -102,26 +103,34 @@ static void drift(dem_sim *sim)
     size_t n = P->n;
     double gd = sim->st.drag, h = sim->h;
     int reverse = sim->dir < 0;
+    double move2 = 0.0; /* the largest squared step of a particle (guard.c); max: any order */
     if (sim->ex.on) {
         exact_drift(sim);
+        for (size_t a = 0; a < n; a++) move2 = fmax(move2, dem_v3_norm2(P->v[a]) * h * h);
+        sim->g.move2 = move2;
         return;
     }
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(max : move2)
     for (size_t a = 0; a < n; a++) {
         double *ed = &sim->e.edis[a * EDIS];
         ed[EDIS_DRAG] = 0.0;
         if (P->flags[a] & DEM_PARTICLE_FIXED) { /* driven: its prescribed motion, no drag */
             if (dem_particle_driven(P, a)) {
+                double m2 = dem_v3_norm2(P->v[a]) * h * h;
+                if (m2 > move2) move2 = m2;
                 P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
                 P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(P->w[a], h), P->q[a]));
             }
             continue;
         }
         if (gd != 1.0 && !reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 0);
+        double m2 = dem_v3_norm2(P->v[a]) * h * h;
+        if (m2 > move2) move2 = m2;
         P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
         if (gd != 1.0 && reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 1);
         P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(P->w[a], h), P->q[a])); /* seed 002 §1.5.2 */
     }
+    sim->g.move2 = move2;
     walls_move(sim, h);
 }
 
@@ -139,15 +148,20 @@ static dem_status check_finite(const dem_sim *sim, dem_error *err)
 static dem_status vv_step(dem_sim *sim, dem_error *err)
 {
     dem_status st;
+    if (sim->step == UINT64_MAX)
+        return dem_fail(err, DEM_ERR_LIMIT, "the step counter is at its largest value, 2^64 - 1: no further step can be counted");
     if (sim->nbr.sort_every && sim->step % sim->nbr.sort_every == 0 && sim->nbr.sorted_step != sim->step) {
         books_flush(sim);
         if ((st = nbr_rebuild(sim, 1, err))) return st;
         sim->nbr.sorted_step = sim->step;
     }
-    if (!sim->forces_current) forces_setup(sim);
+    if (!sim->forces_current) {
+        forces_setup(sim);
+        if ((st = guard_check_overlaps(sim, err))) return st;
+    }
     half_kick(sim);
     drift(sim);
-    cell_wrap(sim);
+    if ((st = guard_check_move(sim, err)) || (st = cell_wrap(sim, err))) return st;
     if (nbr_needs_rebuild(sim)) {
         /* a blown-up state would ask for a rebuild: say why, rather than grid it */
         if ((st = check_finite(sim, err))) return st;
@@ -158,6 +172,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     double before[DEM_E_COUNT];
     memcpy(before, sim->e.energy, sizeof before);
     size_t nlost = forces_compute(sim);
+    if ((st = guard_check_overlaps(sim, err))) return st;
     half_kick(sim);
     books_close_step(sim, nlost, before);
     sim->step++;

@@ -43,7 +43,7 @@ typedef struct {
     double size[3];   /* cell size in the same coordinates */
 } grid;
 
-static void grid_setup(const dem_sim *sim, double cutoff, grid *g)
+static dem_status grid_setup(const dem_sim *sim, double cutoff, grid *g, dem_error *err)
 {
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t a = 0; a < sim->p.n; a++) {
@@ -81,7 +81,14 @@ static void grid_setup(const dem_sim *sim, double cutoff, grid *g)
             g->size[k] = sim->b.periodic[k] ? 1.0 / nc[k] : g->size[k] * f;
         }
     }
-    for (int k = 0; k < 3; k++) g->n[k] = (int)nc[k];
+    for (int k = 0; k < 3; k++) {
+        /* guard.c keeps every coordinate within 2^40 radii, so these are finite and small; a
+         * count that is not would be a bug here, never an overflow */
+        if (!(nc[k] >= 1.0 && nc[k] <= max_cells && g->size[k] > 0.0 && isfinite(g->size[k])))
+            return dem_fail(err, DEM_ERR_LIMIT, "internal error: a neighbour grid of %g cells of %g along axis %d", nc[k], g->size[k], k);
+        g->n[k] = (int)nc[k];
+    }
+    return DEM_OK;
 }
 
 static inline int grid_index(const grid *g, int k, double c)
@@ -156,7 +163,11 @@ static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const i
                     }
                     dem_vec3 xb = dem_v3_add(sim->p.x[b], shift);
                     double reach = sim->p.r[a] + sim->p.r[b] + sim->nbr.skin;
-                    if (dem_v3_norm2(dem_v3_sub(sim->p.x[a], xb)) >= reach * reach) continue;
+                    double d2 = dem_v3_norm2(dem_v3_sub(sim->p.x[a], xb));
+                    if (d2 >= reach * reach) continue;
+                    if (d2 == 0.0) /* no normal: the contact law is undefined */
+                        return dem_fail(err, DEM_ERR_VALUE, "particles %llu and %llu have the same centre (%g, %g, %g) m: no contact normal is defined",
+                                        (unsigned long long)sim->p.id[a], (unsigned long long)sim->p.id[b], xb.x, xb.y, xb.z);
                     if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue;
                     if ((st = store_add_pair(sim, (uint32_t)a, (uint32_t)b, sh, err))) return st;
                 }
@@ -169,7 +180,7 @@ dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     dem_status st;
     double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin;
     grid g;
-    grid_setup(sim, cutoff, &g);
+    if ((st = grid_setup(sim, cutoff, &g, err))) return st;
     uint32_t *cellof = malloc((sim->p.n ? sim->p.n : 1) * sizeof *cellof);
     if (!cellof) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
     if ((st = grid_bin(sim, &g, cellof, err))) { free(cellof); return st; }

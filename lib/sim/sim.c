@@ -11,6 +11,7 @@
 #include "sim/contacts.h"
 #include "sim/exact.h"
 #include "sim/forces.h"
+#include "sim/guard.h"
 #include "sim/integrate.h"
 #include "sim/neighbor.h"
 #include "sim/particles.h"
@@ -63,7 +64,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
 {
     dem_status st;
     if ((st = particles_alloc(sim, err)) || (st = nbr_alloc(sim, err)) || (st = store_alloc(sim, err)) ||
-        (st = books_alloc(sim, err)) || (st = exact_alloc(sim, err)))
+        (st = books_alloc(sim, err)) || (st = exact_alloc(sim, err)) || (st = guard_alloc(sim, err)))
         return st;
     sim->b.wrapped = calloc(sim->p.n ? sim->p.n : 1, sizeof *sim->b.wrapped);
     if (!sim->b.wrapped) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
@@ -103,7 +104,7 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     sim->nbr.skin = st->skin > 0.0 ? st->skin : nbr_default_skin(sim);
     sim->nbr.sort_every = (uint64_t)st->sort_every;
     sim->nbr.sorted_step = UINT64_MAX;
-    if ((r = cell_check(sim, err))) return r;
+    if ((r = cell_check(sim, err)) || (r = guard_check_system(sim, err))) return r;
     sim->forces_current = (s->flags & DEM_HEAD_FORCES_CURRENT) != 0;
     if (sim->p.n && (r = nbr_rebuild(sim, 0, err))) return r;
     /* With current forces, the frame's contacts stand for this step's results too, so that a
@@ -133,6 +134,7 @@ void dem_sim_free(dem_sim *sim)
     store_free(sim);
     books_free(sim);
     exact_free(sim);
+    guard_free(sim);
     free(sim->b.wrapped);
     free(sim->b.walls);
     free(sim->b.wwork);

@@ -63,8 +63,32 @@ double dem_exact_quantum(const dem_system *s);
 /* Whether the sim is in exact mode, and its quantum (m; 0 if not). */
 int dem_sim_exact(const dem_sim *sim, double *quantum);
 
-/* Advance one step. Fails if a particle leaves the range the neighbour grid can handle or a
- * value becomes non-finite (naming particle and step). */
+/* The guards that stop an unstable run early (DEM_ERR_UNSTABLE), with a message naming the step,
+ * the particle (or pair) and the time step against the collision-time estimate. 0 turns a guard
+ * off. */
+typedef struct {
+    double overlap;  /* an overlap beyond this fraction of the smaller radius (of the radius against
+                      * a wall): default 0.5 (settled beds stay below 0.01) */
+    double move;     /* a particle moving more than this many neighbour skins in one step: default 1
+                      * (a typical step moves 1e-3 skins) */
+} dem_sim_limits;
+
+void dem_sim_limits_default(dem_sim_limits *lim);
+void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim);
+
+/* The ranges a system must lie in to be simulated (dem_sim_new refuses the rest, naming the
+ * particle): radii in [DEM_SIM_RMIN, DEM_SIM_RMAX] m; every coordinate within DEM_SIM_XMAX_R radii
+ * of the origin, so that the doubles resolve a contact to better than 2^-12 of a radius; periodic
+ * image counters and fractional coordinates within DEM_SIM_IMAGE_MAX cells; |gravity| at most
+ * DEM_SIM_GMAX m/s^2. */
+#define DEM_SIM_RMIN 1e-9
+#define DEM_SIM_RMAX 1e6
+#define DEM_SIM_XMAX_R 1099511627776.0 /* 2^40 */
+#define DEM_SIM_IMAGE_MAX 1073741824   /* 2^30 */
+#define DEM_SIM_GMAX 1e6
+
+/* Advance one step. Fails if a value becomes non-finite, a guard of dem_sim_limits trips, a
+ * particle leaves the ranges above, or the step counter would wrap (naming particle and step). */
 dem_status dem_sim_step(dem_sim *sim, dem_error *err);
 uint64_t dem_sim_steps(const dem_sim *sim);
 double dem_sim_time(const dem_sim *sim);

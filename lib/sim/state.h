@@ -7,6 +7,7 @@
  *   store       contacts.c    pair records and results, particle-wall slots, adjacency, blocks
  *   books       books.c       the energy accounting by mechanism
  *   ex          exact.c       the fixed-point lattice of the exact mode
+ *   g           guard.c       the ranges a system must lie in, the instability guards
  * forces.c evaluates the contacts and sums the forces; integrate.c is the integrator registry;
  * sim.c builds, steps and stores the whole.
  *
@@ -133,6 +134,16 @@ typedef struct {
     size_t wbad;            /* 1 + the first wall whose point left the lattice's range (0: none) */
 } sim_exact;
 
+/* The instability guards (guard.c). */
+typedef struct {
+    dem_sim_limits lim;
+    double ovl;             /* lim.overlap, or infinity when off: forces.c flags delta > ovl r */
+    uint8_t *bbad;          /* per block: a pair overlapped beyond the limit in the last evaluation */
+    uint8_t *pbad;          /* per particle: a wall overlap beyond the limit in the last evaluation */
+    size_t nwbad;           /* particles with such a wall overlap */
+    double move2;           /* the largest squared displacement of the last drift, m^2 */
+} sim_guard;
+
 /* Material-pair constants (index a * nmat + b). */
 typedef struct {
     double estar, gstar, gstar_l, mu, beta;
@@ -160,6 +171,7 @@ struct dem_sim {
     sim_store c;
     sim_books e;
     sim_exact ex;
+    sim_guard g;
 };
 
 /* A fixed particle that moves or spins: driven at its prescribed velocities. */

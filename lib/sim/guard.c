@@ -1,0 +1,145 @@
+/* guard.c - the ranges a system must lie in and the instability guards (see guard.h). */
+#include "sim/guard.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim/boundary.h"
+
+void dem_sim_limits_default(dem_sim_limits *lim)
+{
+    lim->overlap = 0.5;
+    lim->move = 1.0;
+}
+
+/* The overlap factor forces.c compares with (infinite: off). */
+static void set_factors(dem_sim *sim)
+{
+    sim->g.ovl = sim->g.lim.overlap > 0.0 ? sim->g.lim.overlap : INFINITY;
+}
+
+void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim)
+{
+    sim->g.lim = *lim;
+    set_factors(sim);
+}
+
+dem_status guard_alloc(dem_sim *sim, dem_error *err)
+{
+    sim_guard *g = &sim->g;
+    dem_sim_limits_default(&g->lim);
+    set_factors(sim);
+    g->bbad = calloc(sim->c.nblk ? sim->c.nblk : 1, 1);
+    g->pbad = calloc(sim->p.n ? sim->p.n : 1, 1);
+    if (!g->bbad || !g->pbad) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    return DEM_OK;
+}
+
+void guard_free(dem_sim *sim)
+{
+    free(sim->g.bbad);
+    free(sim->g.pbad);
+}
+
+dem_status guard_check_system(const dem_sim *sim, dem_error *err)
+{
+    const sim_particles *P = &sim->p;
+    dem_vec3 gv = sim->st.gravity;
+    double gm = fmax(fabs(gv.x), fmax(fabs(gv.y), fabs(gv.z))); /* |g| itself may overflow */
+    if (!(gm <= DEM_SIM_GMAX && dem_v3_norm(gv) <= DEM_SIM_GMAX))
+        return dem_fail(err, DEM_ERR_LIMIT, "gravity (%g, %g, %g) m/s^2 is beyond %g m/s^2 in magnitude, the range dem-step simulates",
+                        gv.x, gv.y, gv.z, DEM_SIM_GMAX);
+    for (size_t a = 0; a < P->n; a++) {
+        unsigned long long id = (unsigned long long)P->id[a];
+        double r = P->r[a];
+        if (!(r >= DEM_SIM_RMIN && r <= DEM_SIM_RMAX))
+            return dem_fail(err, DEM_ERR_LIMIT, "particle %llu: radius %g m is outside [%g, %g] m, the range dem-step simulates", id, r,
+                            DEM_SIM_RMIN, DEM_SIM_RMAX);
+        dem_vec3 x = P->x[a];
+        double m = fmax(fabs(x.x), fmax(fabs(x.y), fabs(x.z)));
+        if (!(m <= DEM_SIM_XMAX_R * r))
+            return dem_fail(err, DEM_ERR_LIMIT,
+                            "particle %llu at (%g, %g, %g) m lies %.3g of its radii (%g m) from the origin, beyond 2^40: the doubles could not resolve its contacts; move the system nearer the origin",
+                            id, x.x, x.y, x.z, m / r, r);
+        for (int k = 0; k < 3; k++)
+            if (P->image[a][k] > DEM_SIM_IMAGE_MAX || P->image[a][k] < -DEM_SIM_IMAGE_MAX)
+                return dem_fail(err, DEM_ERR_LIMIT, "particle %llu: periodic image counter %c = %d is beyond +-2^30 cells",
+                                id, "xyz"[k], (int)P->image[a][k]);
+        if (sim->b.cell.flags) {
+            dem_vec3 s = cell_frac(sim, x);
+            for (int k = 0; k < 3; k++)
+                if (sim->b.periodic[k] && !(fabs(dem_v3_get(s, k)) <= DEM_SIM_IMAGE_MAX))
+                    return dem_fail(err, DEM_ERR_LIMIT, "particle %llu at (%g, %g, %g) m lies %.3g cells outside the periodic cell along %c, beyond 2^30",
+                                    id, x.x, x.y, x.z, fabs(dem_v3_get(s, k)), "abc"[k]);
+        }
+    }
+    for (size_t k = 0; k < sim->b.nwalls; k++) {
+        dem_vec3 x = sim->b.walls[k].point;
+        double m = fmax(fabs(x.x), fmax(fabs(x.y), fabs(x.z)));
+        if (P->n && !(m <= DEM_SIM_XMAX_R * P->rmax))
+            return dem_fail(err, DEM_ERR_LIMIT, "wall %zu: its point (%g, %g, %g) m lies beyond 2^40 of the largest radius (%g m) from the origin",
+                            k, x.x, x.y, x.z, P->rmax);
+    }
+    return DEM_OK;
+}
+
+/* "the time step ... is ... times the collision time ..." for a stop message. */
+static void dt_advice(dem_sim *sim, char *buf, size_t size)
+{
+    dem_dt_estimates est;
+    dem_sim_estimate_dt(sim, &est);
+    if (isfinite(est.contact_time) && est.contact_time > 0.0)
+        snprintf(buf, size, "the time step %g s is %.3g times the collision time %g s of the smallest pair (dem-step --dt auto would use %g s)",
+                 sim->dt, sim->dt / est.contact_time, est.contact_time, est.recommended);
+    else
+        snprintf(buf, size, "the time step is %g s", sim->dt);
+}
+
+dem_status guard_check_move(dem_sim *sim, dem_error *err)
+{
+    double lim = sim->g.lim.move * sim->nbr.skin;
+    if (!(sim->g.lim.move > 0.0) || sim->g.move2 <= lim * lim) return DEM_OK;
+    const sim_particles *P = &sim->p;
+    size_t worst = 0; /* the fastest particle (the drift moved it by the largest step) */
+    for (size_t a = 1; a < P->n; a++)
+        if (dem_v3_norm2(P->v[a]) > dem_v3_norm2(P->v[worst])) worst = a;
+    char advice[256];
+    dt_advice(sim, advice, sizeof advice);
+    return dem_fail(err, DEM_ERR_UNSTABLE,
+                    "step %llu: particle %llu moved %g m in one step (|v| = %g m/s), more than %g of the neighbour skin %g m: the run is unstable; %s (guard: dem-step --stop-move)",
+                    (unsigned long long)sim->step + 1, (unsigned long long)P->id[worst], sqrt(sim->g.move2),
+                    dem_v3_norm(P->v[worst]), sim->g.lim.move, sim->nbr.skin, advice);
+}
+
+dem_status guard_check_overlaps(dem_sim *sim, dem_error *err)
+{
+    const sim_store *c = &sim->c;
+    const sim_particles *P = &sim->p;
+    char advice[256];
+    for (size_t b = 0; b < c->nblk; b++) {
+        if (!sim->g.bbad[b]) continue;
+        for (size_t p = c->pblk[b]; p < c->pblk[b + 1]; p++) {
+            const dem_contact_rec *np = &c->pairs[p];
+            double rmin = fmin(P->r[np->i], P->r[np->j]), delta = c->out[p].delta;
+            if (!c->ptouch[p] || !(delta > sim->g.ovl * rmin)) continue;
+            dt_advice(sim, advice, sizeof advice);
+            return dem_fail(err, DEM_ERR_UNSTABLE,
+                            "step %llu: particles %llu and %llu overlap by %g m, %.3g of the smaller radius (more than %g): the run is unstable; %s (guard: dem-step --stop-overlap)",
+                            (unsigned long long)sim->step + 1, (unsigned long long)P->id[np->i], (unsigned long long)P->id[np->j], delta,
+                            delta / rmin, sim->g.lim.overlap, advice);
+        }
+    }
+    if (!sim->g.nwbad) return DEM_OK;
+    for (size_t q = 0; q < c->nwslots; q++) {
+        size_t a = c->wowner[q];
+        double delta = c->wout[q].delta;
+        if (!c->wtouch[q] || !(delta > sim->g.ovl * P->r[a])) continue;
+        dt_advice(sim, advice, sizeof advice);
+        return dem_fail(err, DEM_ERR_UNSTABLE,
+                        "step %llu: particle %llu overlaps wall %u by %g m, %.3g of its radius (more than %g)%s: the run is unstable; %s (guard: dem-step --stop-overlap)",
+                        (unsigned long long)sim->step + 1, (unsigned long long)P->id[a], c->wwall[q], delta, delta / P->r[a],
+                        sim->g.lim.overlap, delta > P->r[a] ? ", its centre beyond the wall" : "", advice);
+    }
+    return DEM_OK;
+}

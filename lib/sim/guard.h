@@ -1,0 +1,20 @@
+/* guard.h - what a simulation refuses to start from, and what stops it early: the ranges a
+ * system must lie in (sim.h: DEM_SIM_*), and the instability guards of dem_sim_limits checked
+ * every step (an overlap beyond a fraction of a radius, a particle moving more than the skin in
+ * one step), each stopping with a message that names the step, the particle and the time step
+ * against the collision-time estimate. */
+#ifndef DEM_SIM_GUARD_H
+#define DEM_SIM_GUARD_H
+
+#include "sim/state.h"
+
+dem_status guard_alloc(dem_sim *sim, dem_error *err);
+void guard_free(dem_sim *sim);
+/* The ranges of the system as built (particles, periodic images, gravity, walls). */
+dem_status guard_check_system(const dem_sim *sim, dem_error *err);
+/* After a drift: the largest displacement of the step against lim.move skins. */
+dem_status guard_check_move(dem_sim *sim, dem_error *err);
+/* After a force evaluation: the pair and wall overlaps flagged by forces.c. */
+dem_status guard_check_overlaps(dem_sim *sim, dem_error *err);
+
+#endif

@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# Extreme but finite inputs reaching the simulator (issue 21): each gets a clear refusal naming
+# the particle, or a valid run; blow-ups stop early with the step, the particle and the time step
+# against the collision time. The frames are crafted with tests/independent/demcraft.py where
+# dem-pack would refuse them.
+load helpers
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    CRAFT="python3 $REPO/tests/independent/demcraft.py"
+}
+
+# expect_refusal PROG MESSAGE-PART ARGS...: exit 1, one line 'PROG: ...MESSAGE-PART...', no output
+expect_refusal() {
+    local prog=$1 want=$2
+    shift 2
+    run --separate-stderr "$prog" "$@"
+    [ "$status" -eq 1 ] || { echo "$prog $*: status $status, stderr: $stderr"; return 1; }
+    [[ "$stderr" == "$prog: "*"$want"* ]] || { echo "$prog $*: $stderr"; return 1; }
+    [ -z "$output" ] || { echo "$prog wrote output"; return 1; }
+}
+
+@test "a particle at 1e306 m (the grid's heap overflow): a refusal naming it, dem-step and dem-reverse" {
+    command -v python3 > /dev/null || skip "python3 not installed"
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.01\t0\t0\t0.001\n' | dem-pack --from - > two.dem
+    # the issue's two-line TSV: particle 1 at (1e306, 1e306, 0), and one far axis only
+    $CRAFT --set PART:0:52:d:1e306 --set PART:0:60:d:1e306 --set HEAD:0:16:d:1e-6 < two.dem > far.dem
+    $CRAFT --set PART:0:52:d:1e306 --set HEAD:0:16:d:1e-6 < two.dem > far1.dem
+    for f in far.dem far1.dem; do
+        expect_refusal dem-step "particle 1 at (1e+306, " -n 1 --dt 1e-6 $f
+        [[ "$stderr" == *"beyond 2^40: the doubles could not resolve its contacts"* ]]
+        expect_refusal dem-reverse "particle 1 at (1e+306, " -n 1 --force $f
+    done
+    # the largest coordinate still accepted (2^40 radii) runs: a sparse grid, no huge allocation
+    $CRAFT --set PART:0:52:d:1.0995e9 < two.dem > edge.dem
+    run dem-step -q -n 3 --dt 1e-6 edge.dem
+    [ "$status" -eq 0 ]
+}
+
+@test "a particle 2^31 cell widths outside a periodic cell, and an INT_MIN image counter or shift: refused" {
+    command -v python3 > /dev/null || skip "python3 not installed"
+    printf 'id\tx\ty\tz\tr\n1\t0.002\t0.005\t0.005\t0.001\n2\t0.0062\t0.005\t0.005\t0.001\n' |
+        dem-pack --from - --periodic 0,0,0,0.01,0.01,0.01 > cell.dem
+    $CRAFT --set PART:0:52:d:2.2e7 < cell.dem > out.dem           # 2.2e9 cell widths along x
+    expect_refusal dem-step "particle 1 at (2.2e+07, 0.005, 0.005) m lies 2.2e+09 cells outside the periodic cell along a" -n 1 --dt 1e-6 out.dem
+    $CRAFT --set PART:0:204:i:-2147483648 < cell.dem > image.dem
+    expect_refusal dem-step "particle 1: periodic image counter x = -2147483648 is beyond +-2^30 cells" -n 1 --dt 1e-6 image.dem
+    $CRAFT --contact 1,2,0,3 --set CONT:0:20:i:-2147483648 < cell.dem > shift.dem
+    expect_refusal dem-step "image shift x = -2147483648 is beyond +-2^30 cells" -n 1 --dt 1e-6 shift.dem
+}
+
+@test "two particles with the same centre: named, not 'x = -nan is not finite'" {
+    command -v python3 > /dev/null || skip "python3 not installed"
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.01\t0\t0\t0.001\n' | dem-pack --from - > two.dem
+    $CRAFT --set PART:1:52:d:0 < two.dem > same.dem
+    expect_refusal dem-step "particles 1 and 2 have the same centre (0, 0, 0) m" -n 1 --dt 1e-6 same.dem
+}
+
+@test "a radius of 1e300 or gravity of 1e300 in a frame: refused with the value and the range" {
+    command -v python3 > /dev/null || skip "python3 not installed"
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.01\t0\t0\t0.001\n' | dem-pack --from - > two.dem
+    $CRAFT --set PART:0:28:d:1e300 < two.dem > big.dem
+    expect_refusal dem-step "particle 1: radius 1e+300 m is outside [1e-09, 1e+06] m" -n 1 --dt 1e-6 big.dem
+    $CRAFT --parm gravity=f:0,0,1e300 < two.dem > g.dem
+    expect_refusal dem-step "gravity (0, 0, 1e+300) m/s^2 is beyond 1e+06 m/s^2 in magnitude" -n 1 --dt 1e-6 g.dem
+}
+
+@test "a blow-up stops at once: dt about the collision time on a bed, and dt = 1 s in a closed box" {
+    dem-pack --random 300 --box 0,0,0,0.01,0.01,0.01 --radius 5e-4 --young 5e6 --enclose --seed 2 > box.dem
+    dem-step -q -n 8000 --gravity 0,0,-9.81 --dt 1e-5 --local-damping 0.3 box.dem > bed.dem
+    dem-probe bed.dem | awk -F'\t' 'NR == 2 { exit !($7 > 2.5) }'   # a bed: coordination near 3
+    # the issue's case: dt about the collision time, a frame every 5 steps
+    run --separate-stderr bash -c 'dem-step -q -n 2000 --every 5 --dt 1e-4 bed.dem > partial.dem'
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"dem-step: step "*": "*"the run is unstable; the time step 0.0001 s is "*" times the collision time "* ]]
+    # what it wrote before stopping is readable and holds no runaway speed (|v| below 10 m/s)
+    dem-probe --particles partial.dem | awk -F'\t' 'NR > 1 { v = sqrt($8^2 + $9^2 + $10^2); if (v > m) m = v }
+                                                    END { print "largest |v| written:", m; exit !(m < 10) }'
+    # dt = 1 s: stopped at the first step, nobody left the box
+    run --separate-stderr dem-step -q -n 10 --dt 1 bed.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"dem-step: step 8001: particle "*" moved "*" m in one step"* ]]
+}
+
+@test "the step counter never wraps" {
+    command -v python3 > /dev/null || skip "python3 not installed"
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n' | dem-pack --from - > one.dem
+    $CRAFT --set HEAD:0:0:Q:18446744073709551614 < one.dem > late.dem
+    dem-step -q -n 1 --dt 1e-6 late.dem > last.dem
+    expect_refusal dem-step "the step counter is at its largest value" -n 1 --dt 1e-6 last.dem
+}
