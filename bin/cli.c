@@ -219,6 +219,13 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
     return status;
 }
 
+double cli_nonneg(const char *opt, const char *text)
+{
+    double v = cli_double(opt, text);
+    if (!(v >= 0.0)) cli_usage("%s: '%s' must be >= 0", opt, text);
+    return v;
+}
+
 double cli_quantum(const char *opt, const char *text)
 {
     double q;

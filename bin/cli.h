@@ -37,6 +37,8 @@ int cli_open_input(const char *path);
 void cli_refuse_binary_tty(void);
 /* Parse an option value: a finite double, an integer in [lo, hi]. Usage error otherwise. */
 double cli_double(const char *opt, const char *text);
+/* A finite number >= 0, or a usage error naming opt. */
+double cli_nonneg(const char *opt, const char *text);
 long long cli_int(const char *opt, const char *text, long long lo, long long hi);
 /* Parse a positive power of two, given as a number or as 2^N. */
 double cli_quantum(const char *opt, const char *text);

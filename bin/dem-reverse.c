@@ -42,6 +42,8 @@ static const char usage_text[] =
 "                       to see how far from its past such a run ends\n"
 "      --threads T      OpenMP threads (default 1); the results do not depend on T\n"
 "      --level L        deflate level of the output, 0..9 (default 1)\n"
+"      --stop-overlap F, --stop-move F\n"
+"                       the stability guards of dem-step (defaults 0.5 and 1; 0: off)\n"
 "  -q, --quiet          no notes on standard error\n"
 "  -h, --help           print this help and exit\n"
 "\n"
@@ -62,10 +64,11 @@ struct cmdline {
     int exact;        /* 1: --exact, -1: --no-exact, 0: as the frame says */
     double quantum;   /* --exact=Q (0: the frame's or the default) */
     int force, threads, level, quiet;
+    dem_sim_limits limits; /* --stop-overlap, --stop-move */
     const char *input;
 };
 
-enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL };
+enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL, OPT_STOP_OVERLAP, OPT_STOP_MOVE };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
@@ -74,12 +77,14 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"every", required_argument, 0, OPT_EVERY}, {"exact", optional_argument, 0, OPT_EXACT},
         {"no-exact", no_argument, 0, OPT_NO_EXACT}, {"force", no_argument, 0, OPT_FORCE},
         {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
+        {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
     c->run_time = -1.0;
     c->threads = 1;
     c->level = DEM_LEVEL_DEFAULT;
+    dem_sim_limits_default(&c->limits);
     int ch;
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((ch = getopt_long(argc, argv, ":n:qh", opts, NULL)) != -1) {
@@ -95,6 +100,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_FORCE: c->force = 1; break;
         case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
+        case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
+        case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
         case 'q': c->quiet = 1; break;
         case 'h': fputs(usage_text, stdout); exit(0);
         default: cli_bad_option(ch, argv);
@@ -139,6 +146,7 @@ int main(int argc, char **argv)
     if (!sim) cli_die_err(&err);
     dem_sim_set_dt(sim, s.dt);
     dem_sim_set_direction(sim, -1);
+    dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
     long long steps = c.steps >= 0 ? c.steps : (long long)ceil(c.run_time / s.dt - 1e-9);
     int status = cli_run_steps(sim, &s, steps, c.every, c.level);

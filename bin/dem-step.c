@@ -79,6 +79,16 @@ static const char usage_text[] =
 "      --wall-velocity K=VX,VY,VZ\n"
 "                       set the velocity of wall K (0-based, as dem-probe lists them), m/s\n"
 "\n"
+"Stability guards (a run that trips one stops with exit 1, naming the step, the particle\n"
+"and the time step against the collision time; the frames written before stay readable):\n"
+"      --stop-overlap F stop when an overlap exceeds F of the smaller radius (of the radius\n"
+"                       against a wall) (default 0.5; settled beds stay below 0.01; 0: off)\n"
+"      --stop-move F    stop when a particle moves more than F neighbour skins in one step\n"
+"                       (default 1; a sound step moves about 1e-3 skins; 0: off)\n"
+"      --stop-dt F      refuse to start when dt exceeds F times the collision time tc of the\n"
+"                       smallest pair (default 1: a step longer than a whole collision; 0: off;\n"
+"                       not applied to a single particle)\n"
+"\n"
 "Exact (fixed-point) mode, for bit-exact reversal with dem-reverse --exact:\n"
 "      --exact[=Q]      positions on multiples of Q m (a power of two, as a number or 2^N;\n"
 "                       default: the frame's quantum, else the smallest with 2^53 Q >= 4\n"
@@ -117,6 +127,8 @@ struct cmdline {
     double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin;
     char **wall_velocity;
     int nwall_velocity;
+    dem_sim_limits limits; /* --stop-overlap, --stop-move */
+    double stop_dt;        /* --stop-dt: refuse dt > stop_dt tc (0: off) */
     int exact;             /* 1: --exact, -1: --no-exact, 0: as the frame says */
     double quantum;        /* --exact=Q, m (0: the frame's or the default) */
 };
@@ -124,7 +136,8 @@ struct cmdline {
 enum {
     OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_INTEGRATOR, OPT_GRAVITY, OPT_NORMAL, OPT_KN,
     OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
-    OPT_LOCAL, OPT_LOCAL_FORM, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT
+    OPT_LOCAL, OPT_LOCAL_FORM, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
+    OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT
 };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
@@ -144,6 +157,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"drag", required_argument, 0, OPT_DRAG}, {"ignore", required_argument, 0, OPT_IGNORE},
         {"skin", required_argument, 0, OPT_SKIN}, {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
         {"exact", optional_argument, 0, OPT_EXACT}, {"no-exact", no_argument, 0, OPT_NO_EXACT},
+        {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
+        {"stop-dt", required_argument, 0, OPT_STOP_DT},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -151,6 +166,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->threads = 1;
     c->level = DEM_LEVEL_DEFAULT;
     c->wall_velocity = calloc((size_t)argc, sizeof *c->wall_velocity);
+    dem_sim_limits_default(&c->limits);
+    c->stop_dt = 1.0;
     int ch;
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((ch = getopt_long(argc, argv, ":n:qh", opts, NULL)) != -1) {
@@ -192,6 +209,9 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
         case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
         case OPT_NO_EXACT: c->exact = -1; break;
+        case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
+        case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
+        case OPT_STOP_DT: c->stop_dt = cli_nonneg("--stop-dt", optarg); break;
         default: cli_bad_option(ch, argv);
         }
     }
@@ -312,6 +332,10 @@ int main(int argc, char **argv)
     if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
+    if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
+        cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
+                dt, dt / est.contact_time, est.contact_time, est.recommended, c.stop_dt);
+    dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
 
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the

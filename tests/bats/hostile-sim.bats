@@ -76,10 +76,34 @@ expect_refusal() {
     # what it wrote before stopping is readable and holds no runaway speed (|v| below 10 m/s)
     dem-probe --particles partial.dem | awk -F'\t' 'NR > 1 { v = sqrt($8^2 + $9^2 + $10^2); if (v > m) m = v }
                                                     END { print "largest |v| written:", m; exit !(m < 10) }'
-    # dt = 1 s: stopped at the first step, nobody left the box
+    # dt = 1 s: refused before the first step (--stop-dt); without that guard, stopped at the
+    # first step by the move guard, nobody out of the box
     run --separate-stderr dem-step -q -n 10 --dt 1 bed.dem
     [ "$status" -eq 1 ]
+    [[ "$stderr" == *"dem-step: dt = 1 s is "*" times the collision time "*"--stop-dt 1 is the limit"* ]]
+    run --separate-stderr dem-step -q -n 10 --dt 1 --stop-dt 0 bed.dem
+    [ "$status" -eq 1 ]
     [[ "$stderr" == *"dem-step: step 8001: particle "*" moved "*" m in one step"* ]]
+    # a guard turned off: the run goes on (and is the user's responsibility)
+    run --separate-stderr bash -c 'dem-step -q -n 20 --dt 1e-4 --stop-move 0 --stop-overlap 0 bed.dem > off.dem'
+    [ "$status" -eq 0 ]
+}
+
+@test "guard options: usage errors for bad values, and a tighter guard stops earlier" {
+    for a in "--stop-overlap -1" "--stop-move x" "--stop-dt nan"; do
+        run --separate-stderr dem-step -n 1 $a
+        [ "$status" -eq 2 ] || { echo "$a: $status"; return 1; }
+        [[ "$stderr" == *"must be >= 0"* || "$stderr" == *"--stop-"* ]]
+    done
+    run --separate-stderr dem-reverse -n 1 --stop-move -2
+    [ "$status" -eq 2 ]
+    # two spheres pressed by 0.1 of a radius: --stop-overlap 0.05 stops at the first step
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.0019\t0\t0\t0.001\n' | dem-pack --from - > pressed.dem
+    run --separate-stderr dem-step -q -n 1 --dt 1e-7 --stop-overlap 0.05 pressed.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"step 1: particles 1 and 2 overlap by "*" of the smaller radius (more than 0.05)"* ]]
+    run --separate-stderr bash -c 'dem-step -q -n 1 --dt 1e-7 pressed.dem > ok.dem'
+    [ "$status" -eq 0 ]
 }
 
 @test "the step counter never wraps" {
