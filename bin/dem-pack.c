@@ -104,8 +104,10 @@ static const char help_text[] =
 "  --wall AXIS=POS[@VX,VY,VZ]\n"
 "                       a plane AXIS = POS, m (repeatable), with a prescribed velocity,\n"
 "                       m/s (default at rest): --wall z=0, --wall z=0.1@0,0,-0.01. Its normal\n"
-"                       faces the particles, whose centres must all lie on one side and none\n"
-"                       of which may cross the plane.\n"
+"                       faces the particles, whose centres must all lie on one side; a sphere\n"
+"                       may reach through it by less than its radius (a contact, resolved by\n"
+"                       dem-step: a sphere resting at its equilibrium overlap, or a state\n"
+"                       settled by another code); -v reports the largest overlap.\n"
 "  --enclose            plane walls on the faces of the region (box: 6 planes; cylinder: the\n"
 "                       cylinder mantle, particles inside, and 2 end planes; lattice and\n"
 "                       --from: the bounding box of the spheres), none across periodic faces.\n"
@@ -628,6 +630,14 @@ static void report(const dem_system *s, const struct cmdline *c)
     fprintf(stderr, "%s: %zu particle%s, %zu material%s, %zu wall%s, solid fraction %.4f of %s (%.6g m^3)\n",
             cli_prog(), s->nparticles, plural(s->nparticles), s->nmaterials, plural(s->nmaterials), s->nwalls,
             plural(s->nwalls), v > 0.0 ? dem_pack_solid_volume(s) / v : 0.0, what, v);
+    uint64_t id = 0;
+    size_t wall = 0;
+    double r = 1.0, ov = s->nwalls ? dem_pack_largest_wall_overlap(s, &id, &wall, &r) : 0.0;
+    if (ov > 0.0)
+        fprintf(stderr, "%s: largest overlap with a wall: %g m (particle %llu, wall %zu), %.3g of its radius\n", cli_prog(), ov,
+                (unsigned long long)id, wall, ov / r);
+    else if (s->nwalls)
+        fprintf(stderr, "%s: no sphere overlaps a wall\n", cli_prog());
 }
 
 static void write_frame(const dem_system *s, int level)

@@ -179,11 +179,16 @@ typedef struct {
     dem_vec3 vel; /* prescribed velocity, m/s */
 } dem_plane_spec;
 
+/* The largest overlap of a sphere with a wall (m; 0 if none touches), its particle's id and
+ * radius and the wall's index (each may be NULL). */
+double dem_pack_largest_wall_overlap(const dem_system *s, uint64_t *id, size_t *wall, double *radius);
+
 /* "z=0" or "z=0.1@0,0,-0.01". */
 dem_status dem_plane_parse(const char *text, dem_plane_spec *p, dem_error *err);
 /* Append a plane wall facing the particles: its normal is +axis if every centre lies above the
- * plane, -axis if every one lies below. Fails if centres lie on both sides or on the plane, if a
- * sphere crosses the plane, if the system has no particles, or if the axis is periodic. */
+ * plane, -axis if every one lies below. A sphere may reach through the plane (an overlap below
+ * its radius is a contact, which dem-step resolves). Fails if centres lie on both sides or on the
+ * plane, if the system has no particles, or if the axis is periodic. */
 dem_status dem_pack_add_plane(dem_system *s, const dem_plane_spec *p, uint32_t mat, dem_error *err);
 /* Plane walls on the faces of the box lo..hi, normals inwards, in the order x lo, x hi, y lo,
  * y hi, z lo, z hi, skipping the faces across which the cell is periodic. */

@@ -292,6 +292,32 @@ dem_status dem_pack_check_in_cell(const dem_system *s, dem_error *err)
 }
 
 /* ==== walls ================================================================================= */
+double dem_pack_largest_wall_overlap(const dem_system *s, uint64_t *id, size_t *wall, double *radius)
+{
+    double worst = 0.0;
+    for (size_t k = 0; k < s->nwalls; k++) {
+        const dem_wall *wl = &s->walls[k];
+        for (size_t a = 0; a < s->nparticles; a++) {
+            const dem_particle *p = &s->particles[a];
+            dem_vec3 rel = dem_v3_sub(p->pos, wl->point);
+            double gap;
+            if (wl->kind == DEM_WALL_PLANE) gap = dem_v3_dot(rel, wl->normal);
+            else {
+                double d = dem_v3_norm(dem_v3_madd(rel, wl->normal, -dem_v3_dot(rel, wl->normal)));
+                gap = wl->flags & DEM_WALL_OUTSIDE ? d - wl->radius : wl->radius - d;
+            }
+            double overlap = p->radius - gap;
+            if (overlap > worst) {
+                worst = overlap;
+                if (id) *id = p->id;
+                if (wall) *wall = k;
+                if (radius) *radius = p->radius;
+            }
+        }
+    }
+    return worst;
+}
+
 dem_status dem_plane_parse(const char *text, dem_plane_spec *p, dem_error *err)
 {
     int axis = dem_axis_index(text[0]);
@@ -366,15 +392,10 @@ dem_status dem_pack_add_plane(dem_system *s, const dem_plane_spec *w, uint32_t m
     if (s->nparticles == 0)
         return dem_fail(err, DEM_ERR_VALUE, "no particles to tell which side of the plane %c = %g m faces", c, w->pos);
     double sign = 1.0;
+    /* Every centre on one side: a sphere that reaches through the plane overlaps it by less than
+     * its radius, a contact that dem-step resolves (a sphere resting at its equilibrium overlap,
+     * a state settled by another code); only a centre on the other side is refused. */
     if ((st = plane_side(s, w, &sign, err))) return st;
-    for (size_t k = 0; k < s->nparticles; k++) {
-        const dem_particle *p = &s->particles[k];
-        double gap = sign * (dem_v3_get(p->pos, w->axis) - w->pos) - p->radius;
-        /* Spheres placed against a face touch it up to rounding: forgive a billionth of r. */
-        if (gap < -1e-9 * p->radius)
-            return dem_fail(err, DEM_ERR_VALUE, "particle id %llu (centre %c = %g m, radius %g m) crosses the plane %c = %g m",
-                            (unsigned long long)p->id, c, dem_v3_get(p->pos, w->axis), p->radius, c, w->pos);
-    }
     dem_wall wall = plane_wall(w->axis, w->pos, sign, w->vel, mat);
     return dem_system_push_wall(s, &wall, err);
 }

@@ -243,15 +243,30 @@ rows() { dem-count "$1" "$2" < "$OUT"; }
     [ "${lines[2]}" = "$(printf '1\t1\t-1\t0\t0\t1\t0\t0\t0\t0\t0')" ]
 }
 
-@test "--wall with particles on both sides or crossing it: exit 1 naming the wall" {
+@test "--wall with particle centres on both sides of it: exit 1 naming the wall and the particles" {
     run dem-pack --lattice sc --cells 2,2,2 --radius 0.5 --wall z=1
     [ "$status" -eq 1 ]
     [ "$output" = "dem-pack: --wall z=1: particle centres lie on both sides of the plane z = 1 m (id 1 at z = 0.5 m, id 5 at z = 1.5 m)" ]
-    run dem-pack --lattice sc --cells 2,2,2 --radius 0.5 --wall z=1.7
-    [ "$status" -eq 1 ]
-    [ "$output" = "dem-pack: --wall z=1.7: particle id 5 (centre z = 1.5 m, radius 0.5 m) crosses the plane z = 1.7 m" ]
     run dem-pack --lattice sc --cells 2,2,2 --radius 0.5 --wall z=1@1
     [ "$status" -eq 2 ]
+}
+
+@test "--wall: a sphere reaching through the plane by less than its radius is a contact; -v reports the largest overlap" {
+    # a sphere resting on the floor at its equilibrium overlap 1e-5 R (LAMMPS leaves about that)
+    printf 'id\tx\ty\tz\tr\n7\t0\t0\t0.00099999\t0.001\n' > rest.tsv
+    run --separate-stderr dem-pack --from rest.tsv --wall z=0 -v
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"largest overlap with a wall: 1e-08 m (particle 7, wall 0), 1e-05 of its radius"* ]]
+    # deeper, but the centre still above the plane: accepted, and dem-step pushes it out
+    run --separate-stderr dem-pack --lattice sc --cells 2,2,2 --radius 0.5 --wall z=1.7 -v
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"largest overlap with a wall: 0.3 m (particle 5, wall 0), 0.6 of its radius"* ]]
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0.0008\t0.001\n' | dem-pack --from - --wall z=0 --young 1e6 > deep.dem
+    dem-step -q -n 2000 --dt 1e-6 --normal hooke --kn 100 --damping none --tangential none deep.dem | dem-probe --particles |
+        awk -F'\t' 'NR == 2 { exit !($7 > 0.001 && $10 > 0) }'   # bounced off: above z = r, moving up
+    # no overlap at all: said so
+    run --separate-stderr dem-pack --lattice sc --cells 2,2,2 --radius 0.5 --wall z=2.5 -v
+    [[ "$stderr" == *"no sphere overlaps a wall"* ]]
 }
 
 @test "--enclose: six planes around a box or the spheres' bounding box" {
