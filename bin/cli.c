@@ -166,8 +166,8 @@ void cli_read_last_frame(const char *path, dem_system *s)
     if (!got) cli_die("no frame in the input");
 }
 
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig) { (void)sig; interrupted = 1; }
+static volatile sig_atomic_t interrupted; /* the signal's number */
+static void on_signal(int sig) { interrupted = sig; }
 
 static double now(void)
 {
@@ -194,18 +194,23 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     int progress = isatty(STDERR_FILENO), status = 0;
+    long long written = 0;
     double t0 = now(), last_report = t0;
     for (long long k = 1; k <= steps; k++) {
         if (dem_sim_step(sim, &err)) cli_die_err(&err);
         if (interrupted) {
             write_frame(w, sim, s);
+            written++;
             if (progress) fputc('\n', stderr);
-            fprintf(stderr, "%s: interrupted after %lld of %lld steps; the last frame is step %llu\n", prog_name, k, steps,
-                    (unsigned long long)dem_sim_steps(sim));
-            status = 130;
+            fprintf(stderr, "%s: interrupted (%s) after %lld of %lld steps; the last frame is step %llu\n", prog_name,
+                    interrupted == SIGTERM ? "SIGTERM" : "SIGINT", k, steps, (unsigned long long)dem_sim_steps(sim));
+            status = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a kill */
             break;
         }
-        if (k == steps || (every && k % every == 0)) write_frame(w, sim, s);
+        if (k == steps || (every && k % every == 0)) {
+            write_frame(w, sim, s);
+            written++;
+        }
         if (progress && now() - last_report > 0.5) {
             double el = now() - t0;
             fprintf(stderr, "\r%s: step %lld/%lld (%.0f%%), t = %.6g s, %.0f s left   ", prog_name, k, steps,
@@ -213,10 +218,36 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
             last_report = now();
         }
     }
-    if (steps == 0) write_frame(w, sim, s);
+    if (steps == 0) {
+        write_frame(w, sim, s);
+        written++;
+    }
+    if (!written) cli_die("internal error: no frame written for %lld steps", steps); /* never exit 0 without output */
     if (progress && steps > 0 && !status) fprintf(stderr, "\r%60s\r", "");
     dem_writer_free(w);
     return status;
+}
+
+void cli_help(const char *text)
+{
+    if (fputs(text, stdout) == EOF || fflush(stdout) == EOF || ferror(stdout))
+        cli_die("writing the help: %s", strerror(errno ? errno : EIO));
+    exit(0);
+}
+
+long long cli_run_length(long long steps, double run_time, double dt, double time, uint64_t step)
+{
+    if (steps < 0) {
+        double n = ceil(run_time / dt - 1e-9);
+        if (!(n <= CLI_MAX_STEPS))
+            cli_die("--time %g s at dt = %g s is %.3g steps, more than the %g a run may take (as -n)", run_time, dt, n, (double)CLI_MAX_STEPS);
+        steps = n > 0.0 ? (long long)n : 0;
+    }
+    if (steps > 0 && time + dt == time)
+        cli_die("dt = %g s does not advance the frame's time %.17g s (it is below half its last digit): time would stand still", dt, time);
+    if ((uint64_t)steps > UINT64_MAX - step)
+        cli_die("the frame is at step %llu: %lld more steps would pass the step counter's largest value 2^64 - 1", (unsigned long long)step, steps);
+    return steps;
 }
 
 double cli_nonneg(const char *opt, const char *text)

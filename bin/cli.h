@@ -37,6 +37,13 @@ int cli_open_input(const char *path);
 void cli_refuse_binary_tty(void);
 /* Parse an option value: a finite double, an integer in [lo, hi]. Usage error otherwise. */
 double cli_double(const char *opt, const char *text);
+/* Print a help text on stdout and exit 0, or exit 1 if it cannot be written (a full disk). */
+void cli_help(const char *text) __attribute__((noreturn));
+/* The most steps one run may take (-n and --time alike). */
+#define CLI_MAX_STEPS 1000000000000000LL
+/* The steps of a run: steps if >= 0, else ceil(run_time / dt); dies if that passes
+ * CLI_MAX_STEPS, if dt does not advance the frame's time, or if the step counter would wrap. */
+long long cli_run_length(long long steps, double run_time, double dt, double time, uint64_t step);
 /* A finite number >= 0, or a usage error naming opt. */
 double cli_nonneg(const char *opt, const char *text);
 long long cli_int(const char *opt, const char *text, long long lo, long long hi);

@@ -140,7 +140,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(help_text, stdout); exit(0);
+        case 'h': cli_help(help_text);
         case OPT_FRAME: frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: frame_opts++; c->last = 1; break;
         case OPT_EVERY: frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;

@@ -389,7 +389,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((opt = getopt_long(argc, argv, ":hv", long_options, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(help_text, stdout); exit(0);
+        case 'h': cli_help(help_text);
         case 'v': c->verbose = 1; break;
         case OPT_LATTICE: set_source(c, &raw, SRC_LATTICE, "--lattice"); raw.lattice = optarg; break;
         case OPT_RANDOM:

@@ -234,7 +234,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(help_text, stdout); exit(0);
+        case 'h': cli_help(help_text);
         case OPT_SUMMARY: set_mode(c, &raw, MODE_SUMMARY, "--summary"); break;
         case OPT_PARTICLES: set_mode(c, &raw, MODE_PARTICLES, "--particles"); break;
         case OPT_CONTACTS: set_mode(c, &raw, MODE_CONTACTS, "--contacts"); break;

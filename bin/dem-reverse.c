@@ -53,9 +53,10 @@ static const char usage_text[] =
 "  dem-step --exact -n 100000 gas.dem | dem-reverse --exact -n 100000 > back.dem\n"
 "\n"
 "Progress is shown on standard error when it is a terminal. SIGINT or SIGTERM: the current\n"
-"step is finished, a last complete frame is written, and the exit status is 130.\n"
+"step is finished, a last complete frame is written, and the exit status is 130 (SIGINT) or\n"
+"143 (SIGTERM).\n"
 "Exit status: 0 success; 1 bad input, an irreversible system or a failed run; 2 bad usage;\n"
-"130 interrupted.\n";
+"130/143 interrupted.\n";
 
 struct cmdline {
     long long steps;  /* -1: not given */
@@ -89,7 +90,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((ch = getopt_long(argc, argv, ":n:qh", opts, NULL)) != -1) {
         switch (ch) {
-        case 'n': c->steps = cli_int("--steps", optarg, 0, 1000000000000000LL); break;
+        case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
         case OPT_TIME:
             c->run_time = cli_double("--time", optarg);
             if (!(c->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", optarg);
@@ -103,7 +104,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
         case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
         case 'q': c->quiet = 1; break;
-        case 'h': fputs(usage_text, stdout); exit(0);
+        case 'h': cli_help(usage_text);
         default: cli_bad_option(ch, argv);
         }
     }
@@ -148,7 +149,7 @@ int main(int argc, char **argv)
     dem_sim_set_direction(sim, -1);
     dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
-    long long steps = c.steps >= 0 ? c.steps : (long long)ceil(c.run_time / s.dt - 1e-9);
+    long long steps = cli_run_length(c.steps, c.run_time, s.dt, s.time, s.step);
     int status = cli_run_steps(sim, &s, steps, c.every, c.level);
     dem_sim_free(sim);
     dem_system_free(&s);

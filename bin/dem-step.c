@@ -109,8 +109,9 @@ static const char usage_text[] =
 "  dem-step -n 100000 --dt 1e-7 --normal hooke --kn 1e5 --damping none run.dem > more.dem\n"
 "\n"
 "Progress is shown on standard error when it is a terminal. SIGINT or SIGTERM: the current\n"
-"step is finished, a last complete frame is written, and the exit status is 130.\n"
-"Exit status: 0 success; 1 bad input or a failed run; 2 bad usage; 130 interrupted.\n";
+"step is finished, a last complete frame is written, and the exit status is 130 (SIGINT) or\n"
+"143 (SIGTERM).\n"
+"Exit status: 0 success; 1 bad input or a failed run; 2 bad usage; 130/143 interrupted.\n";
 
 struct cmdline {
     long long steps;       /* -1: not given */
@@ -172,7 +173,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((ch = getopt_long(argc, argv, ":n:qh", opts, NULL)) != -1) {
         switch (ch) {
-        case 'n': c->steps = cli_int("--steps", optarg, 0, 1000000000000000LL); break;
+        case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
         case OPT_TIME:
             c->run_time = cli_double("--time", optarg);
             if (!(c->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", optarg);
@@ -188,9 +189,15 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case 'q': c->quiet = 1; break;
-        case 'h': fputs(usage_text, stdout); exit(0);
+        case 'h': cli_help(usage_text);
         case OPT_INTEGRATOR: c->integrator = optarg; break;
-        case OPT_GRAVITY: cli_doubles("--gravity", optarg, c->gravity, 3); c->has_gravity = 1; break;
+        case OPT_GRAVITY:
+            cli_doubles("--gravity", optarg, c->gravity, 3);
+            c->has_gravity = 1;
+            for (int k = 0; k < 3; k++)
+                if (!(fabs(c->gravity[k]) <= DEM_SIM_GMAX) || hypot(hypot(c->gravity[0], c->gravity[1]), c->gravity[2]) > DEM_SIM_GMAX)
+                    cli_usage("--gravity: '%s' is beyond %g m/s^2 in magnitude", optarg, DEM_SIM_GMAX);
+            break;
         case OPT_NORMAL: c->normal = optarg; break;
         case OPT_KN: c->kn = cli_double("--kn", optarg); c->has_kn = 1; break;
         case OPT_KN_FROM: c->kn_from = optarg; break;
@@ -348,7 +355,7 @@ int main(int argc, char **argv)
         dem_sim_set_energy(sim, DEM_E_INITIAL, e0);
     }
 
-    long long steps = c.steps >= 0 ? c.steps : (long long)ceil(c.run_time / dt - 1e-9);
+    long long steps = cli_run_length(c.steps, c.run_time, dt, s.time, s.step);
     int status = cli_run_steps(sim, &s, steps, c.every, c.level);
     dem_sim_free(sim);
     dem_system_free(&s);

@@ -135,7 +135,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(help_text, stdout); exit(0);
+        case 'h': cli_help(help_text);
         case OPT_PER_PARTICLE:
         case OPT_WALLS: {
             enum mode m = opt == OPT_WALLS ? MODE_WALLS : MODE_PARTICLES;

@@ -523,6 +523,10 @@ static dem_status r_params(dem_reader *r, dem_system *s, uint64_t len, dem_error
         key[kl] = 0;
         if (strlen(key) != kl)
             return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: PARM entry %llu: key contains a NUL byte", (unsigned long long)r->frames, (unsigned long long)k);
+        for (unsigned b = 0; b < kl; b++) /* the spec: printable ASCII keys */
+            if ((unsigned char)key[b] < 0x21 || (unsigned char)key[b] > 0x7e)
+                return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: PARM entry %llu: key byte %u is 0x%02x, not printable ASCII",
+                                (unsigned long long)r->frames, (unsigned long long)k, b, (unsigned char)key[b]);
         uint8_t type = p[kl], count = p[kl + 1];
         if (dem_param_get(s, key))
             return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s' appears twice", (unsigned long long)r->frames, key);

@@ -159,7 +159,7 @@ def main(argv):
                 s = find(secs, b"PARM")
                 count = struct.unpack_from("<Q", s[2], 0)[0]
                 struct.pack_into("<Q", s[2], 0, count + 1)
-                kb = key.encode("ascii")
+                kb = key.encode("utf-8")  # non-ASCII keys too, to test that readers refuse them
                 e = struct.pack("<H", len(kb)) + kb
                 if t == "i":
                     e += bytes([1, 1]) + struct.pack("<q", int(val))
