@@ -111,5 +111,5 @@ expect_refusal() {
     printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n' | dem-pack --from - > one.dem
     $CRAFT --set HEAD:0:0:Q:18446744073709551614 < one.dem > late.dem
     dem-step -q -n 1 --dt 1e-6 late.dem > last.dem
-    expect_refusal dem-step "the step counter is at its largest value" -n 1 --dt 1e-6 last.dem
+    expect_refusal dem-step "1 more steps would pass the step counter's largest value 2^64 - 1" -n 1 --dt 1e-6 last.dem
 }
