@@ -160,8 +160,11 @@ static const char help_text[] =
 "  dem-pack --from spheres.tsv --wall z=0 --wall z=0.1@0,0,-0.01 --fixed box=0,0,0,1,1,0.002 \\\n"
 "           | dem-probe --particles\n"
 "\n"
+"Ranges: a radius in [1e-9, 1e6] m, every centre within 2^40 radii of the origin, no two\n"
+"particles with the same centre; dem-pack refuses the rest, naming the particle.\n"
+"\n"
 "Exit status: 0 success; 1 data error (bad table, impossible packing, a wall that cannot\n"
-"face the particles, a failed write); 2 bad usage.\n";
+"face the particles, a value out of range, a failed write); 2 bad usage.\n";
 
 enum source { SRC_NONE, SRC_LATTICE, SRC_RANDOM, SRC_FROM };
 
@@ -668,6 +671,7 @@ int main(int argc, char **argv)
     set_velocities(&s, &c);
     if (c.periodic_lattice) dem_pack_wrap_into_cell(&s); /* the lattice is periodic in its period */
     if (dem_pack_check_in_cell(&s, &err)) cli_die("--periodic: %s", err.msg);
+    if (dem_pack_check_ranges(&s, &err)) cli_die_err(&err);
     add_walls(&s, &c);
     if (c.verbose) report(&s, &c);
     write_frame(&s, c.level);

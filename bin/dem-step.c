@@ -195,8 +195,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
             cli_doubles("--gravity", optarg, c->gravity, 3);
             c->has_gravity = 1;
             for (int k = 0; k < 3; k++)
-                if (!(fabs(c->gravity[k]) <= DEM_SIM_GMAX) || hypot(hypot(c->gravity[0], c->gravity[1]), c->gravity[2]) > DEM_SIM_GMAX)
-                    cli_usage("--gravity: '%s' is beyond %g m/s^2 in magnitude", optarg, DEM_SIM_GMAX);
+                if (!(fabs(c->gravity[k]) <= DEM_GRAVITY_MAX) || hypot(hypot(c->gravity[0], c->gravity[1]), c->gravity[2]) > DEM_GRAVITY_MAX)
+                    cli_usage("--gravity: '%s' is beyond %g m/s^2 in magnitude", optarg, DEM_GRAVITY_MAX);
             break;
         case OPT_NORMAL: c->normal = optarg; break;
         case OPT_KN: c->kn = cli_double("--kn", optarg); c->has_kn = 1; break;

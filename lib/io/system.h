@@ -219,4 +219,15 @@ dem_status dem_system_check(const dem_system *s, dem_error *err);
 /* Periodic cell volume |det H| (0 if there is no cell). */
 double dem_cell_volume(const dem_cell *c);
 
+/* The ranges of the toolchain (dem-pack refuses what lies outside them, dem-step and dem-reverse
+ * too): radii in [DEM_RADIUS_MIN, DEM_RADIUS_MAX] m; every coordinate within DEM_COORD_MAX_RADII
+ * radii of the origin, so that the doubles resolve a contact to better than 2^-12 of a radius;
+ * periodic image counters, fractional coordinates and contact image shifts within
+ * DEM_IMAGE_MAX cells; |gravity| at most DEM_GRAVITY_MAX m/s^2. */
+#define DEM_RADIUS_MIN 1e-9
+#define DEM_RADIUS_MAX 1e6
+#define DEM_COORD_MAX_RADII 1099511627776.0 /* 2^40 */
+#define DEM_IMAGE_MAX 1073741824            /* 2^30 */
+#define DEM_GRAVITY_MAX 1e6
+
 #endif

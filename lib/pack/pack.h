@@ -179,6 +179,10 @@ typedef struct {
     dem_vec3 vel; /* prescribed velocity, m/s */
 } dem_plane_spec;
 
+/* The ranges of io/system.h (radii, coordinates within 2^40 radii of the origin) and no two
+ * particles with the same centre; the message names the particle(s). */
+dem_status dem_pack_check_ranges(const dem_system *s, dem_error *err);
+
 /* The largest overlap of a sphere with a wall (m; 0 if none touches), its particle's id and
  * radius and the wall's index (each may be NULL). */
 double dem_pack_largest_wall_overlap(const dem_system *s, uint64_t *id, size_t *wall, double *radius);

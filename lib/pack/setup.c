@@ -291,6 +291,52 @@ dem_status dem_pack_check_in_cell(const dem_system *s, dem_error *err)
     return DEM_OK;
 }
 
+/* ==== ranges ================================================================================ */
+typedef struct {
+    dem_vec3 pos;
+    uint64_t id;
+} centre_key;
+
+static int cmp_centre(const void *pa, const void *pb)
+{
+    const centre_key *x = pa, *y = pb;
+    if (x->pos.x != y->pos.x) return x->pos.x < y->pos.x ? -1 : 1;
+    if (x->pos.y != y->pos.y) return x->pos.y < y->pos.y ? -1 : 1;
+    if (x->pos.z != y->pos.z) return x->pos.z < y->pos.z ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+dem_status dem_pack_check_ranges(const dem_system *s, dem_error *err)
+{
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        unsigned long long id = (unsigned long long)p->id;
+        if (!(p->radius >= DEM_RADIUS_MIN && p->radius <= DEM_RADIUS_MAX))
+            return dem_fail(err, DEM_ERR_VALUE, "particle id %llu: radius %g m is outside [%g, %g] m, the range the toolchain simulates", id,
+                            p->radius, DEM_RADIUS_MIN, DEM_RADIUS_MAX);
+        double m = fmax(fabs(p->pos.x), fmax(fabs(p->pos.y), fabs(p->pos.z)));
+        if (!(m <= DEM_COORD_MAX_RADII * p->radius))
+            return dem_fail(err, DEM_ERR_VALUE,
+                            "particle id %llu at (%g, %g, %g) m lies more than 2^40 of its radii (%g m) from the origin: the doubles could not resolve its contacts",
+                            id, p->pos.x, p->pos.y, p->pos.z, p->radius);
+    }
+    if (s->nparticles < 2) return DEM_OK;
+    /* two equal centres: sorted by (x, y, z), they are neighbours (n log n, for 10^6 particles) */
+    centre_key *keys = malloc(s->nparticles * sizeof *keys);
+    if (!keys) return dem_fail(err, DEM_ERR_NOMEM, "out of memory checking %zu particles", s->nparticles);
+    for (size_t k = 0; k < s->nparticles; k++) keys[k] = (centre_key){s->particles[k].pos, s->particles[k].id};
+    qsort(keys, s->nparticles, sizeof *keys, cmp_centre);
+    dem_status st = DEM_OK;
+    for (size_t k = 1; k < s->nparticles && !st; k++) {
+        const centre_key *a = &keys[k - 1], *b = &keys[k];
+        if (a->pos.x == b->pos.x && a->pos.y == b->pos.y && a->pos.z == b->pos.z)
+            st = dem_fail(err, DEM_ERR_VALUE, "particles %llu and %llu have the same centre (%g, %g, %g) m", (unsigned long long)a->id,
+                          (unsigned long long)b->id, a->pos.x, a->pos.y, a->pos.z);
+    }
+    free(keys);
+    return st;
+}
+
 /* ==== walls ================================================================================= */
 double dem_pack_largest_wall_overlap(const dem_system *s, uint64_t *id, size_t *wall, double *radius)
 {

@@ -35,7 +35,7 @@ dem_status cell_wrap(dem_sim *sim, dem_error *err)
             double c = dem_v3_get(s, k);
             if (!sim->b.periodic[k] || (c < 1.0 && c >= 0.0)) continue;
             double f = floor(c), im = (double)sim->p.image[a][k] + f;
-            if (!(fabs(f) <= DEM_SIM_IMAGE_MAX && fabs(im) <= DEM_SIM_IMAGE_MAX))
+            if (!(fabs(f) <= DEM_IMAGE_MAX && fabs(im) <= DEM_IMAGE_MAX))
                 return dem_fail(err, DEM_ERR_LIMIT,
                                 "step %llu: particle %llu went %g cells along %c, to image %g: beyond +-2^30 cells, the range of the image counters",
                                 (unsigned long long)sim->step + 1, (unsigned long long)sim->p.id[a], f, "abc"[k], im);

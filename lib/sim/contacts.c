@@ -344,7 +344,7 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
         long i = find_index(ids, n, c->i);
         if (i < 0) continue; /* dem_system_check guarantees it exists */
         for (int a = 0; a < 3; a++)
-            if (c->shift[a] > DEM_SIM_IMAGE_MAX || c->shift[a] < -DEM_SIM_IMAGE_MAX) {
+            if (c->shift[a] > DEM_IMAGE_MAX || c->shift[a] < -DEM_IMAGE_MAX) {
                 free(ids);
                 return dem_fail(err, DEM_ERR_LIMIT, "contact %zu (%llu, %llu): image shift %c = %d is beyond +-2^30 cells", k,
                                 (unsigned long long)c->i, (unsigned long long)c->j, "xyz"[a], (int)c->shift[a]);

@@ -47,29 +47,29 @@ dem_status guard_check_system(const dem_sim *sim, dem_error *err)
     const sim_particles *P = &sim->p;
     dem_vec3 gv = sim->st.gravity;
     double gm = fmax(fabs(gv.x), fmax(fabs(gv.y), fabs(gv.z))); /* |g| itself may overflow */
-    if (!(gm <= DEM_SIM_GMAX && dem_v3_norm(gv) <= DEM_SIM_GMAX))
+    if (!(gm <= DEM_GRAVITY_MAX && dem_v3_norm(gv) <= DEM_GRAVITY_MAX))
         return dem_fail(err, DEM_ERR_LIMIT, "gravity (%g, %g, %g) m/s^2 is beyond %g m/s^2 in magnitude, the range dem-step simulates",
-                        gv.x, gv.y, gv.z, DEM_SIM_GMAX);
+                        gv.x, gv.y, gv.z, DEM_GRAVITY_MAX);
     for (size_t a = 0; a < P->n; a++) {
         unsigned long long id = (unsigned long long)P->id[a];
         double r = P->r[a];
-        if (!(r >= DEM_SIM_RMIN && r <= DEM_SIM_RMAX))
+        if (!(r >= DEM_RADIUS_MIN && r <= DEM_RADIUS_MAX))
             return dem_fail(err, DEM_ERR_LIMIT, "particle %llu: radius %g m is outside [%g, %g] m, the range dem-step simulates", id, r,
-                            DEM_SIM_RMIN, DEM_SIM_RMAX);
+                            DEM_RADIUS_MIN, DEM_RADIUS_MAX);
         dem_vec3 x = P->x[a];
         double m = fmax(fabs(x.x), fmax(fabs(x.y), fabs(x.z)));
-        if (!(m <= DEM_SIM_XMAX_R * r))
+        if (!(m <= DEM_COORD_MAX_RADII * r))
             return dem_fail(err, DEM_ERR_LIMIT,
-                            "particle %llu at (%g, %g, %g) m lies %.3g of its radii (%g m) from the origin, beyond 2^40: the doubles could not resolve its contacts; move the system nearer the origin",
-                            id, x.x, x.y, x.z, m / r, r);
+                            "particle %llu at (%g, %g, %g) m lies more than 2^40 of its radii (%g m) from the origin: the doubles could not resolve its contacts; move the system nearer the origin",
+                            id, x.x, x.y, x.z, r);
         for (int k = 0; k < 3; k++)
-            if (P->image[a][k] > DEM_SIM_IMAGE_MAX || P->image[a][k] < -DEM_SIM_IMAGE_MAX)
+            if (P->image[a][k] > DEM_IMAGE_MAX || P->image[a][k] < -DEM_IMAGE_MAX)
                 return dem_fail(err, DEM_ERR_LIMIT, "particle %llu: periodic image counter %c = %d is beyond +-2^30 cells",
                                 id, "xyz"[k], (int)P->image[a][k]);
         if (sim->b.cell.flags) {
             dem_vec3 s = cell_frac(sim, x);
             for (int k = 0; k < 3; k++)
-                if (sim->b.periodic[k] && !(fabs(dem_v3_get(s, k)) <= DEM_SIM_IMAGE_MAX))
+                if (sim->b.periodic[k] && !(fabs(dem_v3_get(s, k)) <= DEM_IMAGE_MAX))
                     return dem_fail(err, DEM_ERR_LIMIT, "particle %llu at (%g, %g, %g) m lies %.3g cells outside the periodic cell along %c, beyond 2^30",
                                     id, x.x, x.y, x.z, fabs(dem_v3_get(s, k)), "abc"[k]);
         }
@@ -77,7 +77,7 @@ dem_status guard_check_system(const dem_sim *sim, dem_error *err)
     for (size_t k = 0; k < sim->b.nwalls; k++) {
         dem_vec3 x = sim->b.walls[k].point;
         double m = fmax(fabs(x.x), fmax(fabs(x.y), fabs(x.z)));
-        if (P->n && !(m <= DEM_SIM_XMAX_R * P->rmax))
+        if (P->n && !(m <= DEM_COORD_MAX_RADII * P->rmax))
             return dem_fail(err, DEM_ERR_LIMIT, "wall %zu: its point (%g, %g, %g) m lies beyond 2^40 of the largest radius (%g m) from the origin",
                             k, x.x, x.y, x.z, P->rmax);
     }

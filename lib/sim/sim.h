@@ -76,16 +76,8 @@ typedef struct {
 void dem_sim_limits_default(dem_sim_limits *lim);
 void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim);
 
-/* The ranges a system must lie in to be simulated (dem_sim_new refuses the rest, naming the
- * particle): radii in [DEM_SIM_RMIN, DEM_SIM_RMAX] m; every coordinate within DEM_SIM_XMAX_R radii
- * of the origin, so that the doubles resolve a contact to better than 2^-12 of a radius; periodic
- * image counters and fractional coordinates within DEM_SIM_IMAGE_MAX cells; |gravity| at most
- * DEM_SIM_GMAX m/s^2. */
-#define DEM_SIM_RMIN 1e-9
-#define DEM_SIM_RMAX 1e6
-#define DEM_SIM_XMAX_R 1099511627776.0 /* 2^40 */
-#define DEM_SIM_IMAGE_MAX 1073741824   /* 2^30 */
-#define DEM_SIM_GMAX 1e6
+/* The ranges a system must lie in to be simulated (io/system.h: DEM_RADIUS_MIN ...); dem_sim_new
+ * refuses the rest, naming the particle. */
 
 /* Advance one step. Fails if a value becomes non-finite, a guard of dem_sim_limits trips, a
  * particle leaves the ranges above, or the step counter would wrap (naming particle and step). */

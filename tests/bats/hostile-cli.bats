@@ -80,3 +80,16 @@ setup() {
     python3 "$REPO/tests/independent/demcraft.py" --parm 'x-plain=i:1' < two.dem > plain.dem
     dem-probe plain.dem > /dev/null
 }
+
+@test "dem-pack refuses coincident centres, radii outside [1e-9, 1e6] m and coordinates beyond 2^40 radii, naming the particle" {
+    run --separate-stderr dem-pack --from - <<< $'id\tx\ty\tz\tr\n4\t1\t2\t3\t0.001\n9\t0\t0\t0\t0.001\n2\t1\t2\t3\t0.001'
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "dem-pack: particles 2 and 4 have the same centre (1, 2, 3) m" ]
+    run --separate-stderr dem-pack --from - <<< $'id\tx\ty\tz\tr\n1\t0\t0\t0\t1e300'
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "dem-pack: particle id 1: radius 1e+300 m is outside [1e-09, 1e+06] m, the range the toolchain simulates" ]
+    # the issue's two-line TSV
+    run --separate-stderr dem-pack --from - <<< $'id\tx\ty\tz\tr\n1\t1e306\t1e306\t0\t0.001\n2\t0\t0\t0\t0.001'
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == "dem-pack: particle id 1 at (1e+306, 1e+306, 0) m lies more than 2^40 of its radii (0.001 m) from the origin"* ]]
+}

@@ -28,7 +28,7 @@ expect_refusal() {
     $CRAFT --set PART:0:52:d:1e306 --set HEAD:0:16:d:1e-6 < two.dem > far1.dem
     for f in far.dem far1.dem; do
         expect_refusal dem-step "particle 1 at (1e+306, " -n 1 --dt 1e-6 $f
-        [[ "$stderr" == *"beyond 2^40: the doubles could not resolve its contacts"* ]]
+        [[ "$stderr" == *"lies more than 2^40 of its radii (0.001 m) from the origin: the doubles could not resolve its contacts"* ]]
         expect_refusal dem-reverse "particle 1 at (1e+306, " -n 1 --force $f
     done
     # the largest coordinate still accepted (2^40 radii) runs: a sparse grid, no huge allocation

@@ -68,8 +68,9 @@ flip_byte() {
 @test "independent: --from table with ids, velocities and awkward numbers reads back bit for bit" {
     printf 'id\tx\ty\tz\tr\tvx\tvy\tvz\twx\n' > in.tsv
     printf '17\t0\t-0\t1e-05\t0.001\t-0.0\t0.1\t-3.25\t1e15\n' >> in.tsv
-    printf '5\t0.30000000000000004\t123456\t1e16\t0.002\t2.5e-310\t5e-324\t-1e+22\t0\n' >> in.tsv
-    printf '9007199254740993\t1.7976931348623157e308\t-2.2250738585072014e-308\t0.0001\t1\t1e-7\t100\t0.1\t-0.5\n' >> in.tsv
+    # coordinates up to 2^40 radii from the origin (dem-pack's range)
+    printf '5\t0.30000000000000004\t123456\t1e9\t0.002\t2.5e-310\t5e-324\t-1e+22\t0\n' >> in.tsv
+    printf '9007199254740993\t1099511627775.9998\t-2.2250738585072014e-308\t0.0001\t1\t1e-7\t100\t0.1\t-0.5\n' >> in.tsv
     dem-pack --from in.tsv > from.dem
     same_particles from.dem
     # the ids come from the table, in table order
