@@ -228,6 +228,12 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
     return status;
 }
 
+void cli_need_finite(uint64_t frame, const char *what, double v)
+{
+    if (!isfinite(v))
+        cli_die("frame %llu: %s is %g: the frame's values are too large for it to be computed", (unsigned long long)frame, what, v);
+}
+
 void cli_help(const char *text)
 {
     if (fputs(text, stdout) == EOF || fflush(stdout) == EOF || ferror(stdout))

@@ -44,6 +44,9 @@ void cli_help(const char *text) __attribute__((noreturn));
 /* The steps of a run: steps if >= 0, else ceil(run_time / dt); dies if that passes
  * CLI_MAX_STEPS, if dt does not advance the frame's time, or if the step counter would wrap. */
 long long cli_run_length(long long steps, double run_time, double dt, double time, uint64_t step);
+/* Die unless v is finite: "frame F: WHAT is V: the frame's values are too large ...". For the
+ * measures that finite inputs can overflow (never print nan or inf where a number is meant). */
+void cli_need_finite(uint64_t frame, const char *what, double v);
 /* A finite number >= 0, or a usage error naming opt. */
 double cli_nonneg(const char *opt, const char *text);
 long long cli_int(const char *opt, const char *text, long long lo, long long hi);

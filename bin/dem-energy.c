@@ -162,14 +162,15 @@ struct budget {
     double last_ref;   /* the reference of the frame last read */
 };
 
+static const char *const energy_columns[] = {"ekin_t", "ekin_r", "epot_g", "eel_n", "eel_t", "ediss_friction",
+                                             "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag", "work_walls",
+                                             "e_shadow", "total", "residual", "ediss_rolling", "ediss_twisting", "work_cell",
+                                             "work_external", "e_initial", "e_ahead", "work_law"};
+
 static void print_header(struct budget *b)
 {
-    static const char *const cols[] = {"ekin_t", "ekin_r", "epot_g", "eel_n", "eel_t", "ediss_friction",
-                                       "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag", "work_walls",
-                                       "e_shadow", "total", "residual", "ediss_rolling", "ediss_twisting", "work_cell",
-                                       "work_external", "e_initial", "e_ahead", "work_law"};
     dem_tsv_frame_header(stdout);
-    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) printf("\t%s[J]", cols[k]);
+    for (size_t k = 0; k < sizeof energy_columns / sizeof energy_columns[0]; k++) printf("\t%s[J]", energy_columns[k]);
     putchar('\n');
     b->header_done = 1;
 }
@@ -215,29 +216,18 @@ static void emit(struct budget *b, uint64_t frame, const dem_system *s, double r
     dem_error err;
     read_settings(frame, s, &st);
     if (dem_energy_terms_compute(s, &st, &e, &err)) cli_die("frame %llu: %s", (unsigned long long)frame, err.msg);
+    double v[] = {e.ekin_t, e.ekin_r, e.epot_g, e.eel_n, e.eel_t, s->energy[DEM_E_DISS_FRICTION],
+                  s->energy[DEM_E_DISS_DAMP_N], s->energy[DEM_E_DISS_DAMP_T], s->energy[DEM_E_DISS_LOCAL],
+                  s->energy[DEM_E_DISS_DRAG], s->energy[DEM_E_WORK_WALLS], e.e_shadow, dem_energy_mechanical(&e),
+                  dem_energy_residual(ref, &e, s), s->energy[DEM_E_DISS_ROLLING], s->energy[DEM_E_DISS_TWISTING],
+                  s->energy[DEM_E_WORK_CELL], s->energy[DEM_E_WORK_EXTERNAL], ref, s->energy[DEM_E_AHEAD],
+                  s->energy[DEM_E_WORK_LAW]};
+    /* every column is a number for finite input; one that overflows (dt = 1e300 in a header
+     * squares to inf in the shadow term) is refused, naming it */
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) cli_need_finite(frame, energy_columns[k], v[k]);
     if (!b->header_done) print_header(b);
     dem_tsv_frame_cells(stdout, frame, s);
-    cell(e.ekin_t);
-    cell(e.ekin_r);
-    cell(e.epot_g);
-    cell(e.eel_n);
-    cell(e.eel_t);
-    cell(s->energy[DEM_E_DISS_FRICTION]);
-    cell(s->energy[DEM_E_DISS_DAMP_N]);
-    cell(s->energy[DEM_E_DISS_DAMP_T]);
-    cell(s->energy[DEM_E_DISS_LOCAL]);
-    cell(s->energy[DEM_E_DISS_DRAG]);
-    cell(s->energy[DEM_E_WORK_WALLS]);
-    cell(e.e_shadow);
-    cell(dem_energy_mechanical(&e));
-    cell(dem_energy_residual(ref, &e, s));
-    cell(s->energy[DEM_E_DISS_ROLLING]);
-    cell(s->energy[DEM_E_DISS_TWISTING]);
-    cell(s->energy[DEM_E_WORK_CELL]);
-    cell(s->energy[DEM_E_WORK_EXTERNAL]);
-    cell(ref);
-    cell(s->energy[DEM_E_AHEAD]);
-    cell(s->energy[DEM_E_WORK_LAW]);
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) cell(v[k]);
     putchar('\n');
     cli_check_output(stdout, "standard output");
 }

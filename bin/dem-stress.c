@@ -212,6 +212,13 @@ static void tensor_cells(dem_mat3 s)
     cell(s.m[1][2]);
 }
 
+/* The stress of finite input is finite unless a sum overflows (a particle at 1e306 m): refused. */
+static void need_tensor(uint64_t frame, const char *what, dem_mat3 m)
+{
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) cli_need_finite(frame, what, m.m[r][c]);
+}
+
 static void emit_assembly(struct out *o, uint64_t frame, const dem_system *s)
 {
     dem_stress st;
@@ -220,6 +227,8 @@ static void emit_assembly(struct out *o, uint64_t frame, const dem_system *s)
         cli_die("frame %llu: %s", (unsigned long long)frame, err.msg);
     dem_stress_invariants inv;
     dem_stress_invariants_of(st.sigma, &inv);
+    need_tensor(frame, "the stress", st.sigma);
+    cli_need_finite(frame, "the volume", st.volume);
     dem_tsv_frame_cells(stdout, frame, s);
     cell(st.volume);
     tensor_cells(st.sigma);
@@ -246,6 +255,7 @@ static void emit_particles(struct out *o, uint64_t frame, const dem_system *s)
     for (size_t k = 0; k < s->nparticles; k++) {
         const dem_particle *p = &s->particles[k];
         if (o->cl->has_box && !dem_aabb_contains(o->cl->box, p->pos)) continue;
+        need_tensor(frame, "a particle stress", o->sig[k]);
         dem_tsv_frame_cells(stdout, frame, s);
         printf("\t%llu", (unsigned long long)p->id);
         cell(dem_sphere_volume(p->radius));
@@ -266,6 +276,10 @@ static void emit_walls(struct out *o, uint64_t frame, const dem_system *s)
     }
     dem_wall_loads(s, o->loads);
     for (size_t k = 0; k < s->nwalls; k++) {
+        cli_need_finite(frame, "a wall force", o->loads[k].force.x);
+        cli_need_finite(frame, "a wall force", o->loads[k].force.y);
+        cli_need_finite(frame, "a wall force", o->loads[k].force.z);
+        if (isinf(o->loads[k].pressure)) cli_need_finite(frame, "a wall pressure", o->loads[k].pressure); /* nan: not a box face */
         dem_tsv_frame_cells(stdout, frame, s);
         printf("\t%zu\t%s", k, s->walls[k].kind == DEM_WALL_CYLINDER ? "cylinder" : "plane");
         cell(o->loads[k].force.x);

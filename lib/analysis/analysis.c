@@ -311,9 +311,28 @@ dem_status dem_tsv_summary_header(FILE *out, dem_error *err)
     return dem_tsv_check(out, err);
 }
 
+/* A measure that finite inputs made non-finite (the sums of a frame with values near the largest
+ * doubles overflow): refused, never printed. nan is printed only where it means "not defined":
+ * the solid fraction without a volume, the means of no particle. */
+static dem_status check_summary(uint64_t frame, const dem_summary *sum, dem_error *err)
+{
+    const char *names[] = {"coordination", "vx_mean", "vy_mean", "vz_mean", "granular_temperature", "ekin_t", "ekin_r"};
+    double v[] = {sum->coordination, sum->vel_mean.x, sum->vel_mean.y, sum->vel_mean.z, sum->granular_temperature, sum->ekin_t, sum->ekin_r};
+    if (sum->volume_source != DEM_VOLUME_NONE && !(isfinite(sum->volume) && sum->volume > 0.0 && isfinite(sum->solid_fraction)))
+        return dem_fail(err, DEM_ERR_VALUE, "frame %llu: the volume the solid fraction refers to is %g m^3: the frame's coordinates are too large to measure it",
+                        (unsigned long long)frame, sum->volume);
+    for (size_t k = 0; k < sizeof v / sizeof v[0] && sum->particles; k++)
+        if (!isfinite(v[k]))
+            return dem_fail(err, DEM_ERR_VALUE, "frame %llu: %s is %g: the frame's values are too large for it to be computed",
+                            (unsigned long long)frame, names[k], v[k]);
+    return DEM_OK;
+}
+
 dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, const dem_summary *sum,
                                dem_error *err)
 {
+    dem_status st = check_summary(frame, sum, err);
+    if (st) return st;
     dem_tsv_frame_cells(out, frame, s);
     cell_uint(out, sum->particles);
     cell_uint(out, sum->contacts);
