@@ -464,8 +464,17 @@ static size_t batch_records(uint32_t recsize, uint64_t left)
     return left < b ? (size_t)left : b;
 }
 
+/* An invalid record found while decoding: its message as dem_system_check would give it. */
+static dem_status r_bad_record(const dem_reader *r, dem_status st, dem_error *err)
+{
+    dem_error_prefix(err, "frame %llu (byte %llu): ", (unsigned long long)r->frames, (unsigned long long)r->frame_start);
+    return st;
+}
+
 /* Decode count records into the array *arr, grown batch by batch as records arrive, so memory
- * never runs ahead of the data actually present. */
+ * never runs ahead of the data actually present; particles are checked batch by batch
+ * (dem_particle_check_values), so an invalid one stops the frame before the rest is inflated (a
+ * megabyte of zeros no longer inflates to a gigabyte of particles before it is refused). */
 static dem_status r_records(dem_reader *r, const dem_record_type *rt, const table_header *th,
                             void **arr, size_t *n, size_t *cap, const void *dflt, dem_error *err)
 {
@@ -480,6 +489,10 @@ static dem_status r_records(dem_reader *r, const dem_record_type *rt, const tabl
         uint8_t *rec = (uint8_t *)*arr + *n * elem;
         for (size_t k = 0; k < batch; k++) memcpy(rec + k * elem, dflt, elem);
         dem_record_decode_n(rt, p, th->recsize, batch, rec, elem);
+        if (rt == &dem_rec_particle)
+            for (size_t k = 0; k < batch; k++)
+                if ((st = dem_particle_check_values((const dem_particle *)(const void *)(rec + k * elem), *n + k, err)))
+                    return r_bad_record(r, st, err);
         *n += batch;
         left -= batch;
     }
@@ -589,6 +602,8 @@ static dem_status r_contacts(dem_reader *r, dem_system *s, const table_header *t
         dem_record_decode_n(&dem_rec_contact, p, th->recsize, batch, c, sizeof *c);
         for (size_t k = 0; k < batch; k++)
             for (unsigned h = 0; h < th->extra; h++) c[k].hist[h] = dem_get_f64(p + k * th->recsize + fixed + 8u * h);
+        for (size_t k = 0; k < batch; k++)
+            if ((st = dem_contact_check_values(&c[k], s->ncontacts + k, th->extra, err))) return r_bad_record(r, st, err);
         s->ncontacts += batch;
         left -= batch;
     }

@@ -218,9 +218,8 @@ static int has_id(const uint64_t *sorted, size_t n, uint64_t id)
     return bsearch(&id, sorted, n, sizeof *sorted, cmp_u64) != NULL;
 }
 
-static dem_status check_particle(const dem_system *s, size_t k, dem_error *err)
+dem_status dem_particle_check_values(const dem_particle *p, size_t k, dem_error *err)
 {
-    const dem_particle *p = &s->particles[k];
 #define BAD(...) dem_fail(err, DEM_ERR_VALUE, __VA_ARGS__)
     if (!(p->radius > 0.0) || !isfinite(p->radius))
         return BAD("particle record %zu (id %llu): radius %g must be positive and finite", k, (unsigned long long)p->id, p->radius);
@@ -239,6 +238,14 @@ static dem_status check_particle(const dem_system *s, size_t k, dem_error *err)
     double qn = dem_quat_norm(p->orient);
     if (!isfinite(qn) || fabs(qn - 1.0) > 1e-6)
         return BAD("particle record %zu (id %llu): orientation quaternion has norm %.17g, not 1", k, (unsigned long long)p->id, qn);
+    return DEM_OK;
+}
+
+static dem_status check_particle(const dem_system *s, size_t k, dem_error *err)
+{
+    const dem_particle *p = &s->particles[k];
+    dem_status st = dem_particle_check_values(p, k, err);
+    if (st) return st;
     if (p->clump) {
         size_t c = 0;
         while (c < s->nclumps && s->clumps[c].id != p->clump) c++;
@@ -281,6 +288,16 @@ static dem_status check_wall(const dem_system *s, size_t k, dem_error *err)
     return DEM_OK;
 }
 
+dem_status dem_contact_check_values(const dem_contact *c, size_t k, uint32_t hist_slots, dem_error *err)
+{
+    if (!isfinite(c->overlap) || !dem_v3_isfinite(c->normal) || !dem_v3_isfinite(c->fn) || !dem_v3_isfinite(c->ft) ||
+        !isfinite(c->diss_friction) || !isfinite(c->diss_damp_n) || !isfinite(c->diss_damp_t))
+        return BAD("contact record %zu (%llu-%llu): a value is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j);
+    for (uint32_t h = 0; h < hist_slots; h++)
+        if (!isfinite(c->hist[h])) return BAD("contact record %zu (%llu-%llu): history slot %u is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j, h);
+    return DEM_OK;
+}
+
 static dem_status check_contact(const dem_system *s, size_t k, const uint64_t *ids, dem_error *err)
 {
     const dem_contact *c = &s->contacts[k];
@@ -294,12 +311,7 @@ static dem_status check_contact(const dem_system *s, size_t k, const uint64_t *i
         if (c->i == c->j && !c->shift[0] && !c->shift[1] && !c->shift[2])
             return BAD("contact record %zu: particle %llu in contact with itself", k, (unsigned long long)c->i);
     }
-    if (!isfinite(c->overlap) || !dem_v3_isfinite(c->normal) || !dem_v3_isfinite(c->fn) || !dem_v3_isfinite(c->ft) ||
-        !isfinite(c->diss_friction) || !isfinite(c->diss_damp_n) || !isfinite(c->diss_damp_t))
-        return BAD("contact record %zu (%llu-%llu): a value is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j);
-    for (uint32_t h = 0; h < s->hist_slots; h++)
-        if (!isfinite(c->hist[h])) return BAD("contact record %zu (%llu-%llu): history slot %u is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j, h);
-    return DEM_OK;
+    return dem_contact_check_values(c, k, s->hist_slots, err);
 }
 
 #define BAD2(...) dem_fail(err, DEM_ERR_VALUE, __VA_ARGS__)

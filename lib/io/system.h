@@ -212,6 +212,12 @@ dem_status dem_param_set_i64(dem_system *s, const char *key, int64_t v, dem_erro
 dem_status dem_param_set_str(dem_system *s, const char *key, const char *v, dem_error *err);
 const dem_param *dem_param_get(const dem_system *s, const char *key);
 
+/* The checks of one record that need no other record (dem_system_check makes them too): the
+ * reader applies them as records are decoded, so an invalid record is refused before the rest of
+ * a frame is inflated. k is the record's index, for the message. */
+dem_status dem_particle_check_values(const dem_particle *p, size_t k, dem_error *err);
+dem_status dem_contact_check_values(const dem_contact *c, size_t k, uint32_t hist_slots, dem_error *err);
+
 /* Check every value for physical possibility (radius > 0, finite positions, unique ids, contacts
  * naming existing particles and walls, ...). The message names the record and field. */
 dem_status dem_system_check(const dem_system *s, dem_error *err);
