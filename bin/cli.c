@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,9 +17,19 @@
 #include "io/stream.h"
 
 static const char *prog_name = "dem";
+/* The stream output: stdout, or -o FILE written under a temporary name until it is complete. */
+static FILE *out_file;
+static char out_tmp[4096], out_final[4096];
 
 void cli_init(const char *prog) { prog_name = prog; }
 const char *cli_prog(void) { return prog_name; }
+
+/* A run that fails leaves no FILE of -o FILE, and no temporary either. */
+static void drop_output(void)
+{
+    if (out_tmp[0]) unlink(out_tmp);
+    out_tmp[0] = 0;
+}
 
 _Noreturn void cli_die(const char *fmt, ...)
 {
@@ -28,6 +39,7 @@ _Noreturn void cli_die(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    drop_output();
     exit(CLI_EXIT_DATA);
 }
 
@@ -73,8 +85,69 @@ int cli_open_input(const char *path)
 
 void cli_refuse_binary_tty(void)
 {
-    if (isatty(STDOUT_FILENO))
-        cli_usage("refusing to write a binary stream to a terminal; redirect stdout or pipe it into another dem program");
+    if (!out_tmp[0] && isatty(STDOUT_FILENO))
+        cli_usage("refusing to write a binary stream to a terminal; redirect stdout, pipe it into another dem program, or give -o FILE");
+}
+
+/* The process's umask (mkstemp creates 0600: -o FILE gets the mode a shell redirection would). */
+static mode_t current_umask(void)
+{
+    mode_t m = umask(0);
+    umask(m);
+    return m;
+}
+
+void cli_output_open(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0) {
+        out_file = stdout;
+        cli_refuse_binary_tty();
+        return;
+    }
+    if (strlen(path) + 16 > sizeof out_tmp) cli_usage("-o: the file name '%s' is too long", path);
+    snprintf(out_final, sizeof out_final, "%s", path);
+    snprintf(out_tmp, sizeof out_tmp, "%s.tmp-XXXXXX", path); /* beside FILE: rename stays on one file system */
+    int fd = mkstemp(out_tmp);
+    if (fd < 0) {
+        int e = errno;
+        out_tmp[0] = 0; /* nothing to remove */
+        cli_die("cannot create '%s.tmp-XXXXXX' (the temporary of -o %s): %s", path, path, strerror(e));
+    }
+    fchmod(fd, 0666 & ~current_umask());
+    out_file = fdopen(fd, "wb");
+    if (!out_file) cli_die("cannot open '%s': %s", out_tmp, strerror(errno));
+}
+
+FILE *cli_output(void) { return out_file ? out_file : stdout; }
+
+void cli_output_close(void)
+{
+    FILE *f = cli_output();
+    if (fflush(f) != 0 || ferror(f)) cli_die("cannot write %s: %s", out_tmp[0] ? out_tmp : "standard output", strerror(errno));
+    if (!out_tmp[0]) return;
+    if (fsync(fileno(f)) != 0) cli_die("cannot write %s: %s", out_tmp, strerror(errno));
+    if (fclose(f) != 0) {
+        out_file = NULL;
+        cli_die("cannot write %s: %s", out_tmp, strerror(errno));
+    }
+    out_file = NULL;
+    if (rename(out_tmp, out_final) != 0) cli_die("cannot rename %s to %s: %s", out_tmp, out_final, strerror(errno));
+    out_tmp[0] = 0;
+}
+
+void cli_write_end(dem_writer *w)
+{
+    dem_error err;
+    if (dem_writer_finish(w, &err)) cli_die_err(&err);
+}
+
+void cli_input_end(const dem_reader *r)
+{
+    if (!dem_reader_ended_with_marker(r))
+        cli_warn("the input ends after frame %llu without an end-of-stream marker: it may have been cut short (a killed "
+                 "writer, a full disk; 'dem-probe --salvage' keeps the complete frames of a damaged file), or was written "
+                 "before format 1.3",
+                 (unsigned long long)dem_reader_frames(r) - 1);
 }
 
 double cli_double(const char *opt, const char *text)
@@ -134,6 +207,7 @@ void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_han
     if (sel->last && dem_reader_frames(r)) h->emit(h->ctx, dem_reader_frames(r) - 1, held);
     h->finish(h->ctx);
     if (rc < 0) cli_die_err(&err);
+    if (rc == 0) cli_input_end(r);
     if (sel->frame >= 0 && !printed)
         cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", sel->frame,
                 (unsigned long long)dem_reader_frames(r), (unsigned long long)dem_reader_frames(r) - 1);
@@ -160,10 +234,14 @@ void cli_read_last_frame(const char *path, dem_system *s)
         got = 1;
     }
     dem_system_free(&next);
-    dem_reader_free(r);
-    if (fd != 0) close(fd);
+    if (st < 0 && got)
+        cli_die("%s (the %llu complete frame%s before it: 'dem-probe --salvage' writes them out, to continue from the last)", err.msg,
+                (unsigned long long)dem_reader_frames(r), dem_reader_frames(r) == 1 ? "" : "s");
     if (st < 0) cli_die_err(&err);
     if (!got) cli_die("no frame in the input");
+    cli_input_end(r);
+    dem_reader_free(r);
+    if (fd != 0) close(fd);
 }
 
 static volatile sig_atomic_t interrupted; /* the signal's number */
@@ -186,7 +264,7 @@ static void write_frame(dem_writer *w, dem_sim *sim, dem_system *s)
 int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every, int level)
 {
     dem_error err;
-    dem_writer *w = dem_writer_new(stdout, level, &err);
+    dem_writer *w = dem_writer_new(cli_output(), level, &err);
     if (!w) cli_die_err(&err);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -224,7 +302,9 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
     }
     if (!written) cli_die("internal error: no frame written for %lld steps", steps); /* never exit 0 without output */
     if (progress && steps > 0 && !status) fprintf(stderr, "\r%60s\r", "");
+    cli_write_end(w); /* the frames are complete (interrupted or not): the stream is closed properly */
     dem_writer_free(w);
+    cli_output_close();
     return status;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "sim/sim.h"
+#include "io/stream.h"
 #include "io/system.h"
 
 #define CLI_EXIT_DATA 1
@@ -35,6 +36,17 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_open_input(const char *path);
 /* Refuse to write the binary stream to a terminal (exit 2). */
 void cli_refuse_binary_tty(void);
+/* Where the binary stream goes: path NULL or "-" is stdout (refused if a terminal); otherwise
+ * -o FILE, written as FILE.tmp-XXXXXX beside it and renamed to FILE by cli_output_close, so a
+ * FILE never holds a partial run; a failed run (cli_die) removes the temporary. */
+void cli_output_open(const char *path);
+FILE *cli_output(void);
+/* Flush (and for -o: fsync, close, rename). */
+void cli_output_close(void);
+/* Write the end-of-stream marker after the last frame (dies on a write error). */
+void cli_write_end(dem_writer *w);
+/* At the clean end of an input: warn if it has no end-of-stream marker. */
+void cli_input_end(const dem_reader *r);
 /* Parse an option value: a finite double, an integer in [lo, hi]. Usage error otherwise. */
 double cli_double(const char *opt, const char *text);
 /* Print a help text on stdout and exit 0, or exit 1 if it cannot be written (a full disk). */

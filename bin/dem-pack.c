@@ -141,6 +141,8 @@ static const char help_text[] =
 "\n"
 "Output:\n"
 "  --level L            deflate level, 0 (fastest) .. 9 (smallest) (default 1)\n"
+"  -o, --output FILE    write to FILE instead of standard output (via FILE.tmp-XXXXXX, renamed\n"
+"                       when complete: a failure leaves no FILE)\n"
 "  -v, --verbose        one summary line on standard error: particles, materials, walls and\n"
 "                       the solid fraction of the region (random), of the lattice's period\n"
 "                       box (lattice), or of the cell or the spheres' bounding box (--from)\n"
@@ -195,6 +197,7 @@ struct cmdline {
     double velocity_sigma;
     uint64_t seed;
     int level, verbose;
+    const char *output;     /* -o FILE (NULL: standard output) */
 };
 
 enum {
@@ -243,6 +246,7 @@ static const struct option long_options[] = {
     {"group", required_argument, NULL, OPT_GROUP},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"verbose", no_argument, NULL, 'v'},
+    {"output", required_argument, NULL, 'o'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -390,10 +394,11 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->level = DEM_LEVEL_DEFAULT;
     int opt;
     opterr = 0; /* our own messages, in the cli_usage format */
-    while ((opt = getopt_long(argc, argv, ":hv", long_options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":hvo:", long_options, NULL)) != -1) {
         switch (opt) {
         case 'h': cli_help(help_text);
         case 'v': c->verbose = 1; break;
+        case 'o': c->output = optarg; break;
         case OPT_LATTICE: set_source(c, &raw, SRC_LATTICE, "--lattice"); raw.lattice = optarg; break;
         case OPT_RANDOM:
             set_source(c, &raw, SRC_RANDOM, "--random");
@@ -647,10 +652,12 @@ static void write_frame(const dem_system *s, int level)
 {
     dem_error err;
     if (dem_system_check(s, &err)) cli_die_err(&err);
-    dem_writer *w = dem_writer_new(stdout, level, &err);
+    dem_writer *w = dem_writer_new(cli_output(), level, &err);
     if (!w) cli_die_err(&err);
     if (dem_writer_put(w, s, &err)) cli_die_err(&err);
+    cli_write_end(w);
     dem_writer_free(w);
+    cli_output_close();
 }
 
 int main(int argc, char **argv)
@@ -658,7 +665,7 @@ int main(int argc, char **argv)
     cli_init("dem-pack");
     struct cmdline c;
     parse_args(argc, argv, &c);
-    cli_refuse_binary_tty();
+    cli_output_open(c.output);
     dem_system s;
     dem_system_init(&s);
     build_materials(&s, &c);

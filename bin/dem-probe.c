@@ -73,6 +73,13 @@ static const char help_text[] =
 "                     frame time in s, complete after every frame. In ParaView open\n"
 "                     particles.pvd; Glyph (Sphere, Scale Array radius, Scale Factor 2)\n"
 "                     draws the spheres.\n"
+"  --salvage          write the complete frames of FILE back out as a dem stream (standard\n"
+"                     output or -o OUT), with an end-of-stream marker, and say on standard\n"
+"                     error how many were kept and what was dropped: the way to continue from\n"
+"                     the last complete frame of a damaged file (a run killed while writing,\n"
+"                     a full disk): dem-probe --salvage run.dem | dem-step -n 1000 > more.dem.\n"
+"                     Exit status 1 if no frame is complete.\n"
+"  -o, --output OUT   with --salvage: write OUT (via OUT.tmp-XXXXXX, renamed when complete)\n"
 "\n"
 "Frames (any mode; at most one of these; default every frame):\n"
 "  --frame K          only frame K (0 is the first); reading stops there. Exit status 1 if the\n"
@@ -119,12 +126,13 @@ static const char help_text[] =
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
 
-enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_VTK };
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_VTK, MODE_SALVAGE };
 
 struct cmdline {
     enum mode mode;
     const char *input;        /* NULL or "-": stdin */
     const char *vtk_dir;
+    const char *output;       /* --salvage -o OUT */
     long long frame;          /* --frame K, -1 if not given */
     int last;                 /* --last */
     long long every;          /* --every K, 1 if not given */
@@ -136,13 +144,15 @@ struct cmdline {
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
-       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX };
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"particles", no_argument, NULL, OPT_PARTICLES},
     {"contacts", no_argument, NULL, OPT_CONTACTS},
     {"vtk", required_argument, NULL, OPT_VTK},
+    {"salvage", no_argument, NULL, OPT_SALVAGE},
+    {"output", required_argument, NULL, 'o'},
     {"frame", required_argument, NULL, OPT_FRAME},
     {"last", no_argument, NULL, OPT_LAST},
     {"every", required_argument, NULL, OPT_EVERY},
@@ -218,6 +228,9 @@ static void check_combinations(const struct cmdline *c, const struct raw_args *r
     if (raw->frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
     if (raw->fields && c->mode != MODE_PARTICLES) cli_usage("--fields needs --particles");
     if (raw->box && c->mode != MODE_SUMMARY) cli_usage("--box applies to the summary only");
+    if (c->output && c->mode != MODE_SALVAGE) cli_usage("-o applies to --salvage only (the other modes print text on standard output)");
+    if (c->mode == MODE_SALVAGE && (raw->frame_opts || raw->select_opts))
+        cli_usage("--salvage keeps every complete frame: no frame selection or particle selection");
     if (raw->select_opts && c->mode == MODE_SUMMARY)
         cli_usage("%s applies to --particles, --contacts and --vtk, not to the summary", raw->select_opt);
 }
@@ -232,13 +245,15 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->every = 1;
     int opt;
     opterr = 0; /* our own messages, in the cli_usage format */
-    while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
         switch (opt) {
         case 'h': cli_help(help_text);
         case OPT_SUMMARY: set_mode(c, &raw, MODE_SUMMARY, "--summary"); break;
         case OPT_PARTICLES: set_mode(c, &raw, MODE_PARTICLES, "--particles"); break;
         case OPT_CONTACTS: set_mode(c, &raw, MODE_CONTACTS, "--contacts"); break;
         case OPT_VTK: set_mode(c, &raw, MODE_VTK, "--vtk"); c->vtk_dir = optarg; break;
+        case OPT_SALVAGE: set_mode(c, &raw, MODE_SALVAGE, "--salvage"); break;
+        case 'o': c->output = optarg; break;
         case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: raw.frame_opts++; c->last = 1; break;
         case OPT_EVERY: raw.frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
@@ -285,7 +300,7 @@ static void print_header(struct probe *pr)
     case MODE_SUMMARY: st = dem_tsv_summary_header(stdout, &err); break;
     case MODE_PARTICLES: st = dem_tsv_particles_header(stdout, &pr->cl->columns, &err); break;
     case MODE_CONTACTS: st = dem_tsv_contacts_header(stdout, pr->hist_slots, &err); break;
-    case MODE_VTK: break;
+    case MODE_VTK: case MODE_SALVAGE: break; /* no text */
     }
     if (st) cli_die_err(&err);
     pr->header_done = 1;
@@ -388,6 +403,7 @@ static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *
     case MODE_PARTICLES: return dem_tsv_particles_rows(stdout, frame, s, &pr->cl->columns, pr->sel, err);
     case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
     case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
+    case MODE_SALVAGE: return DEM_OK; /* run_salvage writes the frames */
     }
     return DEM_OK;
 }
@@ -442,6 +458,7 @@ static void run_last(struct probe *pr, dem_reader *r)
     uint64_t n = dem_reader_frames(r);
     if (n) emit_frame(pr, n - 1, held);
     if (rc < 0) fail_read(pr, &err);
+    cli_input_end(r);
     dem_system_free(&a);
     dem_system_free(&b);
 }
@@ -459,12 +476,44 @@ static void run_frames(struct probe *pr, dem_reader *r)
         if (c->frame >= 0 && frame == (uint64_t)c->frame) break;
     }
     if (rc < 0) fail_read(pr, &err);
+    if (rc == 0) cli_input_end(r);
     if (c->frame >= 0 && !pr->printed) {
         finish_output(pr);
         cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", c->frame,
                 (unsigned long long)dem_reader_frames(r), (unsigned long long)dem_reader_frames(r) - 1);
     }
     dem_system_free(&s);
+}
+
+/* --salvage: every complete frame back out, then the end marker; what was lost on stderr. */
+static int run_salvage(const struct cmdline *c, dem_reader *r)
+{
+    dem_error err, rerr;
+    dem_system s;
+    dem_system_init(&s);
+    cli_output_open(c->output);
+    dem_writer *w = dem_writer_new(cli_output(), DEM_LEVEL_DEFAULT, &err);
+    if (!w) cli_die_err(&err);
+    int rc;
+    uint64_t last_step = 0;
+    while ((rc = dem_reader_next(r, &s, &rerr)) == 1) {
+        if (dem_writer_put(w, &s, &err)) cli_die_err(&err);
+        last_step = s.step;
+    }
+    uint64_t n = dem_reader_frames(r);
+    if (n == 0) cli_die("no complete frame to salvage: %s", rc < 0 ? rerr.msg : "the input is empty");
+    cli_write_end(w);
+    dem_writer_free(w);
+    cli_output_close();
+    if (rc < 0)
+        fprintf(stderr, "dem-probe: salvaged %llu complete frame%s (the last at step %llu); dropped what follows: %s\n",
+                (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)last_step, rerr.msg);
+    else
+        fprintf(stderr, "dem-probe: salvaged %llu complete frame%s (the last at step %llu): the input was sound%s\n",
+                (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)last_step,
+                dem_reader_ended_with_marker(r) ? "" : " but had no end-of-stream marker");
+    dem_system_free(&s);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -483,6 +532,11 @@ int main(int argc, char **argv)
     int fd = cli_open_input(cl.input);
     dem_reader *r = dem_reader_new_fd(fd, &err);
     if (!r) cli_die_err(&err);
+    if (cl.mode == MODE_SALVAGE) {
+        run_salvage(&cl, r);
+        dem_reader_free(r);
+        return 0;
+    }
     if (cl.last) run_last(&pr, r);
     else run_frames(&pr, r);
     finish_output(&pr);

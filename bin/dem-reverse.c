@@ -42,6 +42,9 @@ static const char usage_text[] =
 "                       to see how far from its past such a run ends\n"
 "      --threads T      OpenMP threads (default 1); the results do not depend on T\n"
 "      --level L        deflate level of the output, 0..9 (default 1)\n"
+"  -o, --output FILE    write the stream to FILE instead of standard output: as FILE.tmp-XXXXXX\n"
+"                       beside it, renamed to FILE when the run is complete (a failed run\n"
+"                       leaves no FILE and no temporary)\n"
 "      --stop-overlap F, --stop-move F\n"
 "                       the stability guards of dem-step (defaults 0.5 and 1; 0: off)\n"
 "  -q, --quiet          no notes on standard error\n"
@@ -67,6 +70,7 @@ struct cmdline {
     int force, threads, level, quiet;
     dem_sim_limits limits; /* --stop-overlap, --stop-move */
     const char *input;
+    const char *output;    /* -o FILE (NULL: standard output) */
 };
 
 enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL, OPT_STOP_OVERLAP, OPT_STOP_MOVE };
@@ -75,6 +79,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
 {
     static const struct option opts[] = {
         {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
+        {"output", required_argument, 0, 'o'},
         {"every", required_argument, 0, OPT_EVERY}, {"exact", optional_argument, 0, OPT_EXACT},
         {"no-exact", no_argument, 0, OPT_NO_EXACT}, {"force", no_argument, 0, OPT_FORCE},
         {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
@@ -88,7 +93,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     dem_sim_limits_default(&c->limits);
     int ch;
     opterr = 0; /* our own messages, in the cli_usage format */
-    while ((ch = getopt_long(argc, argv, ":n:qh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":n:o:qh", opts, NULL)) != -1) {
         switch (ch) {
         case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
         case OPT_TIME:
@@ -104,6 +109,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
         case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
         case 'q': c->quiet = 1; break;
+        case 'o': c->output = optarg; break;
         case 'h': cli_help(usage_text);
         default: cli_bad_option(ch, argv);
         }
@@ -141,7 +147,7 @@ int main(int argc, char **argv)
     if (!(s.dt > 0.0)) cli_die("the frame has no time step (dt 0): it was never advanced, so there is no run to reverse; dem-step sets one");
     check_reversible(&st, &s, c.force);
     if (c.exact < 0) st.exact_quantum = 0.0;
-    cli_refuse_binary_tty();
+    cli_output_open(c.output);
 
     dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
     if (!sim) cli_die_err(&err);

@@ -30,6 +30,9 @@ static const char usage_text[] =
 "                       last frame\n"
 "      --threads T      OpenMP threads (default 1); the results do not depend on T\n"
 "      --level L        deflate level of the output, 0..9 (default 1)\n"
+"  -o, --output FILE    write the stream to FILE instead of standard output: as FILE.tmp-XXXXXX\n"
+"                       beside it, renamed to FILE when the run is complete (a failed run\n"
+"                       leaves no FILE and no temporary)\n"
 "  -q, --quiet          do not print the time-step estimates\n"
 "\n"
 "Integrator:\n"
@@ -122,6 +125,7 @@ struct cmdline {
     int level;
     int quiet;
     const char *input;
+    const char *output;    /* -o FILE (NULL: standard output) */
     /* setting overrides: applied to the frame's settings */
     const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore;
     int has_gravity, has_kn, has_kt, has_vc, has_max_overlap, has_gamma_n, has_gamma_t, has_local, has_drag, has_skin;
@@ -145,6 +149,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
 {
     static const struct option opts[] = {
         {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
+        {"output", required_argument, 0, 'o'},
         {"dt", required_argument, 0, OPT_DT}, {"every", required_argument, 0, OPT_EVERY},
         {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
@@ -171,7 +176,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->stop_dt = 1.0;
     int ch;
     opterr = 0; /* our own messages, in the cli_usage format */
-    while ((ch = getopt_long(argc, argv, ":n:qh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":n:o:qh", opts, NULL)) != -1) {
         switch (ch) {
         case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
         case OPT_TIME:
@@ -189,6 +194,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case 'q': c->quiet = 1; break;
+        case 'o': c->output = optarg; break;
         case 'h': cli_help(usage_text);
         case OPT_INTEGRATOR: c->integrator = optarg; break;
         case OPT_GRAVITY:
@@ -328,7 +334,7 @@ int main(int argc, char **argv)
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
     apply_overrides(&c, &st);
     apply_wall_velocities(&c, &s);
-    cli_refuse_binary_tty();
+    cli_output_open(c.output);
 
     dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
     if (!sim) cli_die_err(&err);

@@ -82,6 +82,23 @@ run_cases()
         --ignore 2:1 --dt 5e-6 "$out/walled-start.dem" > "$out/walled-hertz.dem"
 }
 
+# payloads FILE: every frame's payload with its minor version (bytes 10-11) zeroed
+payloads()
+{
+    python3 - "$1" <<'PY'
+import sys, zlib
+data = open(sys.argv[1], "rb").read()
+out = sys.stdout.buffer
+while data:
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    p = d.decompress(data)
+    data = d.unused_data
+    if len(p) >= 16:
+        p = p[:10] + b"\0\0" + p[12:]
+    out.write(p)
+PY
+}
+
 compare_dirs()
 {
     local want=$1 got=$2 bad=0 n=0
@@ -92,6 +109,9 @@ compare_dirs()
         n=$((n + 1))
         if cmp -s "$f" "$got/$name"; then
             echo "same    $name"
+        elif cmp -s <(payloads "$f") <(payloads "$got/$name"); then
+            # a later format adds only stream framing (1.3: the end-of-stream marker, minor 3)
+            echo "same    $name (payloads; the stream framing or minor version differs)"
         else
             echo "DIFFER  $name"
             bad=$((bad + 1))

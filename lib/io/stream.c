@@ -20,6 +20,14 @@
 #define SECTION_REQUIRED 1u
 #define RECORD_SIZE_MAX 65536u /* no record of any version may exceed it: bounds memory on hostile input */
 
+/* The end-of-stream marker (formats/dem-stream.md §3.1), after htslib's BGZF EOF block: an empty
+ * gzip member whose FEXTRA holds the subfield 'D' 'E' of length 0. zcat reads it as nothing. */
+static const uint8_t eos_marker[DEM_EOS_BYTES] = {
+    0x1f, 0x8b, 0x08, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, /* gzip header, FLG = FEXTRA, OS 3 */
+    0x04, 0x00, 0x44, 0x45, 0x00, 0x00,                         /* XLEN 4: subfield "DE", length 0 */
+    0x03, 0x00,                                                 /* deflate: an empty final block */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};            /* CRC-32 0, ISIZE 0 */
+
 /* ============================== writing ============================== */
 struct dem_writer {
     FILE *out;
@@ -64,6 +72,15 @@ void dem_writer_free(dem_writer *w)
 }
 
 uint64_t dem_writer_bytes(const dem_writer *w) { return w->bytes; }
+
+dem_status dem_writer_finish(dem_writer *w, dem_error *err)
+{
+    if (fwrite(eos_marker, 1, sizeof eos_marker, w->out) != sizeof eos_marker || fflush(w->out) != 0)
+        return dem_fail(err, DEM_ERR_IO, "write failed after %llu bytes (the end-of-stream marker): %s", (unsigned long long)w->bytes,
+                        strerror(errno));
+    w->bytes += sizeof eos_marker;
+    return DEM_OK;
+}
 
 /* Compress what is staged; flush is Z_NO_FLUSH or Z_FINISH. */
 static dem_status w_deflate(dem_writer *w, int flush, dem_error *err)
@@ -245,6 +262,7 @@ struct dem_reader {
     uint64_t frames;        /* frames delivered */
     uint64_t frame_start;   /* compressed offset of the frame being read */
     const char *where;      /* section being parsed, for messages */
+    int after_eos;          /* the last member read was an end-of-stream marker */
     dem_status failed;
     dem_error failed_err;
 };
@@ -315,6 +333,7 @@ void dem_reader_free(dem_reader *r)
 }
 
 uint64_t dem_reader_frames(const dem_reader *r) { return r->frames; }
+int dem_reader_ended_with_marker(const dem_reader *r) { return r->after_eos; }
 uint64_t dem_reader_offset(const dem_reader *r) { return r->in_total - r->z.avail_in; }
 
 /* Make at least `want` compressed bytes available at z.next_in, if the source has them. */
@@ -682,13 +701,21 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
  * 0 at the clean end of input. */
 static int r_member_start(dem_reader *r, dem_error *err)
 {
-    dem_status st = r_input(r, 2, err);
-    if (st) return st;
+    dem_status st;
+    for (;;) { /* end-of-stream markers: skipped (one ends a stream; in a concatenation, the parts) */
+        if ((st = r_input(r, DEM_EOS_BYTES, err))) return st;
+        if (r->z.avail_in < DEM_EOS_BYTES || memcmp(r->z.next_in, eos_marker, DEM_EOS_BYTES) != 0) break;
+        r->z.next_in += DEM_EOS_BYTES;
+        r->z.avail_in -= DEM_EOS_BYTES;
+        r->after_eos = 1;
+    }
     r->frame_start = dem_reader_offset(r);
     if (r->z.avail_in == 0) {
-        if (r->frames == 0) return dem_fail(err, DEM_ERR_EMPTY, "empty input: no frame (0 bytes)");
+        if (r->frames == 0)
+            return dem_fail(err, DEM_ERR_EMPTY, r->after_eos ? "empty stream: an end-of-stream marker and no frame" : "empty input: no frame (0 bytes)");
         return 0;
     }
+    r->after_eos = 0;
     const uint8_t *b = r->z.next_in;
     if (r->z.avail_in < 2 || b[0] != 0x1f || b[1] != 0x8b) {
         if (r->z.avail_in < 2 && b[0] == 0x1f)

@@ -15,7 +15,7 @@
 #include "io/system.h"
 
 #define DEM_FORMAT_MAJOR 1
-#define DEM_FORMAT_MINOR 2
+#define DEM_FORMAT_MINOR 3
 #define DEM_MAGIC "DEMSTRM\0" /* 8 bytes at the start of every frame payload */
 #define DEM_LEVEL_DEFAULT 1   /* deflate level: fast; doubles compress little at higher levels */
 
@@ -27,6 +27,11 @@ dem_writer *dem_writer_new(FILE *out, int level, dem_error *err);
 /* Encode, compress and write one frame, then fflush. The system is not checked here:
  * call dem_system_check first when its values come from outside. */
 dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err);
+/* Close the stream: write the end-of-stream marker (26 bytes, formats/dem-stream.md §3.1) and
+ * flush. A stream without it was cut short (a killed writer, a full disk) or written before
+ * format 1.3; readers warn. */
+dem_status dem_writer_finish(dem_writer *w, dem_error *err);
+#define DEM_EOS_BYTES 26
 /* Compressed bytes written so far. */
 uint64_t dem_writer_bytes(const dem_writer *w);
 void dem_writer_free(dem_writer *w);
@@ -49,6 +54,9 @@ dem_reader *dem_reader_new_mem(const void *buf, size_t len, dem_error *err);
 int dem_reader_next(dem_reader *r, dem_system *s, dem_error *err);
 /* Frames delivered so far. */
 uint64_t dem_reader_frames(const dem_reader *r);
+/* After dem_reader_next returned 0: whether the input ended with an end-of-stream marker (0: the
+ * stream may have been cut at a frame boundary). */
+int dem_reader_ended_with_marker(const dem_reader *r);
 /* Compressed bytes consumed so far (offset of the next frame once a frame is read). */
 uint64_t dem_reader_offset(const dem_reader *r);
 void dem_reader_free(dem_reader *r);

@@ -32,3 +32,85 @@ PY
         [ "$mb" -lt 200 ] || { echo "$prog held $mb MB"; return 1; }   # 1060 MB before
     done
 }
+
+@test "the end-of-stream marker: written by every writer, its absence warned about, skipped inside concatenations" {
+    dem-pack --lattice sc --cells 2,2,2 --radius 0.5 > a.dem
+    # the last 26 bytes are the marker of spec §3.1
+    [ "$(tail -c 26 a.dem | od -An -tx1 | tr -d ' \n')" = "1f8b080400000000000304004445000003000000000000000000" ]
+    zcat a.dem > /dev/null                              # an empty gzip member to gzip
+    run --separate-stderr dem-probe a.dem
+    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    # cut exactly at the frame boundary: still read, but said
+    head -c -26 a.dem > cut.dem
+    run --separate-stderr dem-probe cut.dem
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == "dem-probe: warning: the input ends after frame 0 without an end-of-stream marker: it may have been cut short"* ]]
+    # a concatenation: the marker between the parts is skipped, frames numbered on
+    cat a.dem a.dem > ab.dem
+    run --separate-stderr dem-probe ab.dem
+    [ "$status" -eq 0 ] && [ -z "$stderr" ] && [ "${#lines[@]}" -eq 3 ]
+    # a marker alone is no stream
+    tail -c 26 a.dem > only.dem
+    run --separate-stderr dem-probe only.dem
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "dem-probe: empty stream: an end-of-stream marker and no frame" ]
+    # the independent reader agrees
+    run --separate-stderr python3 "$REPO/tests/independent/demread.py" --summary cut.dem
+    [ "$status" -eq 0 ] && [[ "$stderr" == *"no end-of-stream marker after frame 0"* ]]
+    run --separate-stderr python3 "$REPO/tests/independent/demread.py" --summary ab.dem
+    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+}
+
+@test "SIGKILL mid-run: dem-step refuses the damaged file, dem-probe --salvage keeps every complete frame, and continuing is bit-identical" {
+    dem-pack --random 2000 --box 0,0,0,0.03,0.03,0.03 --radius 5e-4 --enclose --seed 1 --velocity-random 0.1 > start.dem
+    dem-step -q -n 100000000 --every 20 --dt 1e-6 --gravity 0,0,-9.81 --level 0 start.dem > run.dem &
+    pid=$!
+    sleep 1.5
+    kill -KILL $pid
+    wait $pid || true
+    # most likely a partial last frame; at the least no end marker
+    run --separate-stderr dem-step -q -n 1 run.dem
+    if [ "$status" -eq 1 ]; then
+        [[ "$stderr" == *"truncated stream (the "*" complete frame"*"before it: 'dem-probe --salvage' writes them out"* ]]
+    else
+        [[ "$stderr" == *"without an end-of-stream marker"* ]]
+    fi
+    run --separate-stderr dem-probe --salvage -o saved.dem run.dem
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == "dem-probe: salvaged "*" complete frame"* ]]
+    n=$(dem-probe saved.dem | tail -n +2 | wc -l)
+    [ "$n" -ge 2 ]
+    step=$(dem-probe --last saved.dem | awk -F'\t' 'NR == 2 { print $2 }')
+    # the salvaged last frame continues exactly as the uninterrupted run would have
+    dem-step -q -n 40 --every 20 --dt 1e-6 --gravity 0,0,-9.81 start.dem > fresh.dem
+    dem-step -q -n 40 saved.dem > cont.dem
+    dem-step -q -n $((step + 40)) --dt 1e-6 --gravity 0,0,-9.81 start.dem > whole.dem
+    cmp <(dem-probe --particles --last cont.dem) <(dem-probe --particles --last whole.dem)
+    cmp <(dem-probe --contacts --last cont.dem) <(dem-probe --contacts --last whole.dem)
+}
+
+@test "-o FILE: renamed when complete; a failed run leaves neither FILE nor a temporary; the mode is the umask's" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.0019\t0\t0\t0.001\n' | dem-pack --from - -o pair.dem
+    [ -f pair.dem ] && dem-probe pair.dem > /dev/null
+    [ "$(ls | grep -c tmp-)" -eq 0 ]
+    [ "$(stat -c %a pair.dem)" = "$(printf '%o' $((0666 & ~$(umask))))" ]
+    dem-step -q -n 5 --dt 1e-7 -o out.dem pair.dem
+    dem-reverse -q -n 5 --force -o back.dem out.dem
+    [ -f out.dem ] && [ -f back.dem ]
+    # a run stopped by a guard: no out2.dem, no temporary
+    run --separate-stderr dem-step -q -n 5 --dt 1e-7 --stop-overlap 0.01 -o out2.dem pair.dem
+    [ "$status" -eq 1 ]
+    [ ! -e out2.dem ]
+    [ "$(ls | grep -c tmp-)" -eq 0 ]
+    # an existing FILE is kept when the run fails
+    cp out.dem keep.dem
+    run dem-step -q -n 5 --dt 1e-7 --stop-overlap 0.01 -o out.dem pair.dem
+    cmp out.dem keep.dem
+    # a directory that cannot be written: exit 1, the reason
+    run --separate-stderr dem-pack --lattice sc --cells 1,1,1 --radius 0.5 -o /nonexistent/dir/x.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == "dem-pack: cannot create '/nonexistent/dir/x.dem.tmp-XXXXXX'"*"No such file or directory" ]]
+    # -o applies to --salvage only in dem-probe
+    run dem-probe -o x.dem pair.dem
+    [ "$status" -eq 2 ]
+}

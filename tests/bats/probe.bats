@@ -392,7 +392,7 @@ make_truncated() {
 @test "corrupt third frame (CRC-32): 2 frames, then the reader's message, exit 1" {
     mkframes -n 2 > a.dem
     mkframes -n 1 > c.dem
-    n=$(wc -c < c.dem)
+    n=$(($(wc -c < c.dem) - 26))   # the frame's CRC-32: 8 bytes before its end, before the end marker
     b=$(od -An -tu1 -j $((n - 8)) -N1 c.dem | tr -d ' ')
     printf "\\$(printf %03o $(((b + 1) % 256)))" | dd of=c.dem bs=1 seek=$((n - 8)) conv=notrunc 2>/dev/null
     cat a.dem c.dem > bad.dem

@@ -23,6 +23,7 @@ history slots, settings, unusual gzip headers) so that demread.py and dem-probe 
   --set TAG:K:OFF:FMT:VALUE  pack VALUE with struct format FMT at byte OFF of record K of TAG
                              (K = -1: the 16-byte table header)
   --corrupt-payload OFF      xor the payload byte at OFF with 0xff (CRC recomputed)
+  --no-end                   leave out the end-of-stream marker (written after the last frame)
 """
 
 import struct
@@ -89,10 +90,14 @@ def gzip_member(payload, level, fancy):
                                        len(payload) & 0xffffffff)
 
 
+END_MARKER = bytes.fromhex("1f8b08040000000000030400444500000300" + "00" * 8)
+
+
 def main(argv):
     ops = []
     level = 6
     fancy = False
+    end = True
     args = argv[1:]
     while args:
         a = args.pop(0)
@@ -102,6 +107,8 @@ def main(argv):
             ops.append((a, None))
         elif a == "--level":
             level = int(args.pop(0))
+        elif a == "--no-end":
+            end = False
         else:
             ops.append((a, args.pop(0)))
     src = demread.Source(sys.stdin.buffer)
@@ -110,6 +117,8 @@ def main(argv):
         p = demread.read_member(src, frame)
         if p is None:
             break
+        if p is demread.END_MARKER:  # written again at the end (unless --no-end)
+            continue
         head, secs = split_sections(p)
         for op, v in ops:
             if op == "--major":
@@ -188,6 +197,8 @@ def main(argv):
                 payload[int(v)] ^= 0xff
         sys.stdout.buffer.write(gzip_member(bytes(payload), level, fancy))
         frame += 1
+    if end:  # spec §3.1: the end-of-stream marker, 26 bytes
+        sys.stdout.buffer.write(END_MARKER)
     return 0
 
 

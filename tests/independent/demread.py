@@ -216,6 +216,7 @@ def read_member(src, frame):
     if flg & 0xe0:
         raise DemError(CORRUPT, frame, start + 3, "gzip header",
                        "reserved FLG bits set (0x%02x)" % flg)
+    subfields = []
     if flg & FEXTRA:
         if not src.have(2):
             truncated("FEXTRA")
@@ -224,7 +225,13 @@ def read_member(src, frame):
         xlen = struct.unpack("<H", xlen_bytes)[0]
         if not src.have(xlen):
             truncated("FEXTRA")
-        header += src.take(xlen)
+        extra = src.take(xlen)
+        header += extra
+        at = 0
+        while at + 4 <= len(extra):  # RFC 1952 subfields: SI1 SI2 LEN data
+            ln = struct.unpack_from("<H", extra, at + 2)[0]
+            subfields.append(bytes(extra[at:at + 2]))
+            at += 4 + ln
     for bit, name in ((FNAME, "FNAME"), (FCOMMENT, "FCOMMENT")):
         if flg & bit:
             while True:
@@ -268,7 +275,12 @@ def read_member(src, frame):
     if isize != len(payload) & 0xffffffff:
         raise DemError(CORRUPT, frame, trailer_at + 4, "gzip trailer",
                        "length mismatch (stored %d, payload %d bytes)" % (isize, len(payload)))
+    if b"DE" in subfields and len(payload) == 0:
+        return END_MARKER  # spec §3.1: the end-of-stream marker
     return payload
+
+
+END_MARKER = b"end-of-stream marker"  # read_member's value for it: not a payload
 
 
 # ---------------------------------------------------------------------------------------------
@@ -681,12 +693,16 @@ def main(argv):
     src = Source(f)
     frame = 0
     header(mode, out)
+    ended_with_marker = False
     try:
         while True:
             at = src.offset()
             payload = read_member(src, frame)
             if payload is None:
                 break
+            ended_with_marker = payload is END_MARKER
+            if ended_with_marker:  # skipped: it ends the stream, or a part of a concatenation
+                continue
             try:
                 fr = decode_frame(payload, frame)
             except DemError as e:
@@ -699,6 +715,12 @@ def main(argv):
         out.flush()
         sys.stderr.write("demread: %s\n" % e)
         return 1
+    if frame == 0:
+        sys.stderr.write("demread: frame 0: the stream holds no frame\n")
+        return 1
+    if not ended_with_marker:
+        sys.stderr.write("demread: warning: no end-of-stream marker after frame %d: the stream may be cut short\n"
+                         % (frame - 1))
     return 0
 
 

@@ -196,6 +196,7 @@ int main(int argc, char **argv)
         check(dem_system_check(&s, &err), &err);
         check(dem_writer_put(w, &s, &err), &err);
     }
+    check(dem_writer_finish(w, &err), &err); /* the end-of-stream marker */
     dem_writer_free(w);
     dem_system_free(&s);
     return 0;

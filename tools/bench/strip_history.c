@@ -44,7 +44,7 @@ int main(int argc, char **argv)
         s.walls[k].work = 0.0;
     }
     dem_writer *w = dem_writer_new(stdout, DEM_LEVEL_DEFAULT, &err);
-    if (!w || dem_system_check(&s, &err) || dem_writer_put(w, &s, &err)) goto fail;
+    if (!w || dem_system_check(&s, &err) || dem_writer_put(w, &s, &err) || dem_writer_finish(w, &err)) goto fail;
     dem_writer_free(w);
     dem_system_free(&s);
     return 0;
