@@ -435,8 +435,8 @@ def decode_parm(p, body, length, frame):
         if end - at < 2 + klen + 2:
             malformed(at, "entry runs past the section")
         key_b = p[at + 2:at + 2 + klen]
-        if b"\0" in key_b or any(c > 0x7f for c in key_b):
-            malformed(at + 2, "key is not ASCII without NUL")
+        if any(c < 0x21 or c > 0x7e for c in key_b):  # section 5.2: printable ASCII
+            malformed(at + 2, "key is not printable ASCII (bytes 0x21..0x7e)")
         key = key_b.decode("ascii")
         if key in keys:
             malformed(at, "duplicate key %r" % key)
@@ -495,81 +495,124 @@ def _pos_finite(x):
 
 
 def check_values(fr):
+    """Every rule of section 6.1 of the spec, in the spec's words, table by table."""
     frame = fr["frame"]
 
     def bad(rec, where, detail):
         raise DemError(IMPOSSIBLE, frame, rec.get("_offset", 0), where, detail)
 
+    def finite(rec, where, names):
+        for f in names:
+            if not math.isfinite(rec[f]):
+                bad(rec, where + "." + f, "%s %r not finite" % (f, rec[f]))
+
+    def positive(rec, where, names):
+        for f in names:
+            if not _pos_finite(rec[f]):
+                bad(rec, where + "." + f, "%s %r not positive and finite" % (f, rec[f]))
+
+    def vec(prefix):
+        return [prefix + c for c in "xyz"]
+
+    def unit_quat(rec, where, names):
+        qn = math.sqrt(sum(rec[f] ** 2 for f in names))
+        if not abs(qn - 1) <= 1e-6:
+            bad(rec, where + ".q", "orientation of norm %r, not a unit quaternion (+-1e-6)" % qn)
+
+    head = fr["HEAD"][0]
+    if not math.isfinite(head["time"]):
+        bad(head, "HEAD.time", "time %r not finite" % head["time"])
+    if not (math.isfinite(head["dt"]) and head["dt"] >= 0):
+        bad(head, "HEAD.dt", "dt %r negative or not finite" % head["dt"])
+
     nmat = len(fr["MATL"])
     nwall = len(fr["WALL"])
     for k, m in enumerate(fr["MATL"]):
         w = "MATL[%d]" % k
-        if not m["density"] > 0:
-            bad(m, w + ".density", "density %r not > 0" % m["density"])
-        if not m["young"] > 0:
-            bad(m, w + ".young", "Young's modulus %r not > 0" % m["young"])
+        # a name without a NUL among its 32 bytes: refused by decode_name as it is read
+        positive(m, w, ("density", "young"))
         if not -1 < m["poisson"] < 0.5:
             bad(m, w + ".poisson", "Poisson's ratio %r not in (-1, 0.5)" % m["poisson"])
-        if not m["friction"] >= 0:
-            bad(m, w + ".friction", "friction %r not >= 0" % m["friction"])
+        for f in ("friction", "rolling_friction", "twisting_friction", "surface_energy"):
+            if not (math.isfinite(m[f]) and m[f] >= 0):
+                bad(m, w + "." + f, "%s %r negative or not finite" % (f, m[f]))
         if not 0 < m["restitution"] <= 1:
             bad(m, w + ".restitution", "restitution %r not in (0, 1]" % m["restitution"])
     for k, wl in enumerate(fr["WALL"]):
         w = "WALL[%d]" % k
+        if wl["kind"] not in (1, 2):
+            bad(wl, w + ".kind", "kind %d is not 1 (plane) or 2 (cylinder)" % wl["kind"])
         if wl["material"] >= nmat:
             bad(wl, w + ".material", "material index %d out of range (%d materials)"
                 % (wl["material"], nmat))
+        finite(wl, w, vec("p") + vec("v") + vec("w") + vec("f") + vec("t") + ["work"])
         n = math.sqrt(wl["nx"] ** 2 + wl["ny"] ** 2 + wl["nz"] ** 2)
         if not abs(n - 1) <= 1e-9:
             bad(wl, w + ".n", "normal of length %r, not 1 (+-1e-9)" % n)
+        if wl["kind"] == 2:
+            positive(wl, w, ("radius",))
     if fr["CELL"] and fr["CELL"][0]["flags"] != 0:
         c = fr["CELL"][0]
         h = [[c["h%d%d" % (r, s)] for s in (1, 2, 3)] for r in (1, 2, 3)]
         det = (h[0][0] * (h[1][1] * h[2][2] - h[1][2] * h[2][1])
                - h[0][1] * (h[1][0] * h[2][2] - h[1][2] * h[2][0])
                + h[0][2] * (h[1][0] * h[2][1] - h[1][1] * h[2][0]))
-        if not det > 0:
-            bad(c, "CELL.H", "det H = %r not > 0" % det)
+        if not (math.isfinite(det) and det > 0):
+            bad(c, "CELL.H", "det H = %r not positive and finite" % det)
+        finite(c, "CELL", vec("o") + ["l%d%d" % (r, s) for r in (1, 2, 3) for s in (1, 2, 3)]
+               + ["s%d%d" % (r, s) for r in (1, 2, 3) for s in (1, 2, 3)])
+    clumps = set()
+    for k, cl in enumerate(fr["CLMP"]):
+        w = "CLMP[%d]" % k
+        if cl["id"] == 0 or cl["id"] in clumps:
+            bad(cl, w + ".id", "clump id %d is 0 or repeated" % cl["id"])
+        clumps.add(cl["id"])
+        positive(cl, w, ("mass", "i1", "i2", "i3"))
+        finite(cl, w, vec("") + vec("v") + vec("w") + vec("f") + vec("t"))
+        unit_quat(cl, w, ("q0", "q1", "q2", "q3"))
     ids = set()
     for k, pt in enumerate(fr["PART"]):
         w = "PART[%d]" % k
-        for f in ("r", "mass", "inertia"):
-            if not _pos_finite(pt[f]):
-                bad(pt, w + "." + f, "%s %r not positive and finite" % (f, pt[f]))
-        for f in ("x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz",
-                  "fx", "fy", "fz", "tx", "ty", "tz"):
-            if not math.isfinite(pt[f]):
-                bad(pt, w + "." + f, "%s %r not finite" % (f, pt[f]))
-        qn = math.sqrt(pt["q0"] ** 2 + pt["q1"] ** 2 + pt["q2"] ** 2 + pt["q3"] ** 2)
-        if not abs(qn - 1) <= 1e-6:
-            bad(pt, w + ".q", "orientation of norm %r, not a unit quaternion" % qn)
+        positive(pt, w, ("r", "mass", "inertia"))
+        finite(pt, w, vec("") + vec("v") + vec("w") + vec("f") + vec("t"))
+        unit_quat(pt, w, ("q0", "q1", "q2", "q3"))
         if pt["material"] >= nmat:
             bad(pt, w + ".material", "material index %d out of range (%d materials)"
                 % (pt["material"], nmat))
+        if pt["clump"] != 0 and pt["clump"] not in clumps:
+            bad(pt, w + ".clump", "clump %d does not exist" % pt["clump"])
         if pt["id"] in ids:
             bad(pt, w + ".id", "duplicate particle id %d" % pt["id"])
         ids.add(pt["id"])
+    pairs = set()
     for k, ct in enumerate(fr["CONT"]):
         w = "CONT[%d]" % k
         if ct["i"] not in ids:
             bad(ct, w + ".i", "contact names particle %d, which does not exist" % ct["i"])
+        shift = (ct["sx"], ct["sy"], ct["sz"])
         if ct["flags"] & 1:
             if ct["j"] >= nwall:
                 bad(ct, w + ".j", "wall index %d out of range (%d walls)" % (ct["j"], nwall))
+            key = ("wall", ct["i"], ct["j"])
         else:
             if ct["j"] not in ids:
                 bad(ct, w + ".j", "contact names particle %d, which does not exist" % ct["j"])
-            # A contact of a particle with one of its own periodic images (shift not 0) is
-            # taken as possible; only i == j with a zero shift is "in contact with itself".
-            if ct["j"] == ct["i"] and (ct["sx"], ct["sy"], ct["sz"]) == (0, 0, 0):
+            if ct["j"] == ct["i"] and shift == (0, 0, 0):
                 bad(ct, w + ".j", "particle %d in contact with itself" % ct["i"])
-        # "non-finite ... force" (section 6) is read as covering the contact forces too.
-        for f in ("fnx", "fny", "fnz", "ftx", "fty", "ftz"):
-            if not math.isfinite(ct[f]):
-                bad(ct, w + "." + f, "%s %r not finite" % (f, ct[f]))
+            # (i, j, s) and (j, i, -s) are the same pair
+            key = min((ct["i"], ct["j"], shift), (ct["j"], ct["i"], tuple(-x for x in shift)))
+        if key in pairs:
+            bad(ct, w, "the pair %r appears twice" % (key,))
+        pairs.add(key)
+        finite(ct, w, ["overlap"] + vec("n") + vec("fn") + vec("ft")
+               + ["diss_friction", "diss_damp_n", "diss_damp_t"])
         for s, h in enumerate(ct["history"]):
             if not math.isfinite(h):
                 bad(ct, w + ".h%d" % s, "history slot %d %r not finite" % (s, h))
+    en = fr["ENRG"][0]
+    for f in [name for _, name, _ in ENRG_FIELDS]:  # e_initial (1.1) is beyond this reader's prefix
+        if not math.isfinite(en[f]):
+            bad(en, "ENRG." + f, "accumulator %s %r not finite" % (f, en[f]))
 
 
 # ---------------------------------------------------------------------------------------------
