@@ -28,7 +28,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all test unit bats check check-native demo bench fuzz clean
+.PHONY: all test unit bats check check-native demo bench fuzz fuzz-short clean
 all: lib/libdem.a $(BIN)
 
 $(BUILD)/lib/%.o: lib/%.c $(LIB_HDR)
@@ -89,6 +89,9 @@ bench: all
 
 fuzz:
 	$(MAKE) -C tests/fuzz run
+
+fuzz-short:
+	$(MAKE) -C tests/fuzz run FUZZ_SECONDS=20
 
 clean:
 	rm -rf build build-san build-native lib/libdem.a $(BIN)

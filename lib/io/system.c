@@ -238,6 +238,10 @@ dem_status dem_particle_check_values(const dem_particle *p, size_t k, dem_error 
     double qn = dem_quat_norm(p->orient);
     if (!isfinite(qn) || fabs(qn - 1.0) > 1e-6)
         return BAD("particle record %zu (id %llu): orientation quaternion has norm %.17g, not 1", k, (unsigned long long)p->id, qn);
+    for (int a = 0; a < 3; a++)
+        if (p->image[a] > DEM_IMAGE_MAX || p->image[a] < -DEM_IMAGE_MAX)
+            return BAD("particle record %zu (id %llu): image counter %c = %d is beyond +-2^30", k, (unsigned long long)p->id, "xyz"[a],
+                       (int)p->image[a]);
     return DEM_OK;
 }
 
@@ -290,6 +294,10 @@ static dem_status check_wall(const dem_system *s, size_t k, dem_error *err)
 
 dem_status dem_contact_check_values(const dem_contact *c, size_t k, uint32_t hist_slots, dem_error *err)
 {
+    for (int a = 0; a < 3; a++) /* (i, j, s) and (j, i, -s) are one pair: -s must exist */
+        if (c->shift[a] > DEM_IMAGE_MAX || c->shift[a] < -DEM_IMAGE_MAX)
+            return BAD("contact record %zu (%llu-%llu): image shift %c = %d is beyond +-2^30", k, (unsigned long long)c->i,
+                       (unsigned long long)c->j, "xyz"[a], (int)c->shift[a]);
     if (!isfinite(c->overlap) || !dem_v3_isfinite(c->normal) || !dem_v3_isfinite(c->fn) || !dem_v3_isfinite(c->ft) ||
         !isfinite(c->diss_friction) || !isfinite(c->diss_damp_n) || !isfinite(c->diss_damp_t))
         return BAD("contact record %zu (%llu-%llu): a value is not finite", k, (unsigned long long)c->i, (unsigned long long)c->j);

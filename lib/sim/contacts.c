@@ -379,7 +379,7 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
             o.n = dem_v3_neg(o.n);
             o.ft = dem_v3_neg(o.ft);
         }
-        dem_contact_rec *np = bsearch(&key, st->pairs, st->npairs, sizeof key, cmp_pair_key);
+        dem_contact_rec *np = st->npairs ? bsearch(&key, st->pairs, st->npairs, sizeof key, cmp_pair_key) : NULL;
         if (!np) continue; /* not within the cutoff any more: cannot be touching */
         load_record(np, &st->out[np - st->pairs], c, xi, &o);
         st->ptouch[np - st->pairs] = 1;

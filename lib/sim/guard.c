@@ -1,6 +1,7 @@
 /* guard.c - the ranges a system must lie in and the instability guards (see guard.h). */
 #include "sim/guard.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,20 +97,50 @@ static void dt_advice(dem_sim *sim, char *buf, size_t size)
         snprintf(buf, size, "the time step is %g s", sim->dt);
 }
 
+dem_status guard_check_finite(dem_sim *sim, dem_error *err)
+{
+    const sim_particles *P = &sim->p;
+    for (size_t a = 0; a < P->n; a++) {
+        dem_quat q = P->q[a];
+        if (dem_v3_isfinite(P->x[a]) && dem_v3_isfinite(P->v[a]) && dem_v3_isfinite(P->w[a]) && dem_v3_isfinite(P->f[a]) &&
+            dem_v3_isfinite(P->t[a]) && isfinite(q.w + q.x + q.y + q.z))
+            continue;
+        char advice[256];
+        dt_advice(sim, advice, sizeof advice);
+        return dem_fail(err, DEM_ERR_UNSTABLE,
+                        "step %llu: particle %llu has a non-finite position, velocity, spin, orientation, force or torque (|v| = %g m/s, |w| = %g rad/s, |f| = %g N): the run is unstable; %s",
+                        (unsigned long long)sim->step, (unsigned long long)P->id[a], dem_v3_norm(P->v[a]), dem_v3_norm(P->w[a]),
+                        dem_v3_norm(P->f[a]), advice);
+    }
+    return DEM_OK;
+}
+
 dem_status guard_check_move(dem_sim *sim, dem_error *err)
 {
+    const sim_particles *P = &sim->p;
+    double h = fabs(sim->h);
+    if (sim->g.nonfinite) { /* a speed or spin whose step overflows: never on to a NaN orientation */
+        dem_status st = guard_check_finite(sim, err);
+        if (st) return st;
+        for (size_t a = 0; a < P->n; a++) {
+            if (surface_step2(P, a, h) <= DBL_MAX) continue;
+            char advice[256];
+            dt_advice(sim, advice, sizeof advice);
+            return dem_fail(err, DEM_ERR_UNSTABLE, "step %llu: particle %llu moves or spins too fast for one step (|v| = %g m/s, |w| = %g rad/s): the run is unstable; %s",
+                            (unsigned long long)sim->step + 1, (unsigned long long)P->id[a], dem_v3_norm(P->v[a]), dem_v3_norm(P->w[a]), advice);
+        }
+    }
     double lim = sim->g.lim.move * sim->nbr.skin;
     if (!(sim->g.lim.move > 0.0) || sim->g.move2 <= lim * lim) return DEM_OK;
-    const sim_particles *P = &sim->p;
-    size_t worst = 0; /* the fastest particle (the drift moved it by the largest step) */
+    size_t worst = 0; /* the particle the drift moved furthest */
     for (size_t a = 1; a < P->n; a++)
-        if (dem_v3_norm2(P->v[a]) > dem_v3_norm2(P->v[worst])) worst = a;
+        if (surface_step2(P, a, h) > surface_step2(P, worst, h)) worst = a;
     char advice[256];
     dt_advice(sim, advice, sizeof advice);
     return dem_fail(err, DEM_ERR_UNSTABLE,
-                    "step %llu: particle %llu moved %g m in one step (|v| = %g m/s), more than %g of the neighbour skin %g m: the run is unstable; %s (guard: dem-step --stop-move)",
+                    "step %llu: particle %llu moved %g m in one step (|v| = %g m/s, |w| r = %g m/s), more than %g of the neighbour skin %g m: the run is unstable; %s (guard: dem-step --stop-move)",
                     (unsigned long long)sim->step + 1, (unsigned long long)P->id[worst], sqrt(sim->g.move2),
-                    dem_v3_norm(P->v[worst]), sim->g.lim.move, sim->nbr.skin, advice);
+                    dem_v3_norm(P->v[worst]), dem_v3_norm(P->w[worst]) * P->r[worst], sim->g.lim.move, sim->nbr.skin, advice);
 }
 
 dem_status guard_check_overlaps(dem_sim *sim, dem_error *err)

@@ -12,7 +12,11 @@ dem_status guard_alloc(dem_sim *sim, dem_error *err);
 void guard_free(dem_sim *sim);
 /* The ranges of the system as built (particles, periodic images, gravity, walls). */
 dem_status guard_check_system(const dem_sim *sim, dem_error *err);
-/* After a drift: the largest displacement of the step against lim.move skins. */
+/* Every particle's position, velocity, spin, force and torque finite (else the step and the
+ * particle, and the likely cause). */
+dem_status guard_check_finite(dem_sim *sim, dem_error *err);
+/* After a drift: the largest step of a particle's surface (translation and spin) against
+ * lim.move skins; a non-finite velocity or spin. */
 dem_status guard_check_move(dem_sim *sim, dem_error *err);
 /* After a force evaluation: the pair and wall overlaps flagged by forces.c. */
 dem_status guard_check_overlaps(dem_sim *sim, dem_error *err);

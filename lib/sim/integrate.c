@@ -16,6 +16,7 @@
  * half-step normal and the tangential history is carried through the half-step plane. */
 #include "sim/integrate.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -103,46 +104,42 @@ static void drift(dem_sim *sim)
     size_t n = P->n;
     double gd = sim->st.drag, h = sim->h;
     int reverse = sim->dir < 0;
-    double move2 = 0.0; /* the largest squared step of a particle (guard.c); max: any order */
+    /* the largest squared step of a particle's surface (guard.c), and whether one was not finite:
+     * max reductions, the same whatever the order */
+    double move2 = 0.0;
+    int nonfinite = 0;
     if (sim->ex.on) {
         exact_drift(sim);
-        for (size_t a = 0; a < n; a++) move2 = fmax(move2, dem_v3_norm2(P->v[a]) * h * h);
+        for (size_t a = 0; a < n; a++) move2 = fmax(move2, surface_step2(P, a, h));
         sim->g.move2 = move2;
+        sim->g.nonfinite = 0;
         return;
     }
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(max : move2)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(max : move2, nonfinite)
     for (size_t a = 0; a < n; a++) {
         double *ed = &sim->e.edis[a * EDIS];
         ed[EDIS_DRAG] = 0.0;
         if (P->flags[a] & DEM_PARTICLE_FIXED) { /* driven: its prescribed motion, no drag */
             if (dem_particle_driven(P, a)) {
-                double m2 = dem_v3_norm2(P->v[a]) * h * h;
+                double m2 = surface_step2(P, a, h);
                 if (m2 > move2) move2 = m2;
+                if (!(m2 <= DBL_MAX)) nonfinite = 1;
                 P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
                 P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(P->w[a], h), P->q[a]));
             }
             continue;
         }
         if (gd != 1.0 && !reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 0);
-        double m2 = dem_v3_norm2(P->v[a]) * h * h;
+        double m2 = surface_step2(P, a, h);
         if (m2 > move2) move2 = m2;
+        if (!(m2 <= DBL_MAX)) nonfinite = 1;
         P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
         if (gd != 1.0 && reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 1);
         P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(P->w[a], h), P->q[a])); /* seed 002 §1.5.2 */
     }
     sim->g.move2 = move2;
+    sim->g.nonfinite = nonfinite;
     walls_move(sim, h);
-}
-
-static dem_status check_finite(const dem_sim *sim, dem_error *err)
-{
-    const sim_particles *P = &sim->p;
-    for (size_t a = 0; a < P->n; a++)
-        if (!dem_v3_isfinite(P->x[a]) || !dem_v3_isfinite(P->v[a]) || !dem_v3_isfinite(P->f[a]))
-            return dem_fail(err, DEM_ERR_VALUE,
-                            "step %llu: particle %llu has a non-finite position, velocity or force: the time step %g s is too large for the contact stiffness, or particles overlap by more than their radius",
-                            (unsigned long long)sim->step, (unsigned long long)P->id[a], sim->dt);
-    return DEM_OK;
 }
 
 static dem_status vv_step(dem_sim *sim, dem_error *err)
@@ -164,7 +161,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     if ((st = guard_check_move(sim, err)) || (st = cell_wrap(sim, err))) return st;
     if (nbr_needs_rebuild(sim)) {
         /* a blown-up state would ask for a rebuild: say why, rather than grid it */
-        if ((st = check_finite(sim, err))) return st;
+        if ((st = guard_check_finite(sim, err))) return st;
         books_flush(sim);
         if ((st = nbr_rebuild(sim, 0, err))) return st;
     }
@@ -179,7 +176,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     if (sim->ex.on) sim->time = (double)(sim->ex.tick += sim->dir) * sim->dt;
     else sim->time += sim->h;
     if (sim->ex.on && (st = exact_range_check(sim, err))) return st;
-    if (sim->step % 64 == 0 && (st = check_finite(sim, err))) return st;
+    if (sim->step % 64 == 0 && (st = guard_check_finite(sim, err))) return st;
     return DEM_OK;
 }
 

@@ -234,6 +234,7 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     dem_status st;
     books_flush(sim);
     if (!sim->forces_current) forces_setup(sim);
+    if ((st = guard_check_finite(sim, err))) return st; /* a frame never holds a non-finite state */
     books_apply_setup(sim);
     out->step = sim->step;
     out->time = sim->time;

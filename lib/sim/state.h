@@ -141,7 +141,8 @@ typedef struct {
     uint8_t *bbad;          /* per block: a pair overlapped beyond the limit in the last evaluation */
     uint8_t *pbad;          /* per particle: a wall overlap beyond the limit in the last evaluation */
     size_t nwbad;           /* particles with such a wall overlap */
-    double move2;           /* the largest squared displacement of the last drift, m^2 */
+    double move2;           /* the largest squared step of a particle's surface in the last drift, m^2 */
+    int nonfinite;          /* a velocity or spin of the last drift was not finite */
 } sim_guard;
 
 /* Material-pair constants (index a * nmat + b). */
@@ -179,6 +180,14 @@ static inline int dem_particle_driven(const sim_particles *P, size_t a)
 {
     const dem_vec3 v = P->v[a], w = P->w[a];
     return v.x != 0.0 || v.y != 0.0 || v.z != 0.0 || w.x != 0.0 || w.y != 0.0 || w.z != 0.0;
+}
+
+/* The squared step of particle a's surface in a step h, (|v|^2 + |w|^2 r^2) h^2: at least half
+ * the square of its fastest point's step (the guard against steps longer than the skin); not
+ * finite if v or w is not. */
+static inline double surface_step2(const sim_particles *P, size_t a, double h)
+{
+    return (dem_v3_norm2(P->v[a]) + dem_v3_norm2(P->w[a]) * P->r[a] * P->r[a]) * h * h;
 }
 
 /* The pair's law properties from the material table and the record's constants; wall k: the wall

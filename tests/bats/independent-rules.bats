@@ -75,6 +75,8 @@ PART 0 124 d 0.5 quaternion-not-unit
 PART 0 164 d inf fy-inf
 PART 0 188 d nan ty-nan
 PART 0 8 I 5 material-out-of-range
+PART 0 204 i -2147483648 image-counter-int-min
+PART 1 212 i 1073741825 image-counter-beyond-2^30
 PART 0 20 Q 77 clump-missing
 PART 1 0 Q 1 duplicate-id
 CONT 0 32 d nan overlap-nan
@@ -83,6 +85,7 @@ CONT 0 72 d nan fn-nan
 CONT 0 96 d inf ft-inf
 CONT 0 112 d nan diss-friction-nan
 CONT 0 128 d inf diss-damp-t-inf
+CONT 0 20 i -2147483648 image-shift-int-min
 CONT 0 0 Q 99 i-missing
 CONT 0 8 Q 99 j-missing
 CONT 1 8 Q 9 wall-missing
@@ -90,7 +93,7 @@ ENRG 0 0 d inf accumulator-inf
 ENRG 0 16 d nan accumulator-nan
 CASES
     echo "$n cases"
-    [ "$n" -ge 47 ]
+    [ "$n" -ge 50 ]
 }
 
 @test "§6.1 CELL: det H, origin, L and the target stress; and the same pair twice" {

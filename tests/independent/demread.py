@@ -576,6 +576,9 @@ def check_values(fr):
         positive(pt, w, ("r", "mass", "inertia"))
         finite(pt, w, vec("") + vec("v") + vec("w") + vec("f") + vec("t"))
         unit_quat(pt, w, ("q0", "q1", "q2", "q3"))
+        for f in ("ix", "iy", "iz"):
+            if abs(pt[f]) > 2 ** 30:
+                bad(pt, w + "." + f, "image counter %s = %d beyond +-2^30" % (f, pt[f]))
         if pt["material"] >= nmat:
             bad(pt, w + ".material", "material index %d out of range (%d materials)"
                 % (pt["material"], nmat))
@@ -590,6 +593,8 @@ def check_values(fr):
         if ct["i"] not in ids:
             bad(ct, w + ".i", "contact names particle %d, which does not exist" % ct["i"])
         shift = (ct["sx"], ct["sy"], ct["sz"])
+        if any(abs(x) > 2 ** 30 for x in shift):
+            bad(ct, w + ".s", "image shift %r beyond +-2^30" % (shift,))
         if ct["flags"] & 1:
             if ct["j"] >= nwall:
                 bad(ct, w + ".j", "wall index %d out of range (%d walls)" % (ct["j"], nwall))

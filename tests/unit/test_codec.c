@@ -160,7 +160,7 @@ static void make_system(dem_system *s)
         p.group = 1u << (k % 32);
         p.clump = k % 4 == 0 ? 7 : 0;
         p.image[0] = -(int32_t)k;
-        p.image[2] = INT32_MAX;
+        p.image[2] = DEM_IMAGE_MAX; /* the largest image counter a frame may hold (format 1.3) */
         dem_system_push_particle(s, &p, &err);
     }
     s->hist_slots = 7;
@@ -230,6 +230,10 @@ static void test_frame_round_trip(void)
     dem_error err;
     make_system(&s);
     CHECK(dem_system_check(&s, &err) == DEM_OK);
+    /* beyond +-2^30 an image counter is refused (a shift of INT32_MIN has no negation) */
+    s.particles[0].image[1] = INT32_MIN;
+    CHECK(dem_system_check(&s, &err) == DEM_ERR_VALUE && strstr(err.msg, "image counter y = -2147483648 is beyond +-2^30"));
+    s.particles[0].image[1] = 0;
     dem_system_init(&t);
     for (int level = 0; level <= 9; level += 3) {
         bytes b = write_frames(&s, 2, level);
