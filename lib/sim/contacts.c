@@ -1,9 +1,11 @@
 /* contacts.c - the contact store (see contacts.h). */
 #include "sim/contacts.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/boundary.h"
 #include "sim/neighbor.h"
 
 dem_status store_alloc(dem_sim *sim, dem_error *err)
@@ -322,6 +324,24 @@ static long find_index(const id_slot *ids, size_t n, uint64_t id)
     return lo < n && ids[lo].id == id ? (long)ids[lo].index : -1;
 }
 
+/* A frame's contact record must describe its particles as they are: its overlap and normal are
+ * the geometry's (to 1e-6 of the smaller radius; dem-step writes them from the same arithmetic),
+ * else the frame's contacts do not belong to its particles (a crafted or edited frame) and the
+ * results it would stand for are wrong. delta, n: the geometry's. */
+static dem_status check_record(const dem_sim *sim, size_t k, const dem_contact *c, double delta, dem_vec3 n, double rmin,
+                               dem_error *err)
+{
+    double tol = 1e-6 * rmin;
+    if (!(delta > 0.0 && fabs(c->overlap - delta) <= tol && dem_v3_norm(dem_v3_sub(c->normal, n)) <= 1e-6))
+        return dem_fail(err, DEM_ERR_VALUE,
+                        "contact record %zu (%llu-%s%llu): overlap %g m and normal (%g, %g, %g) disagree with the positions of its particles "
+                        "(overlap %g m, normal (%g, %g, %g)): the frame's contacts do not belong to its particles",
+                        k, (unsigned long long)c->i, c->flags & DEM_CONTACT_WALL ? "wall " : "", (unsigned long long)c->j, c->overlap,
+                        c->normal.x, c->normal.y, c->normal.z, delta, n.x, n.y, n.z);
+    (void)sim;
+    return DEM_OK;
+}
+
 /* The frame's contact c as this store's history and result. */
 static void load_record(dem_contact_rec *h, dem_contact_out *out, const dem_contact *c, dem_vec3 xi, const dem_contact_out *o)
 {
@@ -361,12 +381,24 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
             size_t q = st->wstart[i];
             while (q < st->wstart[i + 1] && st->wwall[q] != c->j) q++;
             if (q == st->wstart[i + 1]) continue; /* the wall is out of reach: cannot be touching */
+            dem_vec3 wn;
+            double gap;
+            if (!wall_geometry(&sim->b.walls[c->j], sim->p.x[i], &wn, &gap)) gap = INFINITY;
+            dem_status r = check_record(sim, k, c, sim->p.r[i] - gap, wn, sim->p.r[i], err);
+            if (r) { free(ids); return r; }
             load_record(&st->whist[q], &st->wout[q], c, xi, &o);
             st->wtouch[q] = 1;
             continue;
         }
         long j = find_index(ids, n, c->j);
         if (j < 0) continue;
+        {
+            dem_vec3 d = dem_v3_sub(sim->p.x[i], dem_v3_add(sim->p.x[j], cell_shift(sim, c->shift)));
+            double dist = dem_v3_norm(d), ri = sim->p.r[i], rj = sim->p.r[j];
+            dem_status r = check_record(sim, k, c, ri + rj - dist, dist > 0.0 ? dem_v3_scale(d, 1.0 / dist) : dem_v3_zero(),
+                                        ri < rj ? ri : rj, err);
+            if (r) { free(ids); return r; }
+        }
         dem_contact_rec key;
         memset(&key, 0, sizeof key);
         if (i <= j) {
