@@ -52,6 +52,29 @@ int dem_walls_box(const dem_system *s, dem_aabb *box)
     return 1;
 }
 
+/* The volume pi R^2 h of a container made of a cylinder wall (particles inside) whose axis lies
+ * along a coordinate axis and the tightest pair of plane walls across that axis facing each
+ * other; 0 if the walls make no such container. */
+static double walls_cylinder_volume(const dem_system *s)
+{
+    for (size_t k = 0; k < s->nwalls; k++) {
+        const dem_wall *c = &s->walls[k];
+        if (c->kind != DEM_WALL_CYLINDER || (c->flags & DEM_WALL_OUTSIDE) || !(c->radius > 0.0)) continue;
+        int a = plane_axis(c); /* the cylinder's axis, stored in its normal */
+        if (a < 0) continue;
+        double lo = -INFINITY, hi = INFINITY;
+        for (size_t m = 0; m < s->nwalls; m++) {
+            const dem_wall *w = &s->walls[m];
+            if (w->kind != DEM_WALL_PLANE || plane_axis(w) != a) continue;
+            double at = dem_v3_get(w->point, a);
+            if (dem_v3_get(w->normal, a) > 0.0) lo = fmax(lo, at);
+            else hi = fmin(hi, at);
+        }
+        if (isfinite(lo) && isfinite(hi) && hi > lo) return M_PI * c->radius * c->radius * (hi - lo);
+    }
+    return 0.0;
+}
+
 /* ============================== measurements ============================== */
 double dem_sphere_volume(double r) { return 4.0 / 3.0 * M_PI * r * r * r; }
 
@@ -136,6 +159,10 @@ double dem_solid_fraction(const dem_system *s, const dem_aabb *box, double *volu
     } else if (dem_walls_box(s, &walls)) {
         src = DEM_VOLUME_WALLS;
         vol = dem_aabb_volume(walls);
+        solid = solid_volume(s, NULL);
+    } else if (walls_cylinder_volume(s) != 0.0) {
+        src = DEM_VOLUME_CYLINDER;
+        vol = walls_cylinder_volume(s);
         solid = solid_volume(s, NULL);
     }
     if (volume) *volume = vol;

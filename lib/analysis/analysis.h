@@ -62,7 +62,9 @@ typedef enum {
     DEM_VOLUME_NONE = 0, /* no volume known: solid fraction nan */
     DEM_VOLUME_CELL,     /* the periodic cell, |det H|; every particle counted */
     DEM_VOLUME_BOX,      /* a box given by the user; particles whose centre lies inside */
-    DEM_VOLUME_WALLS     /* the box of six axis-aligned plane walls; every particle counted */
+    DEM_VOLUME_WALLS,    /* the box of six axis-aligned plane walls; every particle counted */
+    DEM_VOLUME_CYLINDER  /* a cylinder wall (particles inside) along a coordinate axis between two
+                          * plane walls across that axis: pi R^2 h; every particle counted */
 } dem_volume_source;
 
 /* Solid fraction: sum of the sphere volumes over the control volume, chosen in this order:

@@ -43,3 +43,11 @@ setup() {
     [ "$status" -eq 0 ]
     [ "$(cut -f8 <<< "${lines[1]}")" = nan ]
 }
+
+@test "dem-probe: the solid fraction of a cylinder-walled container is 300 (4/3 pi r^3) / (pi R^2 h), not nan" {
+    dem-pack --random 300 --cylinder z,0,0,0.006,0,0.015 --radius 4e-4 --enclose > cyl.dem
+    run dem-probe cyl.dem
+    [ "$status" -eq 0 ]
+    [[ "$output" != *nan* ]]
+    awk -F'\t' 'NR == 2 { want = 300 * 4/3 * 4e-4^3 / (0.006^2 * 0.015); d = $8 - want; exit !(d * d < 1e-24) }' <<< "$output"
+}
