@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "io/fields.h"
 #include "sim/boundary.h"
 
 void dem_sim_limits_default(dem_sim_limits *lim)
@@ -100,6 +101,13 @@ static void dt_advice(dem_sim *sim, char *buf, size_t size)
 dem_status guard_check_finite(dem_sim *sim, dem_error *err)
 {
     const sim_particles *P = &sim->p;
+    for (int k = 0; k < DEM_E_COUNT; k++)
+        if (!isfinite(sim->e.energy[k]) && !(k == DEM_E_INITIAL && isnan(sim->e.energy[k]))) {
+            char advice[256];
+            dt_advice(sim, advice, sizeof advice);
+            return dem_fail(err, DEM_ERR_UNSTABLE, "step %llu: the energy books overflowed (%s = %g J): a value of the frame is too large for its physics (a wall's speed, a force), or %s",
+                            (unsigned long long)sim->step, dem_energy_names[k], sim->e.energy[k], advice);
+        }
     for (size_t a = 0; a < P->n; a++) {
         dem_quat q = P->q[a];
         if (dem_v3_isfinite(P->x[a]) && dem_v3_isfinite(P->v[a]) && dem_v3_isfinite(P->w[a]) && dem_v3_isfinite(P->f[a]) &&
@@ -131,6 +139,16 @@ dem_status guard_check_move(dem_sim *sim, dem_error *err)
         }
     }
     double lim = sim->g.lim.move * sim->nbr.skin;
+    for (size_t k = 0; k < sim->b.nwalls; k++) { /* a wall's step too: walls push particles */
+        const dem_wall *wl = &sim->b.walls[k];
+        double d = fmax(fabs(wl->vel.x), fmax(fabs(wl->vel.y), fabs(wl->vel.z))) * h; /* no overflow in a norm */
+        if (sim->g.lim.move > 0.0 ? d <= lim : isfinite(d)) continue;
+        char advice[256];
+        dt_advice(sim, advice, sizeof advice);
+        return dem_fail(err, DEM_ERR_UNSTABLE,
+                        "step %llu: wall %zu moves %g m or more in one step (velocity (%g, %g, %g) m/s), more than %g of the neighbour skin %g m: %s (guard: dem-step --stop-move)",
+                        (unsigned long long)sim->step + 1, k, d, wl->vel.x, wl->vel.y, wl->vel.z, sim->g.lim.move, sim->nbr.skin, advice);
+    }
     if (!(sim->g.lim.move > 0.0) || sim->g.move2 <= lim * lim) return DEM_OK;
     size_t worst = 0; /* the particle the drift moved furthest */
     for (size_t a = 1; a < P->n; a++)

@@ -114,3 +114,12 @@ expect_refusal() {
     dem-step -q -n 1 --dt 1e-6 late.dem > last.dem
     expect_refusal dem-step "1 more steps would pass the step counter's largest value 2^64 - 1" -n 1 --dt 1e-6 last.dem
 }
+
+@test "a wall moving more than the skin in one step stops the run, naming the wall" {
+    dem-pack --random 20 --box 0,0,0,0.01,0.01,0.01 --radius 5e-4 --enclose --seed 1 > box.dem
+    run --separate-stderr dem-step -q -n 10 --dt 1e-6 --wall-velocity 5=0,0,-500 box.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"step 1: wall 5 moves 0.0005 m or more in one step (velocity (0, 0, -500) m/s), more than 1 of the neighbour skin 0.0001 m"* ]]
+    run --separate-stderr bash -c 'dem-step -q -n 10 --dt 1e-6 --wall-velocity 5=0,0,-5 box.dem > ok.dem'
+    [ "$status" -eq 0 ]
+}

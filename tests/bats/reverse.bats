@@ -179,7 +179,7 @@ state() { dem-probe --particles --last "$1" | tail -n +2 | cut -f4- | sort -n; }
 @test "exact mode: a moving wall that leaves the lattice's range is an error in dem-step, not in the next dem-reverse" {
     dem-pack --random 1 --box 0,0,0,0.01,0.01,0.01 --radius 1e-3 --enclose --seed 1 > one.dem
     # default quantum 2^-57 m: range |x| < 0.0625 m; the lid travels 6 m
-    run --separate-stderr dem-step -q --exact "${FRICTIONLESS[@]}" --dt 1e-5 --wall-velocity 5=0,0,6000 -n 100 one.dem
+    run --separate-stderr dem-step -q --exact "${FRICTIONLESS[@]}" --dt 1e-5 --wall-velocity 5=0,0,6000 --stop-move 0 -n 100 one.dem
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"the point of wall 5 leaves the range of the exact lattice"*"choose a coarser --exact quantum"* ]]
 }
