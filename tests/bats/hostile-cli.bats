@@ -53,21 +53,6 @@ setup() {
     done
 }
 
-@test "SIGTERM finishes the step, writes a last complete frame and exits 143" {
-    dem-pack --random 2000 --box 0,0,0,0.03,0.03,0.03 --radius 5e-4 --enclose --seed 1 > big.dem
-    dem-step -q -n 100000000 --gravity 0,0,-9.81 big.dem > out.dem 2> err.txt &
-    pid=$!
-    sleep 1
-    kill -TERM $pid
-    status=0
-    wait $pid || status=$?
-    [ "$status" -eq 143 ]
-    grep -q "interrupted (SIGTERM)" err.txt
-    run dem-probe out.dem
-    [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 2 ]
-}
-
 @test "a settings key that is not printable ASCII is refused by every reader" {
     command -v python3 > /dev/null || skip "python3 not installed"
     python3 "$REPO/tests/independent/demcraft.py" --parm $'x-caf\xc3\xa9=i:1' < two.dem > key.dem

@@ -190,18 +190,21 @@ setup() {
     [ "$(cut -f 4,5,7 <<< "${lines[1]}")" = $'1\t2\t-1' ]
 }
 
-@test "SIGINT finishes the step, writes a last complete frame and exits 130" {
+@test "SIGINT and SIGTERM finish the step, write a last complete frame and exit 130 and 143" {
     dem-pack --random 2000 --box 0,0,0,0.03,0.03,0.03 --radius 5e-4 --enclose --seed 1 > big.dem
-    dem-step -q -n 100000000 --gravity 0,0,-9.81 big.dem > out.dem &
-    pid=$!
-    sleep 1
-    kill -INT $pid
-    status=0
-    wait $pid || status=$?
-    [ "$status" -eq 130 ]
-    run dem-probe out.dem
-    [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 2 ]
+    for sig in INT:130 TERM:143; do
+        dem-step -q -n 100000000 --gravity 0,0,-9.81 big.dem > out.dem 2> err.txt &
+        pid=$!
+        sleep 1
+        kill -${sig%:*} $pid
+        status=0
+        wait $pid || status=$?
+        [ "$status" -eq "${sig#*:}" ]
+        grep -q "interrupted (SIG${sig%:*})" err.txt
+        run dem-probe out.dem
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 2 ]
+    done
 }
 
 @test "a frame stored before any step reads back as itself (forces current)" {
