@@ -4,60 +4,15 @@
  * incremented by v_t dt, and reset to the cap when sliding. Stiffness: with the linear normal
  * law kt (given, or kn 4 G* / E*: seed 001 eq 5); with Hertz the Mindlin stiffness S_t = 8 G* a,
  * a = sqrt(R* delta) (equations.md eq 29). */
-#include <math.h>
+#include "laws/tangential_history.h"
 
-#include "core/angle.h"
-#include "laws/laws.h"
-
-static double stiffness(const dem_pair *p, int normal, double delta)
-{
-    if (normal == DEM_NORMAL_HERTZ) return 8.0 * p->gstar * sqrt(p->rstar * delta);
-    return p->kt;
-}
-
-/* One contact's tangential update after its normal part (dem_law_normal). */
-static inline void update(const dem_law *law, const dem_pair *p, const dem_contact_in *c, const dem_contact_kin *k,
-                          double eta_n, double sn, dem_contact_rec *h, dem_contact_out *o)
-{
-    double fn = o->fn;
-    double hdt = law->hdt;
-    dem_vec3 n = c->n, nh = k->nh, vt = k->vt;
-    double stt = stiffness(p, law->st->normal, c->delta);
-    double eta_t = law->damping->eta_t(p, law->st, eta_n, sn, stt);
-    dem_vec3 xi = (h->flags & DEM_REC_TOUCH) ? dem_v3(h->xi[0], h->xi[1], h->xi[2]) : dem_v3_zero();
-    xi = dem_rotate_rescale(xi, nh);                  /* seed 000 eqs 7-8; equations.md §1.5 step 5 */
-    xi = dem_twirl(xi, nh, c->spin * hdt);            /* seed 000 eq 9; seed 003 eq 23 */
-    xi = dem_v3_madd(xi, vt, hdt);                    /* seed 001 eq 14 */
-    dem_vec3 vts = vt;
-    if (c->half_normal) {                             /* equations.md §1.5 step 6 */
-        xi = dem_rotate_rescale(xi, n);
-        vts = dem_rotate_rescale(vt, n);
-    }
-    dem_vec3 ft = dem_v3_sub(dem_v3_scale(xi, -stt), dem_v3_scale(vts, eta_t)); /* seed 001 eq 16 */
-    double cap = p->mu * fabs(fn), ft2 = dem_v3_norm2(ft);
-    uint32_t flags = DEM_REC_TOUCH;
-    if (ft2 > cap * cap) { /* Coulomb: cap the force and reset the spring to match (seed 001 eqs 17-18) */
-        double ftn = sqrt(ft2);                       /* only now: most contacts stick */
-        flags |= DEM_REC_SLIDING;
-        ft = ftn > 0.0 ? dem_v3_scale(ft, cap / ftn) : dem_v3_zero();
-        xi = stt > 0.0 ? dem_v3_scale(dem_v3_madd(ft, vts, eta_t), -1.0 / stt) : dem_v3_zero();
-    }
-    o->ft = ft;
-    h->xi[0] = xi.x;
-    h->xi[1] = xi.y;
-    h->xi[2] = xi.z;
-    h->flags = flags | (eta_t != 0.0 ? DEM_REC_ETA_T : 0u);
-    h->stt = stt;
-}
+static double stiffness(const dem_pair *p, int normal, double delta) { return dem_history_stiffness(p, normal, delta); }
 
 static void eval_block(const dem_law *law, size_t count, const dem_pair *p, const dem_contact_in *c,
                        dem_contact_rec *const *h, dem_contact_out *const *o)
 {
     for (size_t m = 0; m < count; m++) {
-        dem_contact_kin k;
-        double eta_n, sn;
-        dem_law_normal(law, &p[m], &c[m], h[m], o[m], &k, &eta_n, &sn);
-        update(law, &p[m], &c[m], &k, eta_n, sn, h[m], o[m]);
+        dem_history_eval(law, &p[m], &c[m], h[m], o[m]);
     }
 }
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "laws/tangential_history.h"
 #include "sim/books.h"
 #include "sim/boundary.h"
 #include "sim/exact.h"
@@ -34,7 +35,7 @@ static void chunk_flush(const dem_law *law, law_chunk *k)
 
 /* Pair pi at the new positions: its geometry, and if it touches, its place in the chunk for the
  * law (the caller flushes it when full). Returns the friction (J) its contact gave up if it was lost in this step, else 0. */
-static double pair_geometry(const dem_sim *sim, size_t pi, law_chunk *k)
+static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k)
 {
     const sim_particles *P = &sim->p;
     dem_contact_rec *np = &sim->c.pairs[pi];
@@ -52,23 +53,30 @@ static double pair_geometry(const dem_sim *sim, size_t pi, law_chunk *k)
         if (!np->flags) return 0.0;
         return dem_contact_forget(np, sim->hdt); /* contact lost: the history goes with it */
     }
-    size_t n = k->count++;
-    dem_contact_in *c = &k->c[n];
-    sim_pair_properties(sim, &k->p[n], P->mat[i], P->mat[j], np);
-    c->d = d;
+    dem_contact_in c;
+    dem_pair p;
+    sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
+    c.d = d;
     double dist = sqrt(d2);
-    c->delta = rs - dist;
-    if (c->delta > sim->g.ovl * (P->r[i] < P->r[j] ? P->r[i] : P->r[j])) k->bad = 1; /* guard.c reports it */
-    c->n = dem_v3_scale(c->d, 1.0 / dist);
-    c->vij = dem_v3_sub(P->v[i], P->v[j]);
+    c.delta = rs - dist;
+    if (c.delta > sim->g.ovl * (P->r[i] < P->r[j] ? P->r[i] : P->r[j])) k->bad = 1; /* guard.c reports it */
+    c.n = dem_v3_scale(c.d, 1.0 / dist);
+    c.vij = dem_v3_sub(P->v[i], P->v[j]);
     /* lever arms to the contact point in the middle of the overlap */
-    double li = P->r[i] - 0.5 * c->delta, lj = P->r[j] - 0.5 * c->delta;
-    c->wterm = dem_v3_add(dem_v3_scale(P->w[i], li), dem_v3_scale(P->w[j], lj));
-    c->half_normal = sim->integ->half_normal;
-    c->spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[i], P->w[j]), c->n);
+    double li = P->r[i] - 0.5 * c.delta, lj = P->r[j] - 0.5 * c.delta;
+    c.wterm = dem_v3_add(dem_v3_scale(P->w[i], li), dem_v3_scale(P->w[j], lj));
+    c.half_normal = sim->integ->half_normal;
+    c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[i], P->w[j]), c.n);
+    sim->c.ptouch[pi] = 1;
+    if (law->tangential == &dem_law_tangential_history) { /* the common law, inline: no call per contact */
+        dem_history_eval(law, &p, &c, np, o);
+        return 0.0;
+    }
+    size_t n = k->count++; /* any other law: in chunks, through its block entry point */
+    k->p[n] = p;
+    k->c[n] = c;
     k->h[n] = np;
     k->o[n] = o;
-    sim->c.ptouch[pi] = 1;
     return 0.0;
 }
 
@@ -94,7 +102,7 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
             s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, 0, s);
         }
         if (!eval) continue;
-        lost += pair_geometry(sim, p, &k);
+        lost += pair_geometry(sim, p, &law, &k);
         if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
     }
     chunk_flush(&law, &k);
@@ -145,7 +153,7 @@ static int eval_wall(dem_sim *sim, size_t slot)
     c.wterm = dem_v3_scale(P->w[a], P->r[a] - 0.5 * c.delta);
     c.half_normal = 0; /* walls: no half-step normal (as LAMMPS does for flat walls) */
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[a], wl->omega), n);
-    if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it */
+    if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it (and the run stops) */
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
     dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
@@ -190,7 +198,6 @@ static int particle_forces(dem_sim *sim, size_t a)
     double *ed = &sim->e.edis[a * EDIS];
     int lost = 0;
     double r = sim->p.r[a];
-    sim->g.pbad[a] = 0;
     for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) { /* j receives -F */
         const dem_contact_out *o = &c->out[c->jadj[e]];
         f = dem_v3_madd(f, dem_contact_force(o), -1.0);

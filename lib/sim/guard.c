@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "io/fields.h"
 #include "sim/boundary.h"
@@ -25,6 +26,10 @@ void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim)
 {
     sim->g.lim = *lim;
     set_factors(sim);
+    /* flags set under the old limits (a setup evaluation) do not hold under the new ones; a flag
+     * is otherwise never cleared: the run stops when one is reported */
+    memset(sim->g.pbad, 0, sim->p.n ? sim->p.n : 1);
+    memset(sim->g.bbad, 0, sim->c.nblk ? sim->c.nblk : 1);
 }
 
 dem_status guard_alloc(dem_sim *sim, dem_error *err)

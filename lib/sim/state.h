@@ -139,7 +139,7 @@ typedef struct {
     dem_sim_limits lim;
     double ovl;             /* lim.overlap, or infinity when off: forces.c flags delta > ovl r */
     uint8_t *bbad;          /* per block: a pair overlapped beyond the limit in the last evaluation */
-    uint8_t *pbad;          /* per particle: a wall overlap beyond the limit in the last evaluation */
+    uint8_t *pbad;          /* per particle: a wall overlap beyond the limit (set, never cleared: the run stops) */
     size_t nwbad;           /* particles with such a wall overlap */
     double move2;           /* the largest squared step of a particle's surface in the last drift, m^2 */
     int nonfinite;          /* a velocity or spin of the last drift was not finite */
