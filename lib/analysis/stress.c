@@ -6,6 +6,19 @@
 #include <string.h>
 
 /* ============================== symmetric 3x3 tensors ============================== */
+dem_mat3 dem_hencky_strain(dem_mat3 f)
+{
+    dem_mat3 b = dem_m3_mul(f, dem_m3_transpose(f)), v, e = dem_m3_zero();
+    double ev[3];
+    dem_sym3_eigen(b, ev, &v);
+    for (int k = 0; k < 3; k++) {
+        double l = ev[k] > 0.0 ? 0.5 * log(ev[k]) : NAN;
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) e.m[r][c] += l * v.m[r][k] * v.m[c][k];
+    }
+    return e;
+}
+
 dem_mat3 dem_m3_sym(dem_mat3 a)
 {
     dem_mat3 s;

@@ -44,6 +44,11 @@ void dem_sym3_eigen(dem_mat3 a, double ev[3], dem_mat3 *vecs);
 /* (a + a^T) / 2 */
 dem_mat3 dem_m3_sym(dem_mat3 a);
 
+/* The logarithmic (Hencky) strain of a deformation gradient F, EXTENSION POSITIVE (as L and F):
+ * 1/2 ln(F F^T), in the lab frame. A rigid rotation gives zero; its trace is ln det F, the
+ * volumetric strain; for F = diag(1 + e) it is ln(1 + e), e to first order. nan if det F <= 0. */
+dem_mat3 dem_hencky_strain(dem_mat3 f);
+
 /* Invariants of a stress tensor (compression positive): the mean stress p = trace/3, the von
  * Mises deviator measure q = sqrt(3 J2) with J2 = 1/2 s:s, s = sigma - p I (for an axisymmetric
  * state with s2 = s3 this is q = s1 - s3), and the principal stresses s1 >= s2 >= s3. */

@@ -74,5 +74,50 @@ static inline double dem_m3_det(dem_mat3 a)
          - a.m[0][1] * (a.m[1][0] * a.m[2][2] - a.m[1][2] * a.m[2][0])
          + a.m[0][2] * (a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]);
 }
+static inline dem_mat3 dem_m3_mul(dem_mat3 a, dem_mat3 b)
+{
+    dem_mat3 r;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
+    return r;
+}
+static inline dem_mat3 dem_m3_transpose(dem_mat3 a)
+{
+    dem_mat3 r;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) r.m[i][j] = a.m[j][i];
+    return r;
+}
+static inline dem_mat3 dem_m3_scale(dem_mat3 a, double s)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) a.m[i][j] *= s;
+    return a;
+}
+static inline dem_mat3 dem_m3_add(dem_mat3 a, dem_mat3 b)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) a.m[i][j] += b.m[i][j];
+    return a;
+}
+static inline int dem_m3_is_zero(dem_mat3 a)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (a.m[i][j] != 0.0) return 0;
+    return 1;
+}
+/* a^-1 by cofactors (det a must not be 0). */
+static inline dem_mat3 dem_m3_inverse(dem_mat3 a)
+{
+    dem_mat3 r;
+    double det = dem_m3_det(a);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            int i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
+            r.m[i][j] = (a.m[i1][j1] * a.m[i2][j2] - a.m[i1][j2] * a.m[i2][j1]) / det;
+        }
+    return r;
+}
 
 #endif

@@ -67,6 +67,7 @@ static const dem_field cell_fields[] = {
     M3(dem_cell, "h", h, "m", "cell matrix H, columns are the cell vectors"),
     M3(dem_cell, "l", vgrad, "1/s", "velocity gradient L (dH/dt = L H)"),
     M3(dem_cell, "s", target_stress, "Pa", "target stress of the servo, compression positive"),
+    M3(dem_cell, "f", deform, "-", "deformation gradient F since the strain reference (format 1.4)"),
 };
 RECORD(dem_rec_cell, "CELL", "periodic cell", cell_fields, dem_cell, 248);
 

@@ -442,7 +442,8 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
     switch (bit) {
     case SEEN_HEAD: return r_single(r, rt, &th, s, name, 0, err);
     case SEEN_ENRG: return r_single(r, rt, &th, s, name, 0, err);
-    case SEEN_CELL: return r_single(r, rt, &th, &s->cell, name, 1, err);
+    case SEEN_CELL: s->cell = dem_cell_default(); /* fields a 1.3 record lacks keep these */
+        return r_single(r, rt, &th, &s->cell, name, 1, err);
     case SEEN_CONT: return r_contacts(r, s, &th, err);
     case SEEN_MATL: {
         dem_material d;

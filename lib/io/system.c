@@ -28,7 +28,7 @@ void dem_system_clear(dem_system *s)
     s->time = s->dt = 0.0;
     s->flags = 0;
     s->nparams = s->nmaterials = s->nwalls = s->nclumps = s->nparticles = s->ncontacts = 0;
-    memset(&s->cell, 0, sizeof s->cell);
+    s->cell = dem_cell_default();
     s->hist_slots = 0;
     memset(s->energy, 0, sizeof s->energy);
     s->energy[DEM_E_INITIAL] = NAN;
@@ -199,6 +199,14 @@ const dem_param *dem_param_get(const dem_system *s, const char *key)
     for (size_t k = 0; k < s->nparams; k++)
         if (strcmp(s->params[k].key, key) == 0) return &s->params[k];
     return NULL;
+}
+
+dem_cell dem_cell_default(void)
+{
+    dem_cell c;
+    memset(&c, 0, sizeof c);
+    c.deform = dem_m3_identity();
+    return c;
 }
 
 double dem_cell_volume(const dem_cell *c)
@@ -385,6 +393,9 @@ dem_status dem_system_check(const dem_system *s, dem_error *err)
             for (int c = 0; c < 3; c++)
                 if (!isfinite(s->cell.vgrad.m[r][c]) || !isfinite(s->cell.target_stress.m[r][c]))
                     return BAD("periodic cell: l%d%d or s%d%d is not finite", r + 1, c + 1, r + 1, c + 1);
+        double detf = dem_m3_det(s->cell.deform);
+        if (!(detf > 0.0) || !isfinite(detf))
+            return BAD("periodic cell: det F = %.17g must be positive and finite (F: the deformation gradient f11..f33)", detf);
     }
     for (size_t k = 0; k < s->nclumps; k++) {
         const dem_clump *c = &s->clumps[k];

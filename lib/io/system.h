@@ -109,7 +109,12 @@ typedef struct {
     dem_mat3 h;           /* columns are the cell vectors a, b, c, m */
     dem_mat3 vgrad;       /* velocity gradient L, dH/dt = L H, 1/s */
     dem_mat3 target_stress; /* target of the servo for masked components, Pa (compression > 0) */
+    dem_mat3 deform;      /* F, the deformation gradient accumulated since the strain reference
+                           * (dF/dt = L F; identity there; format 1.4; read as identity before) */
 } dem_cell;
+
+/* A cell with no deformation yet: every field 0 but F = I. */
+dem_cell dem_cell_default(void);
 
 /* ---- rigid clumps (bodies made of spheres) ----------------------------------------------- */
 typedef struct {
