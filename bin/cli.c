@@ -254,14 +254,22 @@ static double now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static void write_frame(dem_writer *w, dem_sim *sim, dem_system *s)
+static void write_frame_why(dem_writer *w, dem_sim *sim, dem_system *s, const char *why)
 {
     dem_error err;
+    if (why && dem_param_set_str(s, "meta.stop", why, &err)) cli_die_err(&err);
     if (dem_sim_store(sim, s, &err) || dem_system_check(s, &err)) cli_die("step %llu: %s", (unsigned long long)dem_sim_steps(sim), err.msg);
     if (dem_writer_put(w, s, &err)) cli_die_err(&err);
 }
 
+#define write_frame(w, sim, s) write_frame_why(w, sim, s, hk && hk->record_stop ? "running" : NULL)
+
 int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every, int level)
+{
+    return cli_run_steps_hooked(sim, s, steps, every, level, NULL);
+}
+
+int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long every, int level, const cli_run_hooks *hk)
 {
     dem_error err;
     dem_writer *w = dem_writer_new(cli_output(), level, &err);
@@ -275,9 +283,17 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
     long long written = 0;
     double t0 = now(), last_report = t0;
     for (long long k = 1; k <= steps; k++) {
+        if (hk && hk->before) hk->before(hk->ctx, sim);
         if (dem_sim_step(sim, &err)) cli_die_err(&err);
+        const char *why = hk && hk->after ? hk->after(hk->ctx, sim) : NULL;
+        if (why) {
+            write_frame_why(w, sim, s, hk->record_stop ? why : NULL);
+            written++;
+            if (progress) fputc('\n', stderr);
+            break;
+        }
         if (interrupted) {
-            write_frame(w, sim, s);
+            write_frame_why(w, sim, s, hk && hk->record_stop ? "interrupted" : NULL);
             written++;
             if (progress) fputc('\n', stderr);
             fprintf(stderr, "%s: interrupted (%s) after %lld of %lld steps; the last frame is step %llu\n", prog_name,
@@ -285,7 +301,10 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
             status = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a kill */
             break;
         }
-        if (k == steps || (every && k % every == 0)) {
+        if (k == steps) {
+            write_frame_why(w, sim, s, hk && hk->record_stop ? "steps" : NULL);
+            written++;
+        } else if (every && k % every == 0) {
             write_frame(w, sim, s);
             written++;
         }
@@ -297,7 +316,7 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
         }
     }
     if (steps == 0) {
-        write_frame(w, sim, s);
+        write_frame_why(w, sim, s, hk && hk->record_stop ? "steps" : NULL);
         written++;
     }
     if (!written) cli_die("internal error: no frame written for %lld steps", steps); /* never exit 0 without output */

@@ -103,6 +103,17 @@ void cli_read_last_frame(const char *path, dem_system *s);
  * SIGTERM: the step is finished, a last frame written; returns 130. Returns 0 when done; a
  * failed step exits 1 with the library's message. */
 int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every, int level);
+/* Hooks of a run (any may be NULL): before each step (dem-reverse's replay of the cell's
+ * rates), after each (a log; a stop condition: return a reason, e.g. "stress", to end the run
+ * with a frame; the reason goes into the frames as meta.stop, "running" before, "steps" if the
+ * run ends by its count). */
+typedef struct {
+    void *ctx;
+    void (*before)(void *ctx, dem_sim *sim);
+    const char *(*after)(void *ctx, dem_sim *sim);
+    int record_stop;       /* write meta.stop into the frames */
+} cli_run_hooks;
+int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long every, int level, const cli_run_hooks *hk);
 /* Enter the exact mode if exact > 0 (--exact[=quantum]) or, with exact == 0, if the frame's
  * settings st say so (exact < 0: --no-exact). quantum 0: the frame's, else dem_exact_quantum(s).
  * Call after the last dem_sim_set_dt. Exit 1 with the library's message if the sim cannot. */

@@ -1,5 +1,7 @@
 /* dem-step - advance a particle system in time. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,47 @@ static const char usage_text[] =
 "                       smallest pair (default 1: a step longer than a whole collision; 0: off;\n"
 "                       not applied to a single particle)\n"
 "\n"
+"Deforming periodic cell (seed 002 §1.6; the frame's periodic cell, see dem-pack --periodic):\n"
+"  The cell deforms as dH/dt = L H; the particles are carried by the field L (x - o) (o the\n"
+"  cell's origin) and their velocities in the frames are the FLUCTUATION about it (spins about\n"
+"  the field's spin (L - L^T)/2); a contact across a periodic face sees the image's velocity with\n"
+"  L H s. Every component of L is either a strain rate (given here) or set by the servo from the\n"
+"  Love-Weber stress of the contacts (as dem-stress, COMPRESSION POSITIVE):\n"
+"    L_kk = clamp(gain (sigma_kk - target_kk), -max_rate, max_rate).\n"
+"  All of it (L, targets, gain, F) is in the frames: a second dem-step continues it.\n"
+"      --cell-rate IJ=R[,IJ=R...]\n"
+"                       L_ij = R, 1/s (v_i = L_ij x_j; i, j in x, y, z): zz=-1e-3 shortens the\n"
+"                       cell along z at 0.1%%/s, xy=0.01 shears x along y; an antisymmetric pair\n"
+"                       (xy=-w,yx=w) spins the whole assembly rigidly at w rad/s about z. A\n"
+"                       stress-controlled diagonal component named here becomes a rate.\n"
+"      --cell-stress II=S[,II=S...]\n"
+"                       servo the normal stress sigma_ii to S, Pa (xx, yy, zz; compression > 0)\n"
+"      --cell-still     L = 0 and no servo (before --cell-rate and --cell-stress are applied)\n"
+"      --cell-gain G    the servo's gain, 1/(Pa s) (setting cell.gain; default 0: max-rate /\n"
+"                       the largest target, full rate at an error as large as the target)\n"
+"      --cell-max-rate R  the servo's largest strain rate, 1/s (setting cell.max_rate; default\n"
+"                       0: quasi-static, an inertial number of 1e-3: 1e-3 / (d sqrt(rho/p)),\n"
+"                       d the mean diameter, rho the density, p the mean target)\n"
+"      --cell-reset-strain\n"
+"                       F = I: strains (dem-stress, --until strain) count from this frame\n"
+"      --cell-log FILE  write the L of every step to FILE (TSV: step, l11..l33 [1/s]; step:\n"
+"                       the step that ended there): dem-reverse --replay FILE runs a servo\n"
+"                       backwards with the rates it chose\n"
+"  The cell flips (seed 002 Fig 1.6) when a cell vector leans more than 0.55 of another along\n"
+"  it: the same periodic lattice, every contact and its history kept, so simple shear runs\n"
+"  without end. The cell's work on the contacts, -V sigma:D per unit time, is work_cell of\n"
+"  the energy books (dem-energy).\n"
+"\n"
+"Stopping on a condition (-n/--time is then the most the run takes; the last frame records why\n"
+"it stopped as meta.stop: stress, strain or steps):\n"
+"      --until stress   every servo target met to --stress-tol (relative) and the\n"
+"                       unbalanced-force ratio (mean |net force| / mean |contact force|)\n"
+"                       below --unbalanced\n"
+"      --until strain=IJ:E  the Hencky strain e_ij (extension positive, from F: dem-stress)\n"
+"                       reaches E: strain=zz:-0.05 stops at 5%% axial compression\n"
+"      --stress-tol T   default 1e-3\n"
+"      --unbalanced U   default 1e-3\n"
+"\n"
 "Exact (fixed-point) mode, for bit-exact reversal with dem-reverse --exact:\n"
 "      --exact[=Q]      positions on multiples of Q m (a power of two, as a number or 2^N;\n"
 "                       default: the frame's quantum, else the smallest with 2^53 Q >= 4\n"
@@ -135,6 +178,11 @@ struct cmdline {
     dem_sim_limits limits; /* --stop-overlap, --stop-move */
     double stop_dt;        /* --stop-dt: refuse dt > stop_dt tc (0: off) */
     int exact;             /* 1: --exact, -1: --no-exact, 0: as the frame says */
+    char **cell_rate, **cell_stress;
+    int ncell_rate, ncell_stress, cell_still, cell_reset, has_cell_gain, has_cell_max_rate;
+    double cell_gain, cell_max_rate;
+    const char *cell_log, *until;
+    double stress_tol, unbalanced;
     double quantum;        /* --exact=Q, m (0: the frame's or the default) */
 };
 
@@ -142,7 +190,8 @@ enum {
     OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_INTEGRATOR, OPT_GRAVITY, OPT_NORMAL, OPT_KN,
     OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
     OPT_LOCAL, OPT_LOCAL_FORM, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
-    OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT
+    OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
+    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED
 };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
@@ -165,6 +214,11 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"exact", optional_argument, 0, OPT_EXACT}, {"no-exact", no_argument, 0, OPT_NO_EXACT},
         {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
         {"stop-dt", required_argument, 0, OPT_STOP_DT},
+        {"cell-rate", required_argument, 0, OPT_CELL_RATE}, {"cell-stress", required_argument, 0, OPT_CELL_STRESS},
+        {"cell-still", no_argument, 0, OPT_CELL_STILL}, {"cell-gain", required_argument, 0, OPT_CELL_GAIN},
+        {"cell-max-rate", required_argument, 0, OPT_CELL_MAX_RATE}, {"cell-reset-strain", no_argument, 0, OPT_CELL_RESET},
+        {"cell-log", required_argument, 0, OPT_CELL_LOG}, {"until", required_argument, 0, OPT_UNTIL},
+        {"stress-tol", required_argument, 0, OPT_STRESS_TOL}, {"unbalanced", required_argument, 0, OPT_UNBALANCED},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -172,6 +226,10 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->threads = 1;
     c->level = DEM_LEVEL_DEFAULT;
     c->wall_velocity = calloc((size_t)argc, sizeof *c->wall_velocity);
+    c->cell_rate = calloc((size_t)argc, sizeof *c->cell_rate);
+    c->cell_stress = calloc((size_t)argc, sizeof *c->cell_stress);
+    c->stress_tol = 1e-3;
+    c->unbalanced = 1e-3;
     dem_sim_limits_default(&c->limits);
     c->stop_dt = 1.0;
     int ch;
@@ -225,6 +283,16 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
         case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
         case OPT_STOP_DT: c->stop_dt = cli_nonneg("--stop-dt", optarg); break;
+        case OPT_CELL_RATE: c->cell_rate[c->ncell_rate++] = optarg; break;
+        case OPT_CELL_STRESS: c->cell_stress[c->ncell_stress++] = optarg; break;
+        case OPT_CELL_STILL: c->cell_still = 1; break;
+        case OPT_CELL_GAIN: c->cell_gain = cli_nonneg("--cell-gain", optarg); c->has_cell_gain = 1; break;
+        case OPT_CELL_MAX_RATE: c->cell_max_rate = cli_nonneg("--cell-max-rate", optarg); c->has_cell_max_rate = 1; break;
+        case OPT_CELL_RESET: c->cell_reset = 1; break;
+        case OPT_CELL_LOG: c->cell_log = optarg; break;
+        case OPT_UNTIL: c->until = optarg; break;
+        case OPT_STRESS_TOL: c->stress_tol = cli_nonneg("--stress-tol", optarg); break;
+        case OPT_UNBALANCED: c->unbalanced = cli_nonneg("--unbalanced", optarg); break;
         default: cli_bad_option(ch, argv);
         }
     }
@@ -279,6 +347,8 @@ static void apply_overrides(const struct cmdline *c, dem_settings *st)
     }
     if (c->has_drag) st->drag = c->drag;
     if (c->has_skin) st->skin = c->skin;
+    if (c->has_cell_gain) st->cell_gain = c->cell_gain;
+    if (c->has_cell_max_rate) st->cell_max_rate = c->cell_max_rate;
     if (c->ignore && dem_settings_parse_ignore(st, c->ignore, &err)) cli_usage_err("--ignore", &err);
     /* validate the combination through the same checks a frame gets */
     if (dem_settings_write(st, &tmp, &err)) cli_usage("%s", err.msg);
@@ -301,6 +371,119 @@ static void apply_wall_velocities(const struct cmdline *c, dem_system *s)
         cli_doubles("--wall-velocity", eq + 1, v, 3);
         s->walls[w].vel = dem_v3(v[0], v[1], v[2]);
     }
+}
+
+/* "xy" -> row 0, column 1; -1 if not a component name */
+static int component(const char *t, size_t n, int *r, int *col)
+{
+    if (n != 2 || t[0] < 'x' || t[0] > 'z' || t[1] < 'x' || t[1] > 'z') return -1;
+    *r = t[0] - 'x';
+    *col = t[1] - 'x';
+    return 0;
+}
+
+/* One "IJ=V[,IJ=V...]" list: calls set(row, col, value) for each. */
+static void parse_components(const char *opt, const char *arg, int diagonal_only, dem_cell *cell,
+                             void (*set)(dem_cell *, int, int, double))
+{
+    char *copy = strdup(arg), *save = NULL;
+    if (!copy) cli_die("out of memory");
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        int r, col;
+        if (!eq || component(tok, (size_t)(eq - tok), &r, &col))
+            cli_usage("%s: '%s' is not IJ=VALUE with I, J in x, y, z (e.g. zz=-1e-3)", opt, tok);
+        if (diagonal_only && r != col) cli_usage("%s: '%s': the servo controls the normal stresses xx, yy, zz only", opt, tok);
+        set(cell, r, col, cli_double(opt, eq + 1));
+    }
+    free(copy);
+}
+
+static void set_rate(dem_cell *cell, int r, int col, double v)
+{
+    cell->vgrad.m[r][col] = v;
+    if (r == col) cell->stress_mask &= ~(1u << r);
+}
+
+static void set_target(dem_cell *cell, int r, int col, double v)
+{
+    (void)col;
+    cell->target_stress.m[r][r] = v;
+    cell->stress_mask |= 1u << r;
+}
+
+/* --cell-*: onto the frame's cell. */
+static void apply_cell(const struct cmdline *c, dem_system *s)
+{
+    int any = c->cell_still || c->ncell_rate || c->ncell_stress || c->cell_reset;
+    if (!any) return;
+    if (!s->cell.flags) cli_die("--cell-*: the frame has no periodic cell (dem-pack --periodic makes one)");
+    if (c->cell_still) {
+        s->cell.vgrad = dem_m3_zero();
+        s->cell.stress_mask = 0;
+    }
+    for (int k = 0; k < c->ncell_rate; k++) parse_components("--cell-rate", c->cell_rate[k], 0, &s->cell, set_rate);
+    for (int k = 0; k < c->ncell_stress; k++) parse_components("--cell-stress", c->cell_stress[k], 1, &s->cell, set_target);
+    for (int k = 0; k < 3; k++)
+        if ((s->cell.stress_mask >> k & 1u) && !(s->cell.flags >> k & 1u))
+            cli_die("--cell-stress: the cell is not periodic along %c: no stress can be servoed there", "xyz"[k]);
+    if (c->cell_reset) s->cell.deform = dem_m3_identity();
+}
+
+/* --until and --cell-log: checked and written after every step. */
+typedef struct {
+    const struct cmdline *c;
+    FILE *log;
+    int until_stress, until_strain, er, ec;
+    double strain_end, strain_start;
+} run_watch;
+
+static void parse_until(run_watch *w, const dem_system *s)
+{
+    const char *u = w->c->until;
+    if (!u) return;
+    if (strcmp(u, "stress") == 0) {
+        if (!s->cell.flags || !s->cell.stress_mask) cli_die("--until stress: the cell has no stress targets (--cell-stress)");
+        w->until_stress = 1;
+        return;
+    }
+    const char *colon = strchr(u, ':');
+    if (strncmp(u, "strain=", 7) != 0 || !colon || component(u + 7, (size_t)(colon - u - 7), &w->er, &w->ec))
+        cli_usage("--until: '%s' is not stress or strain=IJ:E (e.g. strain=zz:-0.05)", u);
+    if (!s->cell.flags) cli_die("--until strain: the frame has no periodic cell, so no strain");
+    w->strain_end = cli_double("--until", colon + 1);
+    w->strain_start = dem_hencky_strain(s->cell.deform).m[w->er][w->ec];
+    w->until_strain = 1;
+}
+
+static const char *watch_step(void *ctx, dem_sim *sim)
+{
+    run_watch *w = ctx;
+    dem_mat3 l = dem_sim_cell_rate(sim);
+    if (w->log) {
+        fprintf(w->log, "%llu", (unsigned long long)dem_sim_steps(sim));
+        for (int r = 0; r < 3; r++)
+            for (int col = 0; col < 3; col++) {
+                char num[40];
+                dem_format_double(num, sizeof num, l.m[r][col]);
+                fprintf(w->log, "\t%s", num);
+            }
+        fputc('\n', w->log);
+    }
+    if (w->until_strain) {
+        double e = dem_hencky_strain(dem_sim_cell_deform(sim)).m[w->er][w->ec];
+        if ((w->strain_end >= w->strain_start && e >= w->strain_end) || (w->strain_end < w->strain_start && e <= w->strain_end))
+            return "strain";
+    }
+    if (w->until_stress) {
+        dem_mat3 sigma = dem_sim_cell_stress(sim), target = dem_sim_cell_target(sim);
+        unsigned mask = dem_sim_cell_mask(sim);
+        for (int k = 0; k < 3; k++)
+            if ((mask >> k & 1u) && !(fabs(sigma.m[k][k] - target.m[k][k]) <= w->c->stress_tol * fabs(target.m[k][k])))
+                return NULL;
+        if (dem_sim_unbalanced(sim) <= w->c->unbalanced) return "stress";
+    }
+    return NULL;
 }
 
 static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
@@ -334,6 +517,7 @@ int main(int argc, char **argv)
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
     apply_overrides(&c, &st);
     apply_wall_velocities(&c, &s);
+    apply_cell(&c, &s);
     cli_output_open(c.output);
 
     dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
@@ -362,9 +546,19 @@ int main(int argc, char **argv)
     }
 
     long long steps = cli_run_length(c.steps, c.run_time, dt, s.time, s.step);
-    int status = cli_run_steps(sim, &s, steps, c.every, c.level);
+    run_watch watch = {&c, NULL, 0, 0, 0, 0, 0.0, 0.0};
+    parse_until(&watch, &s);
+    if (c.cell_log) {
+        if (!(watch.log = fopen(c.cell_log, "w"))) cli_die("--cell-log: cannot write '%s': %s", c.cell_log, strerror(errno));
+        fputs("step\tl11[1/s]\tl12[1/s]\tl13[1/s]\tl21[1/s]\tl22[1/s]\tl23[1/s]\tl31[1/s]\tl32[1/s]\tl33[1/s]\n", watch.log);
+    }
+    cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != NULL};
+    int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
+    if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
     dem_sim_free(sim);
     dem_system_free(&s);
     free(c.wall_velocity);
+    free(c.cell_rate);
+    free(c.cell_stress);
     return status;
 }

@@ -32,6 +32,7 @@ static inline dem_vec3 dem_v3_madd(dem_vec3 a, dem_vec3 b, double s)
     return dem_v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z);
 }
 static inline int dem_v3_isfinite(dem_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+static inline int dem_v3_is_zero(dem_vec3 a) { return a.x == 0.0 && a.y == 0.0 && a.z == 0.0; }
 static inline double dem_v3_get(dem_vec3 a, int axis) { return axis == 0 ? a.x : axis == 1 ? a.y : a.z; }
 static inline void dem_v3_set(dem_vec3 *a, int axis, double v)
 {

@@ -65,6 +65,8 @@ static const setting_key keys[] = {
     {"damping.drag", K_F64, OFF(drag)},
     {"neighbor.skin", K_F64, OFF(skin)},
     {"neighbor.sort_every", K_F64, OFF(sort_every)},
+    {"cell.gain", K_F64, OFF(cell_gain)},
+    {"cell.max_rate", K_F64, OFF(cell_max_rate)},
     {"interact.ignore", K_STR_IGNORE, 0},
     {"exact.quantum", K_F64, OFF(exact_quantum)},
 };
@@ -139,6 +141,9 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
     if (!(st->local_damping >= 0.0 && st->local_damping < 1.0)) return BAD("setting damping.local = %g must lie in [0, 1)", st->local_damping);
     if (!(st->drag > 0.0 && st->drag <= 1.0)) return BAD("setting damping.drag = %g must lie in (0, 1]", st->drag);
     if (!(st->skin >= 0.0 && isfinite(st->skin))) return BAD("setting neighbor.skin = %g must be >= 0", st->skin);
+    if (!(st->cell_gain >= 0.0 && isfinite(st->cell_gain))) return BAD("setting cell.gain = %g must be >= 0 and finite", st->cell_gain);
+    if (!(st->cell_max_rate >= 0.0 && isfinite(st->cell_max_rate)))
+        return BAD("setting cell.max_rate = %g must be >= 0 and finite", st->cell_max_rate);
     if (!(st->sort_every >= 0.0 && st->sort_every <= 1e15 && st->sort_every == floor(st->sort_every)))
         return BAD("setting neighbor.sort_every = %g must be a whole number of steps >= 0", st->sort_every);
     if (!(st->exact_quantum >= 0.0 && isfinite(st->exact_quantum)) ||

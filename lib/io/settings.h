@@ -43,6 +43,8 @@ typedef struct {
     double sort_every;          /* steps between spatial sorts of the particles, counted from step 0 (0: never) */
     uint32_t ignore[DEM_GROUPS];/* ignore[a] bit b: group a+1 does not interact with group b+1 */
     double exact_quantum;       /* exact (fixed-point) mode's position quantum, m, a power of two (0: off) */
+    double cell_gain;           /* the cell servo's gain, 1/(Pa s) (0: automatic, see sim.h) */
+    double cell_max_rate;       /* the cell servo's largest strain rate, 1/s (0: automatic) */
 } dem_settings;
 
 /* The defaults: vv-improved, no gravity, hertz + history + restitution damping, vc 1 m/s. */

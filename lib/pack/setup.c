@@ -251,7 +251,7 @@ dem_status dem_pack_set_cell(dem_system *s, dem_vec3 lo, dem_vec3 hi, uint32_t f
         if (!isfinite(l) || !isfinite(h) || !(l < h))
             return dem_fail(err, DEM_ERR_ARG, "periodic cell: %c0 = %g must be less than %c1 = %g", axis_names[a], l, axis_names[a], h);
     }
-    memset(&s->cell, 0, sizeof s->cell);
+    s->cell = dem_cell_default();
     s->cell.flags = flags;
     s->cell.origin = lo;
     s->cell.h = dem_m3_diag(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);

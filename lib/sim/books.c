@@ -96,6 +96,10 @@ void books_apply_setup(dem_sim *sim)
 void books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUNT])
 {
     sim_books *b = &sim->e;
+    b->deforming = sim->b.deforming;
+    b->lstep = sim->b.cell.vgrad;
+    b->dstep = sim->b.lsym;
+    b->wlstep = sim->b.wl;
     for (int k = 0; k < 5; k++) b->pend_w[k] = 0.0;
     books_account_walls(sim, 0, b->pend_w);
     /* friction of contacts lost in this step: the pairs' by blocks, then the walls' in slot order */

@@ -30,9 +30,16 @@ static inline void books_contact_velocity(const dem_sim *sim, const dem_vec3 *v,
         const dem_wall *wl = &sim->b.walls[j];
         u = dem_v3_sub(v[i], wall_velocity_at(wl, wall_contact_point(sim, i, o->n, o->delta)));
         wt = dem_v3_scale(w[i], li);
+        if (sim->e.deforming) { /* the field's velocity and spin (cell.h) */
+            u = dem_v3_add(u, dem_m3_mulv(sim->e.lstep, dem_v3_sub(sim->p.x[i], sim->b.cell.origin)));
+            wt = dem_v3_madd(wt, sim->e.wlstep, li);
+        }
     } else {
+        double lj = sim->p.r[j] - 0.5 * o->delta;
         u = dem_v3_sub(v[i], v[j]);
-        wt = dem_v3_add(dem_v3_scale(w[i], li), dem_v3_scale(w[j], sim->p.r[j] - 0.5 * o->delta));
+        wt = dem_v3_add(dem_v3_scale(w[i], li), dem_v3_scale(w[j], lj));
+        if (sim->e.deforming) /* the field's stretch (its spin moves no contact point against the other) */
+            u = dem_v3_add(u, dem_m3_mulv(sim->e.dstep, dem_v3_scale(o->n, li + lj)));
     }
     *un = dem_v3_dot(u, o->n);
     *ut = dem_v3_sub(dem_v3_madd(u, o->n, -*un), dem_v3_cross(wt, o->n));

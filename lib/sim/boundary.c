@@ -21,6 +21,14 @@ double cell_width(const dem_cell *c, int a)
     return fabs(dem_m3_det(c->h)) / dem_v3_norm(dem_v3_cross(u, w));
 }
 
+static dem_vec3 build_shift(const dem_sim *sim, const int32_t s[3])
+{
+    dem_vec3 d = dem_v3_zero();
+    for (int a = 0; a < 3; a++)
+        if (s[a]) d = dem_v3_madd(d, dem_m3_col(sim->nbr.h_build, a), (double)s[a]);
+    return d;
+}
+
 /* Pairs see their partner through an image that changes with it. Done every step so that it
  * happens at the same step in any run. */
 dem_status cell_wrap(dem_sim *sim, dem_error *err)
@@ -44,7 +52,9 @@ dem_status cell_wrap(dem_sim *sim, dem_error *err)
         if (!(e[a][0] | e[a][1] | e[a][2])) continue;
         dem_vec3 shift = cell_shift(sim, e[a]);
         sim->p.x[a] = dem_v3_sub(sim->p.x[a], shift);
-        sim->nbr.x_build[a] = dem_v3_sub(sim->nbr.x_build[a], shift);
+        /* the build position moves by the image in the build's cell, so that the displacement
+         * relative to the field (neighbor.c) is unchanged */
+        sim->nbr.x_build[a] = dem_v3_sub(sim->nbr.x_build[a], sim->b.deforming ? build_shift(sim, e[a]) : shift);
         for (int k = 0; k < 3; k++) sim->p.image[a][k] += e[a][k];
         any = 1;
     }

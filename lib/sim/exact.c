@@ -184,6 +184,8 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
     if (sim->st.tangential != 0 && dem_tangential_models[sim->st.tangential]->uses_history)
         return dem_fail(err, DEM_ERR_VALUE, "exact mode: the tangential model '%s' exerts torques, and spins have no lattice: use --tangential none",
                         dem_tangential_models[sim->st.tangential]->name);
+    if (sim->b.deforming)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: a deforming periodic cell maps positions by M (x - o), which does not carry the position lattice onto itself: the lattice cannot hold a deforming cell (run it in floating point; dem-reverse then returns to round-off)");
     if (sim->st.local_damping > 0.0)
         return dem_fail(err, DEM_ERR_VALUE, "exact mode: local damping acts on the summed force, which would depend on the order of the sums: set --local-damping 0");
     if (sim->st.drag != 1.0)

@@ -67,6 +67,11 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
     c.wterm = dem_v3_add(dem_v3_scale(P->w[i], li), dem_v3_scale(P->w[j], lj));
     c.half_normal = sim->integ->half_normal;
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[i], P->w[j]), c.n);
+    if (sim->b.deforming) { /* the field's velocity (its chord over the step) and spin (cell.h) */
+        c.vij = dem_v3_add(c.vij, dem_m3_mulv(sim->b.chord, d));
+        c.wterm = dem_v3_madd(c.wterm, sim->b.wl, li + lj);
+        c.spin += dem_v3_dot(sim->b.wl, c.n);
+    }
     sim->c.ptouch[pi] = 1;
     if (law->tangential == &dem_law_tangential_history) { /* the common law, inline: no call per contact */
         dem_history_eval(law, &p, &c, np, o);
@@ -153,6 +158,11 @@ static int eval_wall(dem_sim *sim, size_t slot)
     c.wterm = dem_v3_scale(P->w[a], P->r[a] - 0.5 * c.delta);
     c.half_normal = 0; /* walls: no half-step normal (as LAMMPS does for flat walls) */
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[a], wl->omega), n);
+    if (sim->b.deforming) { /* the field carries the particle, not the wall (cell.h) */
+        c.vij = dem_v3_add(c.vij, dem_m3_mulv(sim->b.cell.vgrad, dem_v3_sub(P->x[a], sim->b.cell.origin)));
+        c.wterm = dem_v3_madd(c.wterm, sim->b.wl, P->r[a] - 0.5 * c.delta);
+        c.spin += 0.5 * dem_v3_dot(sim->b.wl, n);
+    }
     if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it (and the run stops) */
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);

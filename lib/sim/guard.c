@@ -197,3 +197,18 @@ dem_status guard_check_overlaps(dem_sim *sim, dem_error *err)
     }
     return DEM_OK;
 }
+
+dem_status guard_check_cell(const dem_sim *sim, dem_error *err)
+{
+    if (!sim->b.cell.flags) return DEM_OK;
+    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin, det = dem_m3_det(sim->b.cell.h);
+    if (!(det > 0.0 && det <= DBL_MAX))
+        return dem_fail(err, DEM_ERR_UNSTABLE, "step %llu: the periodic cell's volume det H = %g is no longer positive and finite (velocity gradient too large for the time step?)",
+                        (unsigned long long)sim->step, det);
+    for (int k = 0; k < 3; k++)
+        if (sim->b.periodic[k] && cell_width(&sim->b.cell, k) < cutoff)
+            return dem_fail(err, sim->b.deforming ? DEM_ERR_UNSTABLE : DEM_ERR_VALUE,
+                            "%sthe periodic cell is %g m wide along cell vector %c, less than the neighbour cutoff %g m (largest diameter plus skin): a particle would touch its own image",
+                            sim->b.deforming ? "the deforming cell became too thin: " : "", cell_width(&sim->b.cell, k), "abc"[k], cutoff);
+    return DEM_OK;
+}

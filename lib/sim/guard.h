@@ -18,6 +18,9 @@ dem_status guard_check_finite(dem_sim *sim, dem_error *err);
 /* After a drift: the largest step of a particle's surface (translation and spin) against
  * lim.move skins; a non-finite velocity or spin. */
 dem_status guard_check_move(dem_sim *sim, dem_error *err);
+/* The periodic cell: every width at least the neighbour cutoff (no particle may reach its own
+ * image), det H positive and finite; checked at the start and after every deforming step. */
+dem_status guard_check_cell(const dem_sim *sim, dem_error *err);
 /* After a force evaluation: the pair and wall overlaps flagged by forces.c. */
 dem_status guard_check_overlaps(dem_sim *sim, dem_error *err);
 

@@ -23,6 +23,7 @@
 #include "core/angle.h"
 #include "sim/books.h"
 #include "sim/boundary.h"
+#include "sim/cell.h"
 #include "sim/exact.h"
 #include "sim/forces.h"
 #include "sim/guard.h"
@@ -104,6 +105,7 @@ static void drift(dem_sim *sim)
     size_t n = P->n;
     double gd = sim->st.drag, h = sim->h;
     int reverse = sim->dir < 0;
+    const dem_vec3 wl = sim->b.deforming ? sim->b.wl : dem_v3_zero(); /* the field's spin turns every particle */
     /* the largest squared step of a particle's surface (guard.c), and whether one was not finite:
      * max reductions, the same whatever the order */
     double move2 = 0.0;
@@ -125,7 +127,7 @@ static void drift(dem_sim *sim)
                 if (m2 > move2) move2 = m2;
                 if (!(m2 <= DBL_MAX)) nonfinite = 1;
                 P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
-                P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(P->w[a], h), P->q[a]));
+                P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(dem_v3_add(P->w[a], wl), h), P->q[a]));
             }
             continue;
         }
@@ -135,7 +137,7 @@ static void drift(dem_sim *sim)
         if (!(m2 <= DBL_MAX)) nonfinite = 1;
         P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
         if (gd != 1.0 && reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 1);
-        P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(P->w[a], h), P->q[a])); /* seed 002 §1.5.2 */
+        P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(dem_v3_add(P->w[a], wl), h), P->q[a])); /* seed 002 §1.5.2 */
     }
     sim->g.move2 = move2;
     sim->g.nonfinite = nonfinite;
@@ -156,10 +158,17 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
         forces_setup(sim);
         if ((st = guard_check_overlaps(sim, err))) return st;
     }
+    double p0 = sim->b.deforming ? cell_begin_step(sim) : 0.0;
     half_kick(sim);
+    if (sim->b.deforming) cell_affine(sim, 0.5 * sim->h); /* the field, half a step each side (cell.h) */
     drift(sim);
+    if (sim->b.deforming) cell_affine(sim, 0.5 * sim->h);
     if ((st = guard_check_move(sim, err)) || (st = cell_wrap(sim, err))) return st;
-    if (nbr_needs_rebuild(sim)) {
+    int flipped = 0;
+    if (sim->b.deforming && ((st = cell_flip(sim, &flipped, err)) || (flipped && (st = cell_wrap(sim, err))) ||
+                             (st = guard_check_cell(sim, err))))
+        return st;
+    if (flipped || nbr_needs_rebuild(sim)) {
         /* a blown-up state would ask for a rebuild: say why, rather than grid it */
         if ((st = guard_check_finite(sim, err))) return st;
         books_flush(sim);
@@ -169,6 +178,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     double before[DEM_E_COUNT];
     memcpy(before, sim->e.energy, sizeof before);
     size_t nlost = forces_compute(sim);
+    if (sim->b.deforming) cell_end_step(sim, p0);
     if ((st = guard_check_overlaps(sim, err))) return st;
     half_kick(sim);
     books_close_step(sim, nlost, before);

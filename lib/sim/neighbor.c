@@ -209,14 +209,41 @@ dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     free(old);
     if (st) return st;
     memcpy(sim->nbr.x_build, sim->p.x, sim->p.n * sizeof *sim->p.x);
+    sim->nbr.h_build = sim->b.cell.h;
     for (size_t k = 0; k < sim->b.nwalls; k++) sim->nbr.wall_build[k] = sim->b.walls[k].point;
     if ((st = store_wall_slots(sim, err))) return st;
     sim->nbr.rebuilds++;
     return DEM_OK;
 }
 
+/* A deforming cell: the two largest displacements relative to the field since the rebuild,
+ * x - o - G (x_build - o) with G = H H_build^-1, and the field's own change of a pair's distance,
+ * at most |G - I| (Frobenius) times the cutoff; the largest total displacement for the walls. */
+static int needs_rebuild_deforming(const dem_sim *sim)
+{
+    dem_mat3 g = dem_m3_mul(sim->b.cell.h, dem_m3_inverse(sim->nbr.h_build));
+    double gi = 0.0, m1 = 0.0, m2 = 0.0, t1 = 0.0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) gi += (g.m[r][c] - (r == c)) * (g.m[r][c] - (r == c));
+    const dem_vec3 o = sim->b.cell.origin;
+    for (size_t a = 0; a < sim->p.n; a++) {
+        dem_vec3 xa = dem_v3_sub(sim->p.x[a], o), xb = dem_v3_sub(sim->nbr.x_build[a], o);
+        double d2 = dem_v3_norm2(dem_v3_sub(xa, dem_m3_mulv(g, xb)));
+        if (d2 > m1) { m2 = m1; m1 = d2; }
+        else if (d2 > m2) m2 = d2;
+        t1 = fmax(t1, dem_v3_norm2(dem_v3_sub(xa, xb)));
+    }
+    double w2 = 0.0;
+    for (size_t k = 0; k < sim->b.nwalls; k++)
+        w2 = fmax(w2, dem_v3_norm2(dem_v3_sub(sim->b.walls[k].point, sim->nbr.wall_build[k])));
+    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin;
+    return sqrt(m1) + sqrt(m2) + sqrt(gi) * cutoff >= sim->nbr.skin ||
+           (sim->b.nwalls && sqrt(t1) + sqrt(w2) >= sim->nbr.skin);
+}
+
 int nbr_needs_rebuild(const dem_sim *sim)
 {
+    if (sim->b.deforming) return needs_rebuild_deforming(sim);
     double m1 = 0.0, m2 = 0.0;
     for (size_t a = 0; a < sim->p.n; a++) {
         double d2 = dem_v3_norm2(dem_v3_sub(sim->p.x[a], sim->nbr.x_build[a]));

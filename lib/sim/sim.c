@@ -8,6 +8,7 @@
 
 #include "sim/books.h"
 #include "sim/boundary.h"
+#include "sim/cell.h"
 #include "sim/contacts.h"
 #include "sim/exact.h"
 #include "sim/forces.h"
@@ -25,14 +26,14 @@ static dem_status check_supported(const dem_system *s, dem_error *err)
         if (s->particles[a].clump)
             return dem_fail(err, DEM_ERR_VALUE, "particle %llu belongs to clump %llu: clumps are not supported by this dem-step yet",
                             (unsigned long long)s->particles[a].id, (unsigned long long)s->particles[a].clump);
-    if (s->cell.flags) {
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++)
-                if (s->cell.vgrad.m[r][c] != 0.0)
-                    return dem_fail(err, DEM_ERR_VALUE, "the periodic cell has a velocity gradient: deforming cells are not supported by this dem-step yet");
-        if (s->cell.stress_mask)
-            return dem_fail(err, DEM_ERR_VALUE, "the periodic cell is stress controlled: servos are not supported by this dem-step yet");
-    }
+    if (s->cell.flags && (s->cell.stress_mask & ~7u))
+        return dem_fail(err, DEM_ERR_VALUE, "the periodic cell's stress mask 0x%x controls shear stresses (bits 3-5): the servo controls the normal stresses xx, yy, zz only (bits 0-2)",
+                        s->cell.stress_mask);
+    if (s->cell.flags && s->cell.stress_mask && (s->cell.stress_mask & ~s->cell.flags & 7u))
+        return dem_fail(err, DEM_ERR_VALUE, "the periodic cell is stress controlled along an axis it is not periodic along (stress mask 0x%x, periodic 0x%x)",
+                        s->cell.stress_mask, s->cell.flags);
+    if (!s->cell.flags && (s->cell.stress_mask || !dem_m3_is_zero(s->cell.vgrad)))
+        return dem_fail(err, DEM_ERR_VALUE, "a velocity gradient or stress targets without a periodic cell (cell flags 0)");
     if (s->nparticles > UINT32_MAX / 2)
         return dem_fail(err, DEM_ERR_LIMIT, "%zu particles: at most %u are supported", s->nparticles, UINT32_MAX / 2);
     return DEM_OK;
@@ -71,16 +72,6 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-static dem_status cell_check(const dem_sim *sim, dem_error *err)
-{
-    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin;
-    for (int k = 0; k < 3; k++)
-        if (sim->b.periodic[k] && cell_width(&sim->b.cell, k) < cutoff)
-            return dem_fail(err, DEM_ERR_VALUE, "the periodic cell is %g m wide along cell vector %c, less than the neighbour cutoff %g m (largest diameter plus skin): a particle would touch its own image",
-                            cell_width(&sim->b.cell, k), "abc"[k], cutoff);
-    return DEM_OK;
-}
-
 static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings *st, int threads, dem_error *err)
 {
     dem_status r;
@@ -101,10 +92,11 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     particles_load(sim, s);
     for (int k = 0; k < 3; k++) sim->b.periodic[k] = (s->cell.flags >> k) & 1;
     if (s->cell.flags) cell_inverse(sim);
+    cell_setup(sim);
     sim->nbr.skin = st->skin > 0.0 ? st->skin : nbr_default_skin(sim);
     sim->nbr.sort_every = (uint64_t)st->sort_every;
     sim->nbr.sorted_step = UINT64_MAX;
-    if ((r = cell_check(sim, err)) || (r = guard_check_system(sim, err))) return r;
+    if ((r = guard_check_cell(sim, err)) || (r = guard_check_system(sim, err))) return r;
     sim->forces_current = (s->flags & DEM_HEAD_FORCES_CURRENT) != 0;
     if (sim->p.n && (r = nbr_rebuild(sim, 0, err))) return r;
     /* With current forces, the frame's contacts stand for this step's results too, so that a
@@ -246,4 +238,45 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     if (sim->b.nwalls) memcpy(out->walls, sim->b.walls, sim->b.nwalls * sizeof *sim->b.walls);
     if ((st = store_write(sim, out, err))) return st;
     return dem_settings_write(&sim->st, out, err);
+}
+
+void dem_sim_set_cell_rate(dem_sim *sim, const dem_mat3 *l)
+{
+    books_flush(sim);
+    sim->b.cell.vgrad = *l;
+    sim->b.servo = 0;
+    sim->b.deforming = sim->b.cell.flags != 0;
+}
+
+dem_mat3 dem_sim_cell_rate(const dem_sim *sim) { return sim->b.cell.vgrad; }
+int dem_sim_cell_flips(const dem_sim *sim) { return sim->b.flips; }
+dem_mat3 dem_sim_cell_deform(const dem_sim *sim) { return sim->b.cell.deform; }
+dem_mat3 dem_sim_cell_target(const dem_sim *sim) { return sim->b.cell.target_stress; }
+unsigned dem_sim_cell_mask(const dem_sim *sim) { return sim->b.cell.stress_mask; }
+
+dem_mat3 dem_sim_cell_stress(dem_sim *sim)
+{
+    if (!sim->b.cell.flags) return dem_m3_zero();
+    if (!sim->forces_current) forces_setup(sim);
+    return cell_stress(sim);
+}
+
+double dem_sim_unbalanced(dem_sim *sim)
+{
+    if (!sim->forces_current) forces_setup(sim);
+    const sim_particles *P = &sim->p;
+    const sim_store *c = &sim->c;
+    double fnet = 0.0, fc = 0.0;
+    size_t nfree = 0, ncon = 0;
+    for (size_t a = 0; a < P->n; a++) {
+        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
+        fnet += dem_v3_norm(P->f[a]); /* gravity included: the net force */
+        nfree++;
+    }
+    for (size_t q = 0; q < c->npairs; q++)
+        if (c->ptouch[q]) { fc += dem_v3_norm(dem_contact_force(&c->out[q])); ncon++; }
+    for (size_t q = 0; q < c->nwslots; q++)
+        if (c->wtouch[q]) { fc += dem_v3_norm(dem_contact_force(&c->wout[q])); ncon++; }
+    if (!ncon || !nfree || fc == 0.0) return 0.0;
+    return (fnet / (double)nfree) / (fc / (double)ncon);
 }

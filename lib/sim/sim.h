@@ -76,6 +76,30 @@ typedef struct {
 void dem_sim_limits_default(dem_sim_limits *lim);
 void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim);
 
+/* The deforming periodic cell (cell.c; seed 002 §1.6): dH/dt = L H with the frame's cell.vgrad L,
+ * particles carried by the homogeneous field L (x - o) and their stored velocities the fluctuation
+ * about it (spins about the field's spin); the stress-controlled diagonal components of L (bits 0-2
+ * of cell.stress_mask) set every step by a proportional servo:
+ *   L_kk = clamp(gain (sigma_kk - target_kk), -max_rate, max_rate),
+ * sigma the Love-Weber stress of the contacts (compression positive, as dem-stress).
+ * Its constants are the settings cell.gain (1/(Pa s); 0: max_rate over the largest |target|) and
+ * cell.max_rate (1/s; 0: the quasi-static rate 1e-3 / (d sqrt(rho / p)), an inertial number of
+ * 1e-3 for the mean diameter d, density rho and mean |target| p). */
+/* Replay: the velocity gradient of the next step, given (the servo does not decide it). */
+void dem_sim_set_cell_rate(dem_sim *sim, const dem_mat3 *l);
+/* The velocity gradient the last step used, the Love-Weber stress of the current forces (Pa,
+ * compression positive, symmetric) and the cell flips so far. */
+dem_mat3 dem_sim_cell_rate(const dem_sim *sim);
+dem_mat3 dem_sim_cell_stress(dem_sim *sim);
+int dem_sim_cell_flips(const dem_sim *sim);
+/* The cell's deformation gradient F, its stress targets and stress mask. */
+dem_mat3 dem_sim_cell_deform(const dem_sim *sim);
+dem_mat3 dem_sim_cell_target(const dem_sim *sim);
+unsigned dem_sim_cell_mask(const dem_sim *sim);
+/* The unbalanced-force ratio: the mean |net force| on the free particles over the mean |contact
+ * force| (0 without contacts). */
+double dem_sim_unbalanced(dem_sim *sim);
+
 /* The ranges a system must lie in to be simulated (io/system.h: DEM_RADIUS_MIN ...); dem_sim_new
  * refuses the rest, naming the particle. */
 

@@ -48,6 +48,13 @@ typedef struct {
     size_t nfixed;          /* fixed particles: never kicked, driven if they move (integrate.c) */
 } sim_particles;
 
+/* The sums over the contacts of the current forces that the deforming cell needs (cell.c):
+ * pairs: sum f (x) d (f on i, d = x_i - x_j' the branch vector); wall contacts: sum f (x) (x - o)
+ * and sum f (x) (c - x) (c the contact point). */
+typedef struct {
+    dem_mat3 pairs, wall_x, wall_r;
+} sim_fabric;
+
 typedef struct {
     size_t nwalls;
     dem_wall *walls;
@@ -56,11 +63,24 @@ typedef struct {
     int periodic[3];
     dem_mat3 hinv;
     int32_t (*wrapped)[3];  /* images crossed by each particle in this step's wrap */
+    /* the deforming cell (cell.c) */
+    int deforming;          /* L != 0 or a servo: the affine field acts */
+    int servo;              /* the servo decides the stress-controlled components (off: replayed) */
+    dem_mat3 lsym;          /* D = (L + L^T)/2 of this step */
+    dem_mat3 chord;         /* (I - M^-2) / h: the field's velocity of this step as the chord of its map
+                             * M^2, so that the contact sees the step the positions take (a rigid spin is
+                             * then carried exactly by vv-improved's half-step normal) */
+    dem_vec3 wl;            /* the spin of the field, (L - L^T)/2 as a vector: particles' spins are relative to it */
+    sim_fabric fab;         /* of the current forces, when fab_ok */
+    int fab_ok;
+    double gain, max_rate;  /* the servo's, resolved (1/(Pa s), 1/s) */
+    int flips;              /* cell flips so far */
 } sim_bounds;
 
 typedef struct {
     double skin;
     dem_vec3 *x_build;      /* positions at the last rebuild */
+    dem_mat3 h_build;       /* the cell at the last rebuild (a deforming cell's affine motion is no reason to rebuild) */
     dem_vec3 *wall_build;   /* wall points at the last rebuild */
     uint64_t sort_every;    /* steps between spatial sorts of the particles (0: never) */
     uint64_t sorted_step;   /* step of the last sort (UINT64_MAX: none yet) */
@@ -117,6 +137,9 @@ typedef struct {
     double pend_w[5];       /* the last step's wall contacts: friction, damp_n, damp_t, law, dashpot power */
     double pend_lost, pend_dl, pend_dw; /* its lost contacts' friction, local damping, and work of the
                                          * walls and driven particles, J */
+    int deforming;          /* the accounted step's cell deformed: its field's L and spin (the servo */
+    dem_mat3 lstep, dstep;  /* may have changed the cell's L since), and D */
+    dem_vec3 wlstep;
 } sim_books;
 
 /* exact (fixed-point) mode, Levesque and Verlet 1993: positions x = X qx and velocities

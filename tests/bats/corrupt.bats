@@ -42,7 +42,7 @@ CORPUS="$BATS_TEST_DIRNAME/../corrupt"
     [ "${#lines[@]}" -eq 3 ]          # header + 2 frames
     [[ "${lines[1]}" == 0$'\t'* ]]
     [[ "${lines[2]}" == 1$'\t'* ]]
-    [[ "$stderr" == *"frame 2 (byte 614): input ends inside the frame"*"truncated stream" ]]
+    [[ "$stderr" == *"frame 2 (byte 616): input ends inside the frame"*"truncated stream" ]]
 }
 
 @test "dem-probe: corrupt input on stdin is reported the same way" {

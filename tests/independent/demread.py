@@ -392,6 +392,11 @@ def decode_table(p, tag, body, length, frame, fr):
             rec["history"] = list(struct.unpack_from("<%dd" % slots, p, at + fixed))
         if tag == "MATL":
             rec["name"] = decode_name(rec["name"], frame, at, "MATL[%d].name" % k)
+        if tag == "CELL":
+            # format 1.4 appends F (9 f64 at byte 248); identity before
+            f = struct.unpack_from("<9d", p, at + 248) if rsize >= 320 else (1, 0, 0, 0, 1, 0, 0, 0, 1)
+            for i in range(9):
+                rec["f%d%d" % (i // 3 + 1, i % 3 + 1)] = f[i]
         rec["_offset"] = at
         recs.append(rec)
         at += rsize
@@ -561,6 +566,12 @@ def check_values(fr):
             bad(c, "CELL.H", "det H = %r not positive and finite" % det)
         finite(c, "CELL", vec("o") + ["l%d%d" % (r, s) for r in (1, 2, 3) for s in (1, 2, 3)]
                + ["s%d%d" % (r, s) for r in (1, 2, 3) for s in (1, 2, 3)])
+        f = [[c["f%d%d" % (r, s)] for s in (1, 2, 3)] for r in (1, 2, 3)]
+        detf = (f[0][0] * (f[1][1] * f[2][2] - f[1][2] * f[2][1])
+                - f[0][1] * (f[1][0] * f[2][2] - f[1][2] * f[2][0])
+                + f[0][2] * (f[1][0] * f[2][1] - f[1][1] * f[2][0]))
+        if not (math.isfinite(detf) and detf > 0):
+            bad(c, "CELL.F", "det F = %r not positive and finite" % detf)
     clumps = set()
     for k, cl in enumerate(fr["CLMP"]):
         w = "CLMP[%d]" % k

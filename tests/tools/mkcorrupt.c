@@ -200,6 +200,9 @@ int main(int argc, char **argv)
     s.cell.h = dem_m3_diag(0.01, -0.01, 0.01);
     save_system("cell-left-handed", &s);
     s.cell.h = dem_m3_diag(0.01, 0.01, 0.01);
+    s.cell.deform = dem_m3_diag(1.0, 0.0, 1.0); /* format 1.4: F singular */
+    save_system("cell-deform-singular", &s);
+    s.cell.deform = dem_m3_identity();
     s.cell.flags = 0;
     s.particles[1].clump = 9;
     save_system("missing-clump", &s);

@@ -82,8 +82,8 @@ static void test_records(void)
                                     &dem_rec_clump, &dem_rec_particle, &dem_rec_contact, &dem_rec_energy};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
         const dem_record_type *rt = all[k];
-        /* format 1.1 appended e_initial, e_ahead to ENRG; 1.2 work_law */
-        unsigned appended = rt == &dem_rec_energy ? 24 : 0;
+        /* format 1.1 appended e_initial, e_ahead to ENRG; 1.2 work_law; 1.4 F to CELL */
+        unsigned appended = rt == &dem_rec_energy ? 24 : rt == &dem_rec_cell ? 72 : 0;
         CHECK_MSG(rt->base_size + appended == dem_record_size(rt), "%s: base %u, size %u", rt->tag, rt->base_size, dem_record_size(rt));
         void *a = calloc(1, rt->struct_size), *b = calloc(1, rt->struct_size);
         uint8_t *buf = calloc(1, dem_record_size(rt) + 8);
@@ -140,6 +140,8 @@ static void make_system(dem_system *s)
     s->cell.vgrad.m[0][1] = 1e-3;
     s->cell.stress_mask = 7;
     s->cell.target_stress = dem_m3_diag(1e5, 1e5, 2e5);
+    s->cell.deform = dem_m3_diag(1.0, 0.75, 1.25);
+    s->cell.deform.m[0][1] = 0.5;
     dem_clump c;
     memset(&c, 0, sizeof c);
     c.id = 7;

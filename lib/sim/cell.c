@@ -1,0 +1,211 @@
+/* cell.c - the deforming periodic cell, its flip, servo and work (see cell.h). */
+#include "sim/cell.h"
+
+#include <math.h>
+
+#include "sim/boundary.h"
+
+/* a : b = sum_ab a_ab b_ab */
+static double m3_ddot(dem_mat3 a, dem_mat3 b)
+{
+    double s = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) s += a.m[i][j] * b.m[i][j];
+    return s;
+}
+
+static void m3_add_outer(dem_mat3 *a, dem_vec3 u, dem_vec3 v)
+{
+    double uu[3] = {u.x, u.y, u.z}, vv[3] = {v.x, v.y, v.z};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) a->m[i][j] += uu[i] * vv[j];
+}
+
+/* The servo's constants: the settings, or the automatic ones of sim.h. */
+static void servo_constants(dem_sim *sim)
+{
+    const dem_cell *c = &sim->b.cell;
+    double ptarget = 0.0, pmax = 0.0;
+    int nt = 0;
+    for (int k = 0; k < 3; k++)
+        if (c->stress_mask >> k & 1u) {
+            double t = fabs(c->target_stress.m[k][k]);
+            ptarget += t;
+            pmax = fmax(pmax, t);
+            nt++;
+        }
+    ptarget = nt ? ptarget / nt : 0.0;
+    double rate = sim->st.cell_max_rate;
+    if (rate == 0.0 && sim->p.n && ptarget > 0.0) { /* inertial number 1e-3 (quasi-static) */
+        double rsum = 0.0, rho = 0.0;
+        for (size_t a = 0; a < sim->p.n; a++) {
+            double r = sim->p.r[a];
+            rsum += r;
+            rho += sim->p.m[a] / (4.0 / 3.0 * M_PI * r * r * r);
+        }
+        double d = 2.0 * rsum / (double)sim->p.n;
+        rho /= (double)sim->p.n;
+        rate = 1e-3 / (d * sqrt(rho / ptarget));
+    }
+    sim->b.max_rate = rate;
+    sim->b.gain = sim->st.cell_gain > 0.0 ? sim->st.cell_gain : pmax > 0.0 ? rate / pmax : 0.0;
+}
+
+/* The step's D = (L + L^T)/2 and the field's spin: (L - L^T)/2 is the cross product with wl. */
+static void field_of(dem_sim *sim)
+{
+    const dem_mat3 l = sim->b.cell.vgrad;
+    sim->b.lsym = dem_m3_scale(dem_m3_add(l, dem_m3_transpose(l)), 0.5);
+    sim->b.wl = dem_v3(0.5 * (l.m[2][1] - l.m[1][2]), 0.5 * (l.m[0][2] - l.m[2][0]), 0.5 * (l.m[1][0] - l.m[0][1]));
+}
+
+void cell_setup(dem_sim *sim)
+{
+    dem_cell *c = &sim->b.cell;
+    c->stress_mask &= c->flags ? 7u : 0u; /* diagonal components only (dem_sim_new refuses others) */
+    sim->b.deforming = c->flags && (!dem_m3_is_zero(c->vgrad) || c->stress_mask);
+    sim->b.servo = c->stress_mask != 0;
+    sim->b.fab_ok = 0;
+    servo_constants(sim);
+    field_of(sim);
+    /* a setup evaluation's books see the frame's field */
+    sim->e.deforming = sim->b.deforming;
+    sim->e.lstep = c->vgrad;
+    sim->e.dstep = sim->b.lsym;
+    sim->e.wlstep = sim->b.wl;
+}
+
+/* The sums of the current forces over the contacts, in list order (then the wall slots'). */
+static void fabric(dem_sim *sim)
+{
+    sim_fabric *fb = &sim->b.fab;
+    const sim_store *c = &sim->c;
+    const sim_particles *P = &sim->p;
+    fb->pairs = fb->wall_x = fb->wall_r = dem_m3_zero();
+    for (size_t q = 0; q < c->npairs; q++) {
+        if (!c->ptouch[q]) continue;
+        const dem_contact_out *o = &c->out[q];
+        const dem_contact_rec *np = &c->pairs[q];
+        dem_vec3 d = dem_v3_scale(o->n, P->r[np->i] + P->r[np->j] - o->delta);
+        m3_add_outer(&fb->pairs, dem_contact_force(o), d);
+    }
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        const dem_contact_out *o = &c->wout[q];
+        size_t a = c->wowner[q];
+        dem_vec3 f = dem_contact_force(o), cp = wall_contact_point(sim, a, o->n, o->delta);
+        m3_add_outer(&fb->wall_x, f, dem_v3_sub(P->x[a], sim->b.cell.origin));
+        m3_add_outer(&fb->wall_r, f, dem_v3_sub(cp, P->x[a]));
+    }
+    /* gravity on the free particles: a force the field carries them against, like a wall's */
+    if (!dem_v3_is_zero(sim->st.gravity))
+        for (size_t a = 0; a < P->n; a++)
+            if (!(P->flags[a] & DEM_PARTICLE_FIXED))
+                m3_add_outer(&fb->wall_x, dem_v3_scale(sim->st.gravity, P->m[a]), dem_v3_sub(P->x[a], sim->b.cell.origin));
+    sim->b.fab_ok = 1;
+}
+
+dem_mat3 cell_stress(dem_sim *sim)
+{
+    if (!sim->b.fab_ok) fabric(sim);
+    /* sigma = (1/V) sym(sum_pairs d (x) f - sum_walls (c - x) (x) f): the transposes of the sums */
+    double v = dem_cell_volume(&sim->b.cell);
+    dem_mat3 s = dem_m3_add(sim->b.fab.pairs, dem_m3_scale(sim->b.fab.wall_r, -1.0));
+    return dem_m3_scale(dem_m3_add(s, dem_m3_transpose(s)), 0.5 / v);
+}
+
+/* The power the field of L puts into the contacts with the current forces (cell.h). */
+static double field_power(dem_sim *sim)
+{
+    if (!sim->b.fab_ok) fabric(sim);
+    const dem_mat3 l = sim->b.cell.vgrad, d = sim->b.lsym;
+    dem_mat3 w = dem_m3_add(l, dem_m3_scale(d, -1.0));
+    return -(m3_ddot(d, sim->b.fab.pairs) + m3_ddot(l, sim->b.fab.wall_x) + m3_ddot(w, sim->b.fab.wall_r));
+}
+
+/* The servo (sim.h): the stress-controlled diagonal components of L from the current stress. */
+static void servo(dem_sim *sim)
+{
+    dem_cell *c = &sim->b.cell;
+    dem_mat3 sigma = cell_stress(sim);
+    for (int k = 0; k < 3; k++) {
+        if (!(c->stress_mask >> k & 1u)) continue;
+        double r = sim->b.gain * (sigma.m[k][k] - c->target_stress.m[k][k]);
+        c->vgrad.m[k][k] = fmax(-sim->b.max_rate, fmin(sim->b.max_rate, r));
+    }
+}
+
+/* The Cayley map of the field over h: (I - h L / 2)^-1 (I + h L / 2). */
+static dem_mat3 cayley(dem_mat3 l, double h)
+{
+    dem_mat3 a = dem_m3_scale(l, 0.5 * h), i = dem_m3_identity();
+    return dem_m3_mul(dem_m3_inverse(dem_m3_add(i, dem_m3_scale(a, -1.0))), dem_m3_add(i, a));
+}
+
+double cell_begin_step(dem_sim *sim)
+{
+    if (sim->b.servo) servo(sim);
+    field_of(sim);
+    /* the step's map is cayley(h/2)^2; its inverse is cayley(-h/2)^2 */
+    dem_mat3 back = cayley(sim->b.cell.vgrad, -0.5 * sim->h);
+    back = dem_m3_mul(back, back);
+    sim->b.chord = dem_m3_scale(dem_m3_add(dem_m3_identity(), dem_m3_scale(back, -1.0)), 1.0 / sim->h);
+    return field_power(sim);
+}
+
+void cell_affine(dem_sim *sim, double h)
+{
+    dem_cell *c = &sim->b.cell;
+    dem_mat3 m = cayley(c->vgrad, h);
+    dem_vec3 o = c->origin;
+    dem_vec3 *x = sim->p.x;
+    size_t n = sim->p.n;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
+    for (size_t k = 0; k < n; k++) x[k] = dem_v3_add(o, dem_m3_mulv(m, dem_v3_sub(x[k], o)));
+    c->h = dem_m3_mul(m, c->h);
+    c->deform = dem_m3_mul(m, c->deform);
+    cell_inverse(sim);
+}
+
+void cell_end_step(dem_sim *sim, double p0)
+{
+    sim->b.fab_ok = 0;
+    double p1 = field_power(sim);
+    sim->e.energy[DEM_E_WORK_CELL] += 0.5 * sim->h * (p0 + p1);
+}
+
+/* s_i += k s_j on every image counter and contact shift: H s = H' s' for H' = H with column j
+ * less k times column i. Fails before changing anything if a counter would leave +-2^30. */
+static dem_status reindex(dem_sim *sim, int i, int j, int k, dem_error *err)
+{
+    for (size_t a = 0; a < sim->p.n; a++) {
+        double v = (double)sim->p.image[a][i] + k * (double)sim->p.image[a][j];
+        if (fabs(v) > DEM_IMAGE_MAX)
+            return dem_fail(err, DEM_ERR_LIMIT, "step %llu: flipping the cell takes the image counter of particle %llu beyond +-2^30 cells",
+                            (unsigned long long)sim->step, (unsigned long long)sim->p.id[a]);
+    }
+    for (size_t a = 0; a < sim->p.n; a++) sim->p.image[a][i] += k * sim->p.image[a][j];
+    for (size_t q = 0; q < sim->c.npairs; q++) sim->c.pairs[q].s[i] += k * sim->c.pairs[q].s[j];
+    return DEM_OK;
+}
+
+dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err)
+{
+    dem_cell *c = &sim->b.cell;
+    *flipped = 0;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+            if (i == j || !sim->b.periodic[i] || !sim->b.periodic[j]) continue;
+            dem_vec3 hi = dem_m3_col(c->h, i), hj = dem_m3_col(c->h, j);
+            double t = dem_v3_dot(hj, hi) / dem_v3_norm2(hi);
+            if (!(fabs(t) > 0.55)) continue;
+            int k = (int)lround(t);
+            dem_status st = reindex(sim, i, j, k, err);
+            if (st) return st;
+            for (int r = 0; r < 3; r++) c->h.m[r][j] -= k * c->h.m[r][i];
+            cell_inverse(sim);
+            sim->b.flips++;
+            *flipped = 1;
+        }
+    return DEM_OK;
+}

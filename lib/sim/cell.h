@@ -1,0 +1,45 @@
+/* cell.h - the deforming periodic cell (seed 002 §1.6; seed 000 §3.1, §3.2.3): dH/dt = L H, the
+ * particles carried by the homogeneous field, the cell flip, the servo and the work of the cell.
+ *
+ * The field and the fluctuation. A particle's velocity is u + L (x - o) and its spin w + wL, where
+ * u and w are what the particle arrays (and the frames) hold, o the cell's origin, and wL the spin
+ * of the field, (L - L^T)/2 as a vector. Kicks change u and w; the field carries x (and the
+ * orientation) along. So a pair across a periodic face sees the image's velocity including
+ * L H s, exactly as the same pair inside the cell would: its relative velocity is
+ * u_i - u_j + L d with d = x_i - (x_j + H s).
+ *
+ * One step maps the cell and the positions by the Cayley transform
+ *     M = (I - h L / 4)^-1 (I + h L / 4)     (the field over half a step, second order)
+ * before and after the drift x += h u: x - o <- M (x - o), H <- M H, F <- M F. The map with -h is
+ * M's inverse, so the step reversed is the same code with h negated (Hanley's reversed time), and
+ * a rigid spin (antisymmetric L) gives an orthogonal M: the assembly turns rigidly.
+ *
+ * The work of the cell. The field moves the contact points of a pair apart at D d (D the
+ * symmetric part of L: the field's spin moves both alike), so the cell puts the power
+ *     P = -( D : sum_pairs f (x) d + L : sum_walls f (x) (x - o) + W : sum_walls f (x) (c - x) )
+ * into the contacts (f the force on the particle, c the contact point); over a step, with L
+ * fixed, work_cell += h/2 (P(t) + P(t + h)): in terms of the stress, -V sigma : D with sigma
+ * compression positive (seed 002's V sigma : L, tension positive). */
+#ifndef DEM_SIM_CELL_H
+#define DEM_SIM_CELL_H
+
+#include "sim/state.h"
+
+/* Set up from the frame's cell and the settings: whether it deforms, the servo's constants. */
+void cell_setup(dem_sim *sim);
+/* The servo decides the stress-controlled components of L from the current forces; then the
+ * step's D and wL. Returns the power of the field with the current forces (W). */
+double cell_begin_step(dem_sim *sim);
+/* The field over h (half a step each side of the drift): positions, H, F, H^-1. */
+void cell_affine(dem_sim *sim, double h);
+/* After the step's forces: work_cell += h/2 (p0 + P(t + h)). */
+void cell_end_step(dem_sim *sim, double p0);
+/* Flip the cell when a cell vector leans more than 0.55 of another along it (seed 002 Fig 1.6):
+ * the same lattice of images with cell vectors nearer to orthogonal. Images and contact shifts
+ * follow, so every contact keeps its history. Returns 1 if it flipped (the neighbour list must be
+ * rebuilt). */
+dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err);
+/* The Love-Weber stress of the current forces (Pa, compression positive, symmetric). */
+dem_mat3 cell_stress(dem_sim *sim);
+
+#endif
