@@ -1,6 +1,8 @@
 /* dem-reverse - run a particle system backwards in time (reversed-time DEM). */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,11 @@ static const char usage_text[] =
 "                       force rounded onto the lattice and summed as integers. A frame written\n"
 "                       in exact mode is reversed in exact mode unless --no-exact is given.\n"
 "      --no-exact       floating-point reversal even for a frame written in exact mode\n"
+"      --replay FILE    a servo-controlled cell: use the velocity gradients dem-step --cell-log\n"
+"                       FILE recorded, the last first, instead of letting the servo decide\n"
+"                       them (it would decide them from stresses a step out of sync, Hanley\n"
+"                       §4): the reversal is then exact to round-off. A cell deforming at\n"
+"                       given rates needs no log: its rates are in the frame\n"
 "      --force          reverse even an irreversible system (the refusal becomes a warning):\n"
 "                       to see how far from its past such a run ends\n"
 "      --threads T      OpenMP threads (default 1); the results do not depend on T\n"
@@ -71,9 +78,10 @@ struct cmdline {
     dem_sim_limits limits; /* --stop-overlap, --stop-move */
     const char *input;
     const char *output;    /* -o FILE (NULL: standard output) */
+    const char *replay;    /* --replay FILE: dem-step --cell-log's rates */
 };
 
-enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL, OPT_STOP_OVERLAP, OPT_STOP_MOVE };
+enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL, OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_REPLAY };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
@@ -84,6 +92,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"no-exact", no_argument, 0, OPT_NO_EXACT}, {"force", no_argument, 0, OPT_FORCE},
         {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
         {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
+        {"replay", required_argument, 0, OPT_REPLAY},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -104,6 +113,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
         case OPT_NO_EXACT: c->exact = -1; break;
         case OPT_FORCE: c->force = 1; break;
+        case OPT_REPLAY: c->replay = optarg; break;
         case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
@@ -133,6 +143,54 @@ static void check_reversible(const dem_settings *st, const dem_system *s, int fo
     if (!force) cli_die("%d irreversible mechanism%s in the frame's settings; nothing was run (--force runs anyway)", n, n > 1 ? "s" : "");
 }
 
+/* --replay: the velocity gradients dem-step --cell-log wrote, by the step that ended with them. */
+typedef struct {
+    uint64_t *step;
+    dem_mat3 *l;
+    size_t n;
+    uint64_t next;     /* the forward step the next reversed step undoes */
+} replay_log;
+
+static void read_replay(const char *path, replay_log *rl)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) cli_die("--replay: cannot read '%s': %s", path, strerror(errno));
+    char line[1024];
+    size_t cap = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (lineno == 1) {
+            if (strncmp(line, "step\tl11", 8) != 0) cli_die("--replay: '%s' is not a dem-step --cell-log table (its first line is not the header)", path);
+            continue;
+        }
+        unsigned long long st;
+        double v[9];
+        if (sscanf(line, "%llu %lf %lf %lf %lf %lf %lf %lf %lf %lf", &st, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]) != 10)
+            cli_die("--replay: '%s' line %zu is not a step and nine rates", path, lineno);
+        if (rl->n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            rl->step = realloc(rl->step, cap * sizeof *rl->step);
+            rl->l = realloc(rl->l, cap * sizeof *rl->l);
+            if (!rl->step || !rl->l) cli_die("out of memory for the replay log");
+        }
+        if (rl->n && st != rl->step[rl->n - 1] + 1) cli_die("--replay: '%s' line %zu: step %llu does not follow step %llu", path, lineno, st, (unsigned long long)rl->step[rl->n - 1]);
+        rl->step[rl->n] = st;
+        for (int k = 0; k < 9; k++) rl->l[rl->n].m[k / 3][k % 3] = v[k];
+        rl->n++;
+    }
+    fclose(f);
+}
+
+static void replay_before(void *ctx, dem_sim *sim)
+{
+    replay_log *rl = ctx;
+    uint64_t s = rl->next--;
+    if (!rl->n || s < rl->step[0] || s > rl->step[rl->n - 1])
+        cli_die("--replay: the log holds the rates of steps %llu..%llu, not of step %llu that is to be undone",
+                rl->n ? (unsigned long long)rl->step[0] : 0ull, rl->n ? (unsigned long long)rl->step[rl->n - 1] : 0ull, (unsigned long long)s);
+    dem_sim_set_cell_rate(sim, &rl->l[s - rl->step[0]]);
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-reverse");
@@ -145,7 +203,10 @@ int main(int argc, char **argv)
     dem_settings st;
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
     if (!(s.dt > 0.0)) cli_die("the frame has no time step (dt 0): it was never advanced, so there is no run to reverse; dem-step sets one");
+    unsigned mask = s.cell.stress_mask;
+    if (c.replay) s.cell.stress_mask = 0; /* replayed: the servo decides nothing */
     check_reversible(&st, &s, c.force);
+    s.cell.stress_mask = mask;
     if (c.exact < 0) st.exact_quantum = 0.0;
     cli_output_open(c.output);
 
@@ -156,7 +217,12 @@ int main(int argc, char **argv)
     dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
     long long steps = cli_run_length(c.steps, c.run_time, s.dt, s.time, s.step);
-    int status = cli_run_steps(sim, &s, steps, c.every, c.level);
+    replay_log rl = {NULL, NULL, 0, s.step};
+    if (c.replay) read_replay(c.replay, &rl);
+    cli_run_hooks hooks = {&rl, c.replay ? replay_before : NULL, NULL, 0};
+    int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
+    free(rl.step);
+    free(rl.l);
     dem_sim_free(sim);
     dem_system_free(&s);
     return status;
