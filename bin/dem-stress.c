@@ -1,7 +1,7 @@
 /* dem-stress - the stress carried by the contacts of every frame of a dem stream: Love-Weber
- * average stress with its principal values and invariants, the stress of each particle, or the
- * forces on the walls. The mechanics is in lib/stress.c; this file parses the command line,
- * picks the frames and prints the rows. */
+ * average stress with its principal values and invariants (and the periodic cell's strain and
+ * the void ratio), the stress of each particle, or the forces on the walls. The mechanics is in
+ * lib/analysis/stress.c; this file parses the command line, picks the frames and prints the rows. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -19,12 +19,14 @@ static const char help_text[] =
 "Read a dem stream from FILE (standard input if FILE is absent or '-') and print the stress\n"
 "that the contact forces carry, as tab-separated values: one header line (units in\n"
 "brackets), then one row per frame (or per particle, or per wall), doubles as the shortest\n"
-"text that reads back bit for bit. Stresses are in Pa and COMPRESSION IS POSITIVE.\n"
+"text that reads back bit for bit. Stresses are in Pa and COMPRESSION IS POSITIVE; strains\n"
+"(default mode) are dimensionless and EXTENSION IS POSITIVE.\n"
 "\n"
 "Modes (at most one; the assembly stress is the default):\n"
 "  (default)          one row per frame:\n"
 "                       frame step time[s] volume[m^3] sxx[Pa] syy[Pa] szz[Pa] sxy[Pa]\n"
 "                       sxz[Pa] syz[Pa] p[Pa] q[Pa] s1[Pa] s2[Pa] s3[Pa] s1_s3 coordination\n"
+"                       exx[-] eyy[-] ezz[-] exy[-] exz[-] eyz[-] ev[-] void_ratio[-]\n"
 "                     the Love-Weber average stress over a volume V (Hanley eq 23):\n"
 "                       sigma = (1/V) [ sum over particle pairs   l (x) f\n"
 "                                     - sum over wall contacts   xr (x) f ]\n"
@@ -56,6 +58,20 @@ static const char help_text[] =
 "                       a periodic cell: V = |det H|, every contact;\n"
 "                       six axis-aligned plane walls: the box they enclose, every contact.\n"
 "                     Without any of them the frame is refused: give --box.\n"
+"                     The strain of the periodic cell, EXTENSION POSITIVE (like the velocity\n"
+"                     gradient L and F; the opposite of the stresses): the logarithmic\n"
+"                     (Hencky) strain e = 1/2 ln(F F^T) in the lab frame, F the cell's\n"
+"                     deformation gradient since its strain reference (H = F H_ref; F = I\n"
+"                     there). dem-step keeps F while it deforms the cell (--cell-rate,\n"
+"                     --cell-stress) and dem-step --cell-reset-strain sets it back to I. A\n"
+"                     rigid rotation gives 0; a stretch by 1 + d along x gives exx = ln(1 + d).\n"
+"                     ev = ln det F: the volumetric strain, the log of the cell's volume over\n"
+"                     its volume at the reference (= exx + eyy + ezz up to round-off; negative\n"
+"                     when the cell shrinks). With --box both are still the whole cell's.\n"
+"                     nan: no periodic cell, strain not defined.\n"
+"                     void_ratio = V / Vs - 1: V the volume above, Vs = sum 4/3 pi r^3 over the\n"
+"                     particles counted (those of coordination); overlaps are ignored (a lens\n"
+"                     shared by two spheres counts twice in Vs); nan without particles.\n"
 "  --per-particle     one row per particle per frame:\n"
 "                       frame step time[s] id volume[m^3] sxx[Pa] syy[Pa] szz[Pa] sxy[Pa]\n"
 "                       sxz[Pa] syz[Pa] p[Pa] q[Pa]\n"
@@ -186,7 +202,8 @@ static void print_header(struct out *o)
     switch (o->cl->mode) {
     case MODE_ASSEMBLY:
         fputs("\tvolume[m^3]\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tsxy[Pa]\tsxz[Pa]\tsyz[Pa]\tp[Pa]\tq[Pa]"
-              "\ts1[Pa]\ts2[Pa]\ts3[Pa]\ts1_s3\tcoordination\n", stdout);
+              "\ts1[Pa]\ts2[Pa]\ts3[Pa]\ts1_s3\tcoordination"
+              "\texx[-]\teyy[-]\tezz[-]\texy[-]\texz[-]\teyz[-]\tev[-]\tvoid_ratio[-]\n", stdout);
         break;
     case MODE_PARTICLES:
         fputs("\tid\tvolume[m^3]\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tsxy[Pa]\tsxz[Pa]\tsyz[Pa]\tp[Pa]\tq[Pa]\n", stdout);
@@ -219,6 +236,20 @@ static void need_tensor(uint64_t frame, const char *what, dem_mat3 m)
         for (int c = 0; c < 3; c++) cli_need_finite(frame, what, m.m[r][c]);
 }
 
+/* The cell's strain (nan without a cell: no reference to measure it from) and the void ratio. */
+static void strain_cells(uint64_t frame, const dem_system *s, const dem_stress *st)
+{
+    dem_strain e;
+    dem_cell_strain(&s->cell, &e);
+    if (s->cell.flags) { /* finite for any F the reader accepts, unless F F^T overflows */
+        need_tensor(frame, "the strain", e.e);
+        cli_need_finite(frame, "the volumetric strain", e.ev);
+    }
+    tensor_cells(e.e);
+    cell(e.ev);
+    cell(st->void_ratio);
+}
+
 static void emit_assembly(struct out *o, uint64_t frame, const dem_system *s)
 {
     dem_stress st;
@@ -239,6 +270,7 @@ static void emit_assembly(struct out *o, uint64_t frame, const dem_system *s)
     cell(inv.s3);
     cell(inv.s1 / inv.s3);
     cell(st.coordination);
+    strain_cells(frame, s, &st);
     putchar('\n');
 }
 

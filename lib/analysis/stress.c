@@ -19,6 +19,19 @@ dem_mat3 dem_hencky_strain(dem_mat3 f)
     return e;
 }
 
+void dem_cell_strain(const dem_cell *c, dem_strain *out)
+{
+    if (!c->flags) {
+        for (int r = 0; r < 3; r++)
+            for (int k = 0; k < 3; k++) out->e.m[r][k] = NAN;
+        out->ev = NAN;
+        return;
+    }
+    out->e = dem_hencky_strain(c->deform);
+    double det = dem_m3_det(c->deform);
+    out->ev = det > 0.0 ? log(det) : NAN;
+}
+
 dem_mat3 dem_m3_sym(dem_mat3 a)
 {
     dem_mat3 s;
@@ -215,10 +228,12 @@ dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, cons
         const dem_particle *p = &s->particles[k];
         if (box && !dem_aabb_contains(region, p->pos)) continue;
         out->particles++;
+        out->solid_volume += dem_sphere_volume(p->radius);
         mass += p->mass;
         mom = dem_v3_madd(mom, p->vel, p->mass);
     }
     out->coordination = dem_coordination(out->contacts, out->particles);
+    out->void_ratio = out->particles ? out->volume / out->solid_volume - 1.0 : NAN;
     if (kinetic && mass > 0.0) {
         dem_vec3 mean = dem_v3_scale(mom, 1.0 / mass);
         dem_mat3 kin = dem_m3_zero();

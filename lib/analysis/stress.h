@@ -49,6 +49,18 @@ dem_mat3 dem_m3_sym(dem_mat3 a);
  * volumetric strain; for F = diag(1 + e) it is ln(1 + e), e to first order. nan if det F <= 0. */
 dem_mat3 dem_hencky_strain(dem_mat3 f);
 
+/* The strain of a frame's periodic cell, EXTENSION POSITIVE (as L and F, unlike the stresses):
+ * e = dem_hencky_strain(F) of the cell's deformation gradient since its strain reference, and
+ * the volumetric strain ev = ln det F (trace e up to round-off), computed from det F so that it
+ * follows the cell's volume, V = V_ref det F. Every entry is nan when the frame has no periodic
+ * cell (flags 0): walls and boxes give a volume but no reference to measure strain from. */
+typedef struct {
+    dem_mat3 e; /* - */
+    double ev;  /* - */
+} dem_strain;
+
+void dem_cell_strain(const dem_cell *c, dem_strain *out);
+
 /* Invariants of a stress tensor (compression positive): the mean stress p = trace/3, the von
  * Mises deviator measure q = sqrt(3 J2) with J2 = 1/2 s:s, s = sigma - p I (for an axisymmetric
  * state with s2 = s3 this is q = s1 - s3), and the principal stresses s1 >= s2 >= s3. */
@@ -76,11 +88,14 @@ typedef struct {
     size_t contacts;            /* particle-particle records with overlap > 0 counted */
     size_t wall_contacts;       /* particle-wall records with overlap > 0 counted */
     double coordination;        /* 2 contacts / particles (walls excluded); nan without particles */
+    double solid_volume;        /* sum of 4/3 pi r^3 over the counted particles, overlaps ignored, m^3 */
+    double void_ratio;          /* volume / solid_volume - 1, -; nan without particles */
 } dem_stress;
 
 /* Love-Weber stress of a frame over a control volume:
  *   box != NULL: the box; only contact records whose contact point lies in it are summed, and
- *                the particles whose centre lies in it are counted (coordination, kinetic part);
+ *                the particles whose centre lies in it are counted (coordination, kinetic part,
+ *                solid volume and void ratio);
  *   else the periodic cell (V = |det H|, every contact), else the box of six axis-aligned plane
  *   walls (dem_walls_box, every contact).
  * Every contact record is summed (records with overlap <= 0 carry no force unless a model

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # dem-stress: options, errors, and the mechanics: platen stress of a squeezed packing, the
-# particle stresses summing to the assembly stress, a hydrostatic lattice, the kinetic stress.
+# particle stresses summing to the assembly stress, a hydrostatic lattice, the kinetic stress;
+# the cell's strain (frames whose F is set by tests/tools/dem-set-deform) and the void ratio.
 load helpers
 
 T=$'\t'
@@ -26,6 +27,15 @@ col() {
 # |a/b - 1| < tol
 close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; if (d < 0) d = -d; exit !(d < t) }'; }
 
+# |a - b| < tol
+near_abs() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d < t) }'; }
+
+# awk's value of an expression, as round-trip text
+calc() { awk "BEGIN { printf \"%.17g\", $1 }"; }
+
+# The strain columns, in order.
+STRAIN_COLS=("exx[-]" "eyy[-]" "ezz[-]" "exy[-]" "exz[-]" "eyz[-]" "ev[-]")
+
 @test "--help teaches on stdout and exits 0" {
     run --separate-stderr dem-stress --help
     [ "$status" -eq 0 ]
@@ -36,6 +46,17 @@ close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; if (d < 0
     [[ "$output" == *"--per-particle"* && "$output" == *"--walls"* && "$output" == *"--kinetic"* ]]
     [[ "$output" == *"--box X0,Y0,Z0,X1,Y1,Z1"* && "$output" == *"--every K"* ]]
     [[ "$output" == *"q = sqrt(3 J2)"* ]]
+}
+
+@test "--help: the strain columns, their sign, where F comes from, the void ratio" {
+    run --separate-stderr dem-stress --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"exx[-] eyy[-] ezz[-] exy[-] exz[-] eyz[-] ev[-] void_ratio[-]"* ]]
+    [[ "$output" == *"EXTENSION IS POSITIVE"* && "$output" == *"EXTENSION POSITIVE"* ]]
+    [[ "$output" == *"e = 1/2 ln(F F^T)"* && "$output" == *"ev = ln det F"* ]]
+    [[ "$output" == *"dem-step --cell-reset-strain"* ]]
+    [[ "$output" == *"nan: no periodic cell, strain not defined"* ]]
+    [[ "$output" == *"void_ratio = V / Vs - 1"* && "$output" == *"overlaps are ignored"* ]]
 }
 
 @test "usage errors exit 2 with a pointer to --help" {
@@ -74,7 +95,7 @@ close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; if (d < 0
 @test "headers: names with units, one per mode" {
     dem-pack --lattice sc --cells 2,2,2 --radius 1e-3 --periodic lattice > sc.dem
     run dem-stress sc.dem
-    [ "${lines[0]}" = "frame${T}step${T}time[s]${T}volume[m^3]${T}sxx[Pa]${T}syy[Pa]${T}szz[Pa]${T}sxy[Pa]${T}sxz[Pa]${T}syz[Pa]${T}p[Pa]${T}q[Pa]${T}s1[Pa]${T}s2[Pa]${T}s3[Pa]${T}s1_s3${T}coordination" ]
+    [ "${lines[0]}" = "frame${T}step${T}time[s]${T}volume[m^3]${T}sxx[Pa]${T}syy[Pa]${T}szz[Pa]${T}sxy[Pa]${T}sxz[Pa]${T}syz[Pa]${T}p[Pa]${T}q[Pa]${T}s1[Pa]${T}s2[Pa]${T}s3[Pa]${T}s1_s3${T}coordination${T}exx[-]${T}eyy[-]${T}ezz[-]${T}exy[-]${T}exz[-]${T}eyz[-]${T}ev[-]${T}void_ratio[-]" ]
     run dem-stress --per-particle sc.dem
     [ "${lines[0]}" = "frame${T}step${T}time[s]${T}id${T}volume[m^3]${T}sxx[Pa]${T}syy[Pa]${T}szz[Pa]${T}sxy[Pa]${T}sxz[Pa]${T}syz[Pa]${T}p[Pa]${T}q[Pa]" ]
     [ "${#lines[@]}" -eq 9 ]
@@ -203,4 +224,114 @@ close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; if (d < 0
     [ "$(dem-stress --last fcc.dem | awk 'NR > 1 { print $1 }')" = $((n - 1)) ]
     [ "$(dem-stress --frame 1 fcc.dem | awk 'NR > 1 { print $1 }')" = 1 ]
     diff <(dem-stress --frame 1 fcc.dem) <(dem-stress fcc.dem | awk 'NR <= 1 || $1 == 1')
+}
+
+@test "strain: a periodic fcc lattice has zero strain and the void ratio of fcc, 3 sqrt(2)/pi - 1" {
+    dem-pack --lattice fcc --cells 2,2,2 --radius 5e-4 --periodic lattice > fcc.dem
+    dem-stress fcc.dem > s.tsv
+    for c in "${STRAIN_COLS[@]}"; do
+        [ "$(col "$c" 1 < s.tsv)" = 0 ] || { echo "$c: $(col "$c" 1 < s.tsv)"; return 1; }
+    done
+    e=$(col "void_ratio[-]" 1 < s.tsv)
+    echo "void ratio $e"
+    close_to "$e" "$(calc "3 * sqrt(2) / (4 * atan2(1, 1)) - 1")" 1e-12
+    # the same solids over the same volume as dem-probe's solid fraction: e = 1/phi - 1
+    phi=$(dem-probe fcc.dem | col "solid_fraction" 1)
+    close_to "$e" "$(calc "1 / $phi - 1")" 1e-14
+}
+
+@test "strain: F = diag(0.9, 1.1, 1) gives exx = ln 0.9, eyy = ln 1.1, ev = ln 0.99, no shear" {
+    dem-pack --lattice fcc --cells 2,2,2 --radius 5e-4 --periodic lattice |
+        dem-set-deform 0.9 0 0 0 1.1 0 0 0 1 > f.dem
+    [ "$(dem-count cell f11,f22,f33,f12 < f.dem)" = "0.9${T}1.1${T}1${T}0" ]
+    dem-stress f.dem > s.tsv
+    close_to "$(col "exx[-]" 1 < s.tsv)" "$(calc "log(0.9)")" 1e-12
+    close_to "$(col "eyy[-]" 1 < s.tsv)" "$(calc "log(1.1)")" 1e-12
+    close_to "$(col "ev[-]" 1 < s.tsv)" "$(calc "log(0.99)")" 1e-12
+    for c in "ezz[-]" "exy[-]" "exz[-]" "eyz[-]"; do [ "$(col "$c" 1 < s.tsv)" = 0 ]; done
+    # extension positive: the stretched direction positive, the shortened one negative
+    [[ "$(col "eyy[-]" 1 < s.tsv)" != -* && "$(col "exx[-]" 1 < s.tsv)" == -* ]]
+    # F does not change H: the volume, and with it the void ratio, are the undeformed lattice's
+    close_to "$(col "void_ratio[-]" 1 < s.tsv)" "$(calc "3 * sqrt(2) / (4 * atan2(1, 1)) - 1")" 1e-12
+}
+
+@test "strain: F = R_z(30 deg) diag(0.9, 1, 1): principal strains ln 0.9, 0, 0 along the turned axis" {
+    c=$(calc "sqrt(3) / 2")
+    F=($(awk -v c="$c" 'BEGIN { printf "%.17g %.17g 0 %.17g %.17g 0 0 0 1", 0.9 * c, -0.5, 0.9 * 0.5, c }'))
+    dem-pack --lattice fcc --cells 2,2,2 --radius 5e-4 --periodic lattice | dem-set-deform "${F[@]}" > r.dem
+    dem-stress r.dem > s.tsv
+    exx=$(col "exx[-]" 1 < s.tsv); eyy=$(col "eyy[-]" 1 < s.tsv); exy=$(col "exy[-]" 1 < s.tsv)
+    echo "exx $exx eyy $eyy exy $exy"
+    # ln 0.9 n (x) n with n = (cos 30, sin 30, 0), the stretched axis turned
+    close_to "$exx" "$(calc "0.75 * log(0.9)")" 1e-12
+    close_to "$eyy" "$(calc "0.25 * log(0.9)")" 1e-12
+    close_to "$exy" "$(calc "sqrt(3) / 4 * log(0.9)")" 1e-12
+    for k in "ezz[-]" "exz[-]" "eyz[-]"; do near_abs "$(col "$k" 1 < s.tsv)" 0 1e-16; done
+    # eigenvalues of the xy block: ln 0.9 and 0 (the rotation leaves no strain)
+    lo=$(calc "($exx + $eyy) / 2 - sqrt((($exx - $eyy) / 2)^2 + ($exy)^2)")
+    hi=$(calc "($exx + $eyy) / 2 + sqrt((($exx - $eyy) / 2)^2 + ($exy)^2)")
+    close_to "$lo" "$(calc "log(0.9)")" 1e-12
+    near_abs "$hi" 0 1e-15
+    close_to "$(col "ev[-]" 1 < s.tsv)" "$(calc "log(0.9)")" 1e-12
+    # a rotation alone: no strain
+    G=($(awk -v c="$c" 'BEGIN { printf "%.17g %.17g 0 %.17g %.17g 0 0 0 1", c, -0.5, 0.5, c }'))
+    dem-pack --lattice fcc --cells 2,2,2 --radius 5e-4 --periodic lattice | dem-set-deform "${G[@]}" | dem-stress > g.tsv
+    for k in "${STRAIN_COLS[@]}"; do near_abs "$(col "$k" 1 < g.tsv)" 0 1e-15; done
+}
+
+@test "strain: simple shear F = I + e_x (x) e_y: principal strains +-asinh(1/2), ev = 0" {
+    dem-pack --lattice fcc --cells 2,2,2 --radius 5e-4 --periodic lattice | dem-set-deform 1 1 0 0 1 0 0 0 1 | dem-stress > s.tsv
+    exx=$(col "exx[-]" 1 < s.tsv); eyy=$(col "eyy[-]" 1 < s.tsv); exy=$(col "exy[-]" 1 < s.tsv)
+    # principal stretches of a shear g: sqrt(1 + g^2/4) +- g/2, logarithms +-asinh(g/2)
+    a=$(calc "log(0.5 + sqrt(1.25))")
+    close_to "$(calc "($exx + $eyy) / 2 + sqrt((($exx - $eyy) / 2)^2 + ($exy)^2)")" "$a" 1e-12
+    close_to "$(calc "($exx + $eyy) / 2 - sqrt((($exx - $eyy) / 2)^2 + ($exy)^2)")" "-$a" 1e-12
+    [ "$(col "ev[-]" 1 < s.tsv)" = 0 ]
+    for k in "ezz[-]" "exz[-]" "eyz[-]"; do near_abs "$(col "$k" 1 < s.tsv)" 0 1e-16; done
+}
+
+@test "strain: without a periodic cell the strains are nan; the void ratio follows the volume" {
+    # six walls: their box is the volume, every particle counted
+    dem-pack --lattice fcc --cells 2,2,2 --radius 5e-4 --enclose > walls.dem
+    dem-stress walls.dem > s.tsv
+    for c in "${STRAIN_COLS[@]}"; do [ "$(col "$c" 1 < s.tsv)" = nan ]; done
+    v=$(col "volume[m^3]" 1 < s.tsv)
+    close_to "$(col "void_ratio[-]" 1 < s.tsv)" "$(calc "$v / (32 * 4 / 3 * 4 * atan2(1, 1) * 5e-4^3) - 1")" 1e-12
+    # --box: the particles centred in the box (the one sphere here), over the box's volume
+    printf 'x\ty\tz\tr\n0\t0\t0\t0.001\n0.5\t0\t0\t0.001\n' | dem-pack --from - > free.dem
+    dem-stress --box -0.1,-0.1,-0.1,0.1,0.1,0.1 free.dem > b.tsv
+    for c in "${STRAIN_COLS[@]}"; do [ "$(col "$c" 1 < b.tsv)" = nan ]; done
+    close_to "$(col "void_ratio[-]" 1 < b.tsv)" "$(calc "0.008 / (4 / 3 * 4 * atan2(1, 1) * 1e-9) - 1")" 1e-12
+    # no particle counted: no void ratio
+    [ "$(dem-stress --box 1,1,1,2,2,2 free.dem | col "void_ratio[-]" 1)" = nan ]
+    # a cell with --box: the cell's strain still, the void ratio over the box
+    dem-pack --lattice fcc --cells 2,2,2 --radius 5e-4 --periodic lattice | dem-set-deform 0.9 0 0 0 1 0 0 0 1 |
+        dem-stress --box -1,-1,-1,1,1,1 > cb.tsv
+    close_to "$(col "exx[-]" 1 < cb.tsv)" "$(calc "log(0.9)")" 1e-12
+    close_to "$(col "void_ratio[-]" 1 < cb.tsv)" "$(calc "8 / (32 * 4 / 3 * 4 * atan2(1, 1) * 5e-4^3) - 1")" 1e-12
+}
+
+@test "strain: a cell deformed by dem-step: ezz = L_zz t, ev = ln(V / V0), reset by --cell-reset-strain" {
+    dem-pack --lattice fcc --cells 2,2,2 --radius 5e-4 --periodic lattice > fcc.dem
+    dem-step -q -n 2000 --every 1000 --cell-rate zz=-1 fcc.dem > d.dem
+    cat fcc.dem d.dem | dem-stress > s.tsv
+    [ "$(wc -l < s.tsv)" -eq 4 ]
+    v0=$(col "volume[m^3]" 1 < s.tsv); e0=$(col "void_ratio[-]" 1 < s.tsv)
+    for row in 2 3; do
+        t=$(col "time[s]" $row < s.tsv); ezz=$(col "ezz[-]" $row < s.tsv); ev=$(col "ev[-]" $row < s.tsv)
+        v=$(col "volume[m^3]" $row < s.tsv); e=$(col "void_ratio[-]" $row < s.tsv)
+        echo "t $t ezz $ezz ev $ev ln(V/V0) $(calc "log($v / $v0)")"
+        # F = I - 2e-8 I_zz after one step holds the strain to a unit in the last place of 1,
+        # 1e-16 per step (here a bias of 1.3e-16 per step, 7e-9 relative): absolute tolerances
+        near_abs "$ezz" "$(calc "-$t")" 1e-12
+        near_abs "$ev" "$ezz" 1e-15
+        near_abs "$ev" "$(calc "log($v / $v0)")" 1e-14
+        close_to "$ev" "$(calc "-$t")" 1e-6
+        close_to "$(calc "(1 + $e) / (1 + $e0)")" "$(calc "$v / $v0")" 1e-14
+        for c in "exx[-]" "eyy[-]" "exy[-]" "exz[-]" "eyz[-]"; do near_abs "$(col "$c" $row < s.tsv)" 0 1e-15; done
+    done
+    # strains count from the reset frame on: after one more step, one step's worth
+    dem-step -q -n 1 --cell-reset-strain d.dem | dem-stress > r.tsv
+    near_abs "$(col "ezz[-]" 1 < r.tsv)" 0 1e-7
+    awk -v e="$(col "ezz[-]" 1 < r.tsv)" 'BEGIN { exit !(e < 0) }'
 }
