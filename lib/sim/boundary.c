@@ -3,30 +3,15 @@
 
 #include <math.h>
 
-/* H^-1 by cofactors */
 void cell_inverse(dem_sim *sim)
 {
-    const double (*h)[3] = sim->b.cell.h.m;
-    double det = dem_m3_det(sim->b.cell.h);
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-            int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
-            sim->b.hinv.m[r][c] = (h[r1][c1] * h[r2][c2] - h[r1][c2] * h[r2][c1]) / det;
-        }
+    sim->b.hinv = dem_m3_inverse(sim->b.cell.h);
 }
 
 double cell_width(const dem_cell *c, int a)
 {
     dem_vec3 u = dem_m3_col(c->h, (a + 1) % 3), w = dem_m3_col(c->h, (a + 2) % 3);
     return fabs(dem_m3_det(c->h)) / dem_v3_norm(dem_v3_cross(u, w));
-}
-
-static dem_vec3 build_shift(const dem_sim *sim, const int32_t s[3])
-{
-    dem_vec3 d = dem_v3_zero();
-    for (int a = 0; a < 3; a++)
-        if (s[a]) d = dem_v3_madd(d, dem_m3_col(sim->nbr.h_build, a), (double)s[a]);
-    return d;
 }
 
 /* Pairs see their partner through an image that changes with it. Done every step so that it
@@ -54,7 +39,7 @@ dem_status cell_wrap(dem_sim *sim, dem_error *err)
         sim->p.x[a] = dem_v3_sub(sim->p.x[a], shift);
         /* the build position moves by the image in the build's cell, so that the displacement
          * relative to the field (neighbor.c) is unchanged */
-        sim->nbr.x_build[a] = dem_v3_sub(sim->nbr.x_build[a], sim->b.deforming ? build_shift(sim, e[a]) : shift);
+        sim->nbr.x_build[a] = dem_v3_sub(sim->nbr.x_build[a], sim->b.deforming ? lattice_shift(sim->nbr.h_build, e[a]) : shift);
         for (int k = 0; k < 3; k++) sim->p.image[a][k] += e[a][k];
         any = 1;
     }

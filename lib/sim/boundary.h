@@ -44,14 +44,17 @@ static inline dem_vec3 wall_contact_point(const dem_sim *sim, size_t a, dem_vec3
     return dem_v3_madd(sim->p.x[a], n, -(sim->p.r[a] - 0.5 * delta));
 }
 
-/* H s: the shift of the image s of the cell. */
-static inline dem_vec3 cell_shift(const dem_sim *sim, const int32_t s[3])
+/* H s: the shift of the image s of a cell H. */
+static inline dem_vec3 lattice_shift(dem_mat3 h, const int32_t s[3])
 {
     dem_vec3 d = dem_v3_zero();
     for (int a = 0; a < 3; a++)
-        if (s[a]) d = dem_v3_madd(d, dem_m3_col(sim->b.cell.h, a), (double)s[a]);
+        if (s[a]) d = dem_v3_madd(d, dem_m3_col(h, a), (double)s[a]);
     return d;
 }
+
+/* The shift of the image s of the current cell. */
+static inline dem_vec3 cell_shift(const dem_sim *sim, const int32_t s[3]) { return lattice_shift(sim->b.cell.h, s); }
 
 /* Fractional coordinates H^-1 (x - origin) of x (or x itself without a cell). */
 static inline dem_vec3 cell_frac(const dem_sim *sim, dem_vec3 x)
@@ -60,7 +63,7 @@ static inline dem_vec3 cell_frac(const dem_sim *sim, dem_vec3 x)
     return dem_m3_mulv(sim->b.hinv, dem_v3_sub(x, sim->b.cell.origin));
 }
 
-/* H^-1 into sim->b.hinv. */
+/* H^-1 into sim->b.hinv (after every change of H). */
 void cell_inverse(dem_sim *sim);
 /* Width of the cell perpendicular to face pair a (volume / area of the other two vectors). */
 double cell_width(const dem_cell *c, int a);

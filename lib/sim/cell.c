@@ -169,7 +169,6 @@ void cell_affine(dem_sim *sim, double h)
 
 void cell_end_step(dem_sim *sim, double p0)
 {
-    sim->b.fab_ok = 0;
     double p1 = field_power(sim);
     sim->e.energy[DEM_E_WORK_CELL] += 0.5 * sim->h * (p0 + p1);
 }

@@ -294,6 +294,7 @@ static void totals(dem_sim *sim)
 static size_t force_passes(dem_sim *sim, int account)
 {
     size_t n = sim->p.n, lost = 0, nbad = 0;
+    sim->b.fab_ok = 0; /* the cell's sums over the contacts belong to these forces (cell.c) */
     forces_pair_pass(sim, account, 1);
     if (account) books_finish(sim);
 #pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost, nbad)

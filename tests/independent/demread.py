@@ -558,20 +558,15 @@ def check_values(fr):
             positive(wl, w, ("radius",))
     if fr["CELL"] and fr["CELL"][0]["flags"] != 0:
         c = fr["CELL"][0]
-        h = [[c["h%d%d" % (r, s)] for s in (1, 2, 3)] for r in (1, 2, 3)]
-        det = (h[0][0] * (h[1][1] * h[2][2] - h[1][2] * h[2][1])
-               - h[0][1] * (h[1][0] * h[2][2] - h[1][2] * h[2][0])
-               + h[0][2] * (h[1][0] * h[2][1] - h[1][1] * h[2][0]))
-        if not (math.isfinite(det) and det > 0):
-            bad(c, "CELL.H", "det H = %r not positive and finite" % det)
+        for m in ("h", "f"):  # the cell vectors right-handed; F (format 1.4) invertible
+            a = [[c["%s%d%d" % (m, r, s)] for s in (1, 2, 3)] for r in (1, 2, 3)]
+            det = (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+                   - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                   + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
+            if not (math.isfinite(det) and det > 0):
+                bad(c, "CELL." + m.upper(), "det %s = %r not positive and finite" % (m.upper(), det))
         finite(c, "CELL", vec("o") + ["l%d%d" % (r, s) for r in (1, 2, 3) for s in (1, 2, 3)]
                + ["s%d%d" % (r, s) for r in (1, 2, 3) for s in (1, 2, 3)])
-        f = [[c["f%d%d" % (r, s)] for s in (1, 2, 3)] for r in (1, 2, 3)]
-        detf = (f[0][0] * (f[1][1] * f[2][2] - f[1][2] * f[2][1])
-                - f[0][1] * (f[1][0] * f[2][2] - f[1][2] * f[2][0])
-                + f[0][2] * (f[1][0] * f[2][1] - f[1][1] * f[2][0]))
-        if not (math.isfinite(detf) and detf > 0):
-            bad(c, "CELL.F", "det F = %r not positive and finite" % detf)
     clumps = set()
     for k, cl in enumerate(fr["CLMP"]):
         w = "CLMP[%d]" % k
