@@ -19,7 +19,7 @@ trap 'rm -rf "$WORK"' EXIT INT TERM
 cp "$A/dem-step" "$WORK/dem-step-a"
 cp "$B/dem-step" "$WORK/dem-step-b"
 if [ -z "$STATE" ]; then
-    [ -x "$BENCH_DIR/strip_history" ] || make -s -C "$BENCH_DIR" strip_history
+    make -s -C "$BENCH_DIR" strip_history  # rebuilt when libdem changed: a stale one may not read the stream
     cp "$A/dem-pack" "$A/dem-step" "$A/dem-probe" "$BENCH_DIR/strip_history" "$WORK/"
     STATE=$(case_state "$WORK")
 fi
