@@ -44,6 +44,19 @@ static inline dem_vec3 dem_rotate_rescale(dem_vec3 a, dem_vec3 n)
     return dem_v3_scale(p, sqrt(dem_v3_norm2(a) / p2));
 }
 
+/* The smallest rotation carrying unit n0 onto unit n1, applied to a vector a of the plane normal
+ * to n0: R a = a - (a . n1) (n0 + n1) / (1 + n0 . n1) (Rodrigues' formula for the rotation about
+ * n0 x n1, reduced with a . n0 = 0). Exact for any angle below pi: carried with the contact
+ * plane, a keeps its length and its angle to the axis of the turn, which the projection of
+ * dem_rotate_rescale changes at second order in the angle (a rigid rotation in N steps would
+ * leave an error of order 1/N: examples/fcc-triaxial's README). */
+static inline dem_vec3 dem_rotate_between(dem_vec3 a, dem_vec3 n0, dem_vec3 n1)
+{
+    double c = dem_v3_dot(n0, n1);
+    if (!(c > -0.5)) return dem_rotate_rescale(a, n1); /* more than 120 degrees in a step: no plane to carry */
+    return dem_v3_madd(a, dem_v3_add(n0, n1), -dem_v3_dot(a, n1) / (1.0 + c));
+}
+
 /* Rotation by phi about unit n of a vector in the plane normal to n (seed 000 eq 9 with the R of
  * equations.md §4.3; seed 003 eq 23): cos phi f + sin phi n x f. */
 static inline dem_vec3 dem_twirl(dem_vec3 f, dem_vec3 n, double phi)

@@ -49,6 +49,7 @@ int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_m
     c.vij = dem_v3_sub(in->vi, in->vj);
     c.wterm = dem_v3_add(dem_v3_scale(in->wi, in->ri - 0.5 * c.delta), dem_v3_scale(in->wj, in->rj - 0.5 * c.delta));
     c.half_normal = st->integrator == DEM_INTEGRATOR_VV_IMPROVED;
+    c.chord = 1;
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(in->wi, in->wj), c.n);
     dem_law law;
     dem_law_init(&law, st, dt);

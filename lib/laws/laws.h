@@ -91,6 +91,8 @@ typedef struct {
     dem_vec3 wterm;   /* r_i' w_i + r_j' w_j: the rotation part of the contact velocity */
     double spin;      /* (w_i + w_j)/2 . n: the pair's spin rate about the normal, rad/s */
     int half_normal;  /* use the half-step normal for the velocities (improved, particle pairs) */
+    int chord;        /* d - dt v_ij is the branch vector at t, so the normal at t is known (particle
+                       * pairs; not walls, whose contact point moves with the particle) */
 } dem_contact_in;
 
 /* What the law computed for one contact at this step: what the force sums read, one cache line

@@ -25,13 +25,21 @@ static inline void dem_history_update(const dem_law *law, const dem_pair *p, con
     double stt = dem_history_stiffness(p, law->st->normal, c->delta);
     double eta_t = law->damping->eta_t(p, law->st, eta_n, sn, stt);
     dem_vec3 xi = (h->flags & DEM_REC_TOUCH) ? dem_v3(h->xi[0], h->xi[1], h->xi[2]) : dem_v3_zero();
-    xi = dem_rotate_rescale(xi, nh);                  /* seed 000 eqs 7-8; equations.md §1.5 step 5 */
+    /* carried from the last step's contact plane into this one (seed 000 eqs 7-8, seed 003 eq 22;
+     * equations.md §1.5 step 5): by the exact turn of the normal when the normal at t is known
+     * (dem_rotate_between), else by projection and rescaling */
+    if (c->chord && hdt != 0.0) {
+        dem_vec3 d0 = dem_v3_madd(c->d, c->vij, -hdt);
+        xi = dem_rotate_between(xi, dem_v3_scale(d0, 1.0 / dem_v3_norm(d0)), nh);
+    } else {
+        xi = dem_rotate_rescale(xi, nh);
+    }
     xi = dem_twirl(xi, nh, c->spin * hdt);            /* seed 000 eq 9; seed 003 eq 23 */
     xi = dem_v3_madd(xi, vt, hdt);                    /* seed 001 eq 14 */
     dem_vec3 vts = vt;
     if (c->half_normal) {                             /* equations.md §1.5 step 6 */
-        xi = dem_rotate_rescale(xi, n);
-        vts = dem_rotate_rescale(vt, n);
+        xi = dem_rotate_between(xi, nh, n);
+        vts = dem_rotate_between(vt, nh, n);
     }
     dem_vec3 ft = dem_v3_sub(dem_v3_scale(xi, -stt), dem_v3_scale(vts, eta_t)); /* seed 001 eq 16 */
     double cap = p->mu * fabs(fn), ft2 = dem_v3_norm2(ft);

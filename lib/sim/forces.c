@@ -66,6 +66,7 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
     double li = P->r[i] - 0.5 * c.delta, lj = P->r[j] - 0.5 * c.delta;
     c.wterm = dem_v3_add(dem_v3_scale(P->w[i], li), dem_v3_scale(P->w[j], lj));
     c.half_normal = sim->integ->half_normal;
+    c.chord = 1;
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[i], P->w[j]), c.n);
     if (sim->b.deforming) { /* the field's velocity (its chord over the step) and spin (cell.h) */
         c.vij = dem_v3_add(c.vij, dem_m3_mulv(sim->b.chord, d));
@@ -157,6 +158,7 @@ static int eval_wall(dem_sim *sim, size_t slot)
     c.vij = dem_v3_sub(P->v[a], vw);
     c.wterm = dem_v3_scale(P->w[a], P->r[a] - 0.5 * c.delta);
     c.half_normal = 0; /* walls: no half-step normal (as LAMMPS does for flat walls) */
+    c.chord = 0;
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[a], wl->omega), n);
     if (sim->b.deforming) { /* the field carries the particle, not the wall (cell.h) */
         c.vij = dem_v3_add(c.vij, dem_m3_mulv(sim->b.cell.vgrad, dem_v3_sub(P->x[a], sim->b.cell.origin)));

@@ -101,7 +101,9 @@ fcc_iso() {
     near "$(last_col "syz[Pa]" < b.tsv)" "$(last_col "sxz[Pa]" < a.tsv)" 1.5e5 1e-9
 }
 
-@test "cell: a rigid quarter turn of a loaded frictional crystal keeps the stress to 1e-5 (vv-improved)" {
+@test "cell: a rigid quarter turn of a loaded frictional crystal in 1000 steps keeps the stress to 1e-6 (vv-improved)" {
+    # measured 2.7e-8 of szz; with the projection of seed 003 eq 22 for the exact turn of the
+    # contact plane 4.9e-6 (first order in the step's angle), without the twirl (eq 23) 4.3e-2
     fcc_iso 0.3 history "--local-damping 0.2"
     dem-step -q -n 5000 --cell-still --cell-stress xx=1.5e5,yy=1.5e5 --cell-gain 3e-4 --cell-rate zz=-0.1,xz=0.05 iso.dem > load.dem
     W=$(awk 'BEGIN { printf "%.17g", 3.14159265358979323846 / 2 / (1000 * 1e-6) }')
@@ -109,9 +111,11 @@ fcc_iso() {
     dem-stress load.dem > a.tsv
     dem-stress turned.dem > b.tsv
     s=$(last_col "szz[Pa]" < a.tsv)
-    near "$(last_col "sxx[Pa]" < b.tsv)" "$(last_col "syy[Pa]" < a.tsv)" "$s" 1e-5
-    near "$(last_col "szz[Pa]" < b.tsv)" "$s" "$s" 1e-5
-    near "$(last_col "syz[Pa]" < b.tsv)" "$(last_col "sxz[Pa]" < a.tsv)" "$s" 1e-5
+    near "$(last_col "sxx[Pa]" < b.tsv)" "$(last_col "syy[Pa]" < a.tsv)" "$s" 1e-6
+    near "$(last_col "syy[Pa]" < b.tsv)" "$(last_col "sxx[Pa]" < a.tsv)" "$s" 1e-6
+    near "$(last_col "szz[Pa]" < b.tsv)" "$s" "$s" 1e-6
+    near "$(last_col "syz[Pa]" < b.tsv)" "$(last_col "sxz[Pa]" < a.tsv)" "$s" 1e-6
+    near "$(last_col "sxz[Pa]" < b.tsv)" "$(awk -v v="$(last_col "syz[Pa]" < a.tsv)" 'BEGIN { printf "%.17g", -v }')" "$s" 1e-6
     # the standard velocity-Verlet lags the turning normal (seed 001): it does not keep the stress
     dem-step -q -n 1000 --integrator vv --local-damping 0 --cell-still --cell-rate "xy=-$W,yx=$W" load.dem | dem-stress > c.tsv
     ! near "$(last_col "szz[Pa]" < c.tsv)" "$s" "$s" 1e-3

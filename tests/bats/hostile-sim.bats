@@ -86,7 +86,8 @@ expect_refusal() {
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"dem-step: step 8001: particle "*" moved "*" m in one step"* ]]
     # a guard turned off: the run goes on (and is the user's responsibility)
-    run --separate-stderr bash -c 'dem-step -q -n 20 --dt 1e-4 --stop-move 0 --stop-overlap 0 bed.dem > off.dem'
+    # (5 steps: a few more and the blow-up overflows the energy books, which stop any run)
+    run --separate-stderr bash -c 'dem-step -q -n 5 --dt 1e-4 --stop-move 0 --stop-overlap 0 bed.dem > off.dem'
     [ "$status" -eq 0 ]
 }
 

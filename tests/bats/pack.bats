@@ -253,16 +253,16 @@ rows() { dem-count "$1" "$2" < "$OUT"; }
 
 @test "--wall: a sphere reaching through the plane by less than its radius is a contact; -v reports the largest overlap" {
     # a sphere resting on the floor at its equilibrium overlap 1e-5 R (LAMMPS leaves about that)
-    printf 'id\tx\ty\tz\tr\n7\t0\t0\t0.00099999\t0.001\n' > rest.tsv
-    run --separate-stderr dem-pack --from rest.tsv --wall z=0 -v
+    printf 'id\tx\ty\tz\tr\n7\t0\t0\t0.00099999\t0.001\n' > "$TMP/rest.tsv"
+    run --separate-stderr dem-pack --from "$TMP/rest.tsv" --wall z=0 -v
     [ "$status" -eq 0 ]
     [[ "$stderr" == *"largest overlap with a wall: 1e-08 m (particle 7, wall 0), 1e-05 of its radius"* ]]
     # deeper, but the centre still above the plane: accepted, and dem-step pushes it out
     run --separate-stderr dem-pack --lattice sc --cells 2,2,2 --radius 0.5 --wall z=1.7 -v
     [ "$status" -eq 0 ]
     [[ "$stderr" == *"largest overlap with a wall: 0.3 m (particle 5, wall 0), 0.6 of its radius"* ]]
-    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0.0008\t0.001\n' | dem-pack --from - --wall z=0 --young 1e6 > deep.dem
-    dem-step -q -n 2000 --dt 1e-6 --normal hooke --kn 100 --damping none --tangential none deep.dem | dem-probe --particles |
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0.0008\t0.001\n' | dem-pack --from - --wall z=0 --young 1e6 > "$TMP/deep.dem"
+    dem-step -q -n 2000 --dt 1e-6 --normal hooke --kn 100 --damping none --tangential none "$TMP/deep.dem" | dem-probe --particles |
         awk -F'\t' 'NR == 2 { exit !($7 > 0.001 && $10 > 0) }'   # bounced off: above z = r, moving up
     # no overlap at all: said so
     run --separate-stderr dem-pack --lattice sc --cells 2,2,2 --radius 0.5 --wall z=2.5 -v

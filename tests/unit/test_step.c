@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/angle.h"
 #include "dem.h"
 #include "unit.h"
 
@@ -472,6 +473,43 @@ static void test_wall_history_resort(void)
     dem_system_free(&out[1]);
 }
 
+/* dem_rotate_between carries a vector of the plane normal to n0 into the plane normal to n1 by
+ * the smallest rotation: against Rodrigues' rotation about n0 x n1 by the angle between them, for
+ * angles from 1e-6 rad to 2 rad (the contact plane's turn in one step is tiny; 2 rad checks the
+ * formula, not a use). dem_rotate_rescale, the projection it replaces, is off at second order. */
+static dem_vec3 unit_vec(double a, double b)
+{
+    return dem_v3(cos(a) * sin(b), sin(a) * sin(b), cos(b));
+}
+
+static void test_rotate_between(void)
+{
+    double worst = 0.0, proj_small = 0.0;
+    for (int k = 0; k < 400; k++) {
+        dem_vec3 n0 = unit_vec(0.37 * k, 0.11 + 0.0071 * k);
+        dem_vec3 ax = dem_v3_cross(n0, unit_vec(1.3 + 0.29 * k, 0.7 + 0.013 * k));
+        ax = dem_v3_scale(ax, 1.0 / dem_v3_norm(ax));        /* an axis normal to n0 */
+        double ang = 1e-6 * pow(2e6, (k % 20) / 19.0);       /* 1e-6 .. 2 rad */
+        dem_vec3 a = dem_v3_cross(n0, unit_vec(0.5 * k, 2.0 + 0.003 * k));  /* a vector of the n0 plane */
+        /* Rodrigues: R v = v cos + (ax x v) sin + ax (ax . v)(1 - cos) */
+        double c = cos(ang), sn = sin(ang);
+        dem_vec3 n1 = dem_v3_add(dem_v3_scale(n0, c), dem_v3_scale(dem_v3_cross(ax, n0), sn));
+        dem_vec3 ra = dem_v3_add(dem_v3_add(dem_v3_scale(a, c), dem_v3_scale(dem_v3_cross(ax, a), sn)),
+                                 dem_v3_scale(ax, dem_v3_dot(ax, a) * (1.0 - c)));
+        dem_vec3 got = dem_rotate_between(a, n0, n1);
+        double err = dem_v3_norm(dem_v3_sub(got, ra)) / dem_v3_norm(a);
+        if (err > worst) worst = err;
+        if (ang > 1e-4 && ang < 1e-2) {
+            double e2 = dem_v3_norm(dem_v3_sub(dem_rotate_rescale(a, n1), ra)) / dem_v3_norm(a) / (ang * ang);
+            if (e2 > proj_small) proj_small = e2;
+        }
+    }
+    CHECK_MSG(worst < 1e-15, "rotate_between off Rodrigues by %g", worst);
+    /* the projection's error is of second order: |error| / angle^2 of order 1 */
+    printf("  rotate_between: %g off Rodrigues; projection: %g x angle^2\n", worst, proj_small);
+    CHECK_MSG(proj_small > 0.05, "projection error / angle^2 = %g: no second-order error to remove?", proj_small);
+}
+
 int main(void)
 {
     test_linear_collision();
@@ -479,6 +517,7 @@ int main(void)
     test_restitution();
     test_momentum();
     test_gas_energy();
+    test_rotate_between();
     test_rigid_rotation(0);
     test_rigid_rotation(1);
     test_determinism();
