@@ -60,6 +60,16 @@ static const char help_text[] =
 "                     tangential dashpots; h0..: model history slots, K = the slot count of\n"
 "                     the first frame printed (a later frame with fewer slots is padded\n"
 "                     with nan, one with more shows its first K).\n"
+"  --cell             one row per frame of its periodic cell (an error for a frame without one):\n"
+"                       frame step time[s] flags stress_mask ox[m] oy[m] oz[m] h11[m] .. h33[m]\n"
+"                       l11[1/s] .. l33[1/s] s11[Pa] .. s33[Pa] f11 .. f33 volume[m^3]\n"
+"                     flags: bits 0..2 periodic along the cell vectors a, b, c; o: the origin;\n"
+"                     h: H by rows, its columns the cell vectors (a = h11 h21 h31); l: the\n"
+"                     velocity gradient L of the step that ended at the frame (dH/dt = L H);\n"
+"                     stress_mask (bits 0..5: xx yy zz yz xz xy) and s: the servo's controlled\n"
+"                     components and targets (compression positive); f: the deformation\n"
+"                     gradient F since the strain reference (dem-step --cell-reset-strain);\n"
+"                     volume: |det H|. A flip (dem-step) shows as h12/h11 jumping back.\n"
 "  --vtk DIR          write VTK XML files for ParaView into DIR (created if missing; files of\n"
 "                     the same names are replaced) and print nothing. For each printed frame\n"
 "                     N (6 digits or more: particles_000012.vtp is frame 12):\n"
@@ -127,7 +137,7 @@ static const char help_text[] =
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
 
-enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_VTK, MODE_SALVAGE };
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_VTK, MODE_SALVAGE };
 
 struct cmdline {
     enum mode mode;
@@ -145,7 +155,7 @@ struct cmdline {
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
-       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE };
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
@@ -153,6 +163,7 @@ static const struct option long_options[] = {
     {"contacts", no_argument, NULL, OPT_CONTACTS},
     {"vtk", required_argument, NULL, OPT_VTK},
     {"salvage", no_argument, NULL, OPT_SALVAGE},
+    {"cell", no_argument, NULL, OPT_CELL},
     {"output", required_argument, NULL, 'o'},
     {"frame", required_argument, NULL, OPT_FRAME},
     {"last", no_argument, NULL, OPT_LAST},
@@ -254,6 +265,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_CONTACTS: set_mode(c, &raw, MODE_CONTACTS, "--contacts"); break;
         case OPT_VTK: set_mode(c, &raw, MODE_VTK, "--vtk"); c->vtk_dir = optarg; break;
         case OPT_SALVAGE: set_mode(c, &raw, MODE_SALVAGE, "--salvage"); break;
+        case OPT_CELL: set_mode(c, &raw, MODE_CELL, "--cell"); break;
         case 'o': c->output = optarg; break;
         case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: raw.frame_opts++; c->last = 1; break;
@@ -301,6 +313,7 @@ static void print_header(struct probe *pr)
     case MODE_SUMMARY: st = dem_tsv_summary_header(stdout, &err); break;
     case MODE_PARTICLES: st = dem_tsv_particles_header(stdout, &pr->cl->columns, &err); break;
     case MODE_CONTACTS: st = dem_tsv_contacts_header(stdout, pr->hist_slots, &err); break;
+    case MODE_CELL: st = dem_tsv_cell_header(stdout, &err); break;
     case MODE_VTK: case MODE_SALVAGE: break; /* no text */
     }
     if (st) cli_die_err(&err);
@@ -403,6 +416,7 @@ static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *
     case MODE_SUMMARY: return emit_summary(pr, frame, s, err);
     case MODE_PARTICLES: return dem_tsv_particles_rows(stdout, frame, s, &pr->cl->columns, pr->sel, err);
     case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
+    case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
     case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
     case MODE_SALVAGE: return DEM_OK; /* run_salvage writes the frames */
     }

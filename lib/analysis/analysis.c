@@ -374,6 +374,31 @@ dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, c
     return dem_tsv_check(out, err);
 }
 
+/* ---- the periodic cell ---- */
+dem_status dem_tsv_cell_header(FILE *out, dem_error *err)
+{
+    dem_tsv_frame_header(out);
+    for (size_t k = 0; k < dem_rec_cell.nfields; k++)
+        head_cell(out, dem_rec_cell.fields[k].name, dem_rec_cell.fields[k].unit, 0);
+    head_cell(out, "volume", "m^3", 0);
+    fputc('\n', out);
+    return dem_tsv_check(out, err);
+}
+
+dem_status dem_tsv_cell_row(FILE *out, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    if (!s->cell.flags)
+        return dem_fail(err, DEM_ERR_VALUE, "frame %llu has no periodic cell (dem-pack --periodic makes one)", (unsigned long long)frame);
+    dem_tsv_frame_cells(out, frame, s);
+    for (size_t k = 0; k < dem_rec_cell.nfields; k++) {
+        fputc('\t', out);
+        dem_tsv_field(out, &dem_rec_cell.fields[k], &s->cell);
+    }
+    cell_double(out, fabs(dem_m3_det(s->cell.h)));
+    fputc('\n', out);
+    return dem_tsv_check(out, err);
+}
+
 /* ---- particles ---- */
 static const char *const default_particle_columns[] = {"id", "x", "y", "z", "vx", "vy", "vz",
                                                        "wx", "wy", "wz", "fx", "fy", "fz", "r"};

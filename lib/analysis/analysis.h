@@ -141,6 +141,12 @@ dem_status dem_tsv_summary_header(FILE *out, dem_error *err);
 dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, const dem_summary *sum,
                                dem_error *err);
 
+/* The periodic cell: one row per frame, the CELL record's fields (flags, stress_mask, origin,
+ * H by rows h11..h33 whose columns are the cell vectors, L, the servo's target stress, F) and
+ * |det H|. A frame without a cell is DEM_ERR_VALUE. */
+dem_status dem_tsv_cell_header(FILE *out, dem_error *err);
+dem_status dem_tsv_cell_row(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
+
 /* Particle columns: the fixed ones (id x y z vx vy vz wx wy wz fx fy fz r), then extras. */
 #define DEM_PARTICLE_COLUMNS_MAX 64
 typedef struct {

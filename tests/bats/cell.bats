@@ -163,3 +163,27 @@ fcc_iso() {
     run dem-step -q -n 10 --cell-rate qq=5 fcc.dem
     [ "$status" -eq 2 ]
 }
+
+@test "dem-probe --cell: H, L, the servo's targets, F and the volume of every frame; a frame without a cell is an error" {
+    dem-pack --lattice fcc --cells 2,2,2 --radius 0.001 --periodic lattice --friction 0 > fcc.dem
+    dem-step -q -n 100 --every 50 "${MODEL[@]}" --tangential none --cell-rate xy=10 --cell-stress zz=1e5 fcc.dem > run.dem
+    dem-probe --cell run.dem > cell.tsv
+    [ "$(head -1 cell.tsv | cut -f1-9)" = "$(printf 'frame\tstep\ttime[s]\tflags\tstress_mask\tox[m]\toy[m]\toz[m]\th11[m]')" ]
+    [ "$(wc -l < cell.tsv)" -eq 3 ]
+    # after 100 steps of 1e-6 s: F12 = 10 t (simple shear: L is nilpotent in xy, and the Cayley
+    # map exact for it); H = F H0 (H0 diagonal); zz is the servo's (the crystal is loose: it shrinks)
+    awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } NR == 3 {
+        t = 100e-6; a2 = 2 * sqrt(2) * 0.002
+        ok = $c["flags"] == 7 && $c["stress_mask"] == 4 && $c["s33[Pa]"] == 1e5 && $c["l12[1/s]"] == 10 && $c["l33[1/s]"] < 0
+        d1 = $c["f12"] - 10 * t; d2 = $c["f33"] - $c["h33[m]"] / a2; d3 = $c["h12[m]"] - $c["f12"] * $c["h22[m]"] / $c["f22"]
+        d4 = $c["volume[m^3]"] - $c["h11[m]"] * $c["h22[m]"] * $c["h33[m]"]
+        if (d1 < 0) d1 = -d1; if (d2 < 0) d2 = -d2; if (d3 < 0) d3 = -d3; if (d4 < 0) d4 = -d4
+        print ok, d1, d2, d3, d4
+        exit !(ok && d1 < 1e-12 && d2 < 1e-12 && d3 < 1e-15 && d4 < 1e-20 && $c["f33"] < 1) }' cell.tsv
+    run --separate-stderr dem-probe --cell fcc.dem
+    [ "$status" -eq 0 ]
+    dem-pack --lattice sc --cells 2,2,2 --radius 1 > plain.dem
+    run --separate-stderr dem-probe --cell plain.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == "dem-probe: frame 0 has no periodic cell (dem-pack --periodic makes one)" ]]
+}
