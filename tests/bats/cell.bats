@@ -187,3 +187,21 @@ fcc_iso() {
     [ "$status" -eq 1 ]
     [[ "$stderr" == "dem-probe: frame 0 has no periodic cell (dem-pack --periodic makes one)" ]]
 }
+
+@test "cell: a periodic random packing at a pressure, and at a solid fraction (the README's pipelines)" {
+    L=0.0096
+    dem-pack --random 64 --box 0,0,0,$L,$L,$L --periodic 0,0,0,$L,$L,$L --radius-uniform 0.8e-3,1.2e-3 --seed 1 > gas.dem
+    # at a pressure: frictionless and damped, the servo on the three normal stresses
+    dem-step -q -n 2000000 --dt 8e-7 --normal hooke --kn 2e5 --tangential none --damping restitution --local-damping 0.3 \
+        --cell-stress xx=1e5,yy=1e5,zz=1e5 --until stress gas.dem > dense.dem
+    "${READ[@]}" --dump dense.dem | grep -q "PARM${T}-${T}meta.stop${T}stress"
+    dem-stress dense.dem > s.tsv
+    for c in "sxx[Pa]" "syy[Pa]" "szz[Pa]"; do near "$(last_col "$c" < s.tsv)" 1e5 1e5 1e-3; done
+    dem-probe dense.dem | awk -F'\t' 'NR == 2 { print "Z", $7, "phi", $8; exit !($8 > 0.62 && $8 < 0.66 && $7 > 5.5 && $7 < 7) }'
+    # at a solid fraction: isotropic strain rate until ezz = ln(phi0 / phi) / 3
+    phi0=$(dem-probe gas.dem | awk -F'\t' 'NR == 2 { print $8 }')
+    E=$(awk -v p0="$phi0" 'BEGIN { printf "%.17g", log(p0 / 0.55) / 3 }')
+    dem-step -q -n 2000000 --dt 8e-7 --normal hooke --kn 2e5 --tangential none --damping restitution --local-damping 0.3 \
+        --cell-rate xx=-2,yy=-2,zz=-2 --until strain=zz:$E gas.dem > phi.dem
+    dem-probe phi.dem | awk -F'\t' 'NR == 2 { print "phi", $8; d = $8 - 0.55; exit !(d < 2e-5 && d > -2e-5) }'
+}
