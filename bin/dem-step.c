@@ -68,6 +68,8 @@ static const char usage_text[] =
 "                       S_t of the current overlap (Hanley eq 10; LAMMPS' mindlin/force, Yade's\n"
 "                       Hertz-Mindlin), so it survives unloading; rotated, twirled and capped\n"
 "                       like history. With hooke it is the history law (to round-off).\n"
+"                       A frame of one continues with the other, each contact keeping its\n"
+"                       force (f_s = -S_t xi).\n"
 "      --kt KT          hooke tangential stiffness, N/m (default: derived)\n"
 "      --damping none|viscous|restitution\n"
 "                       restitution (default): dashpots that reproduce each pair's coefficient\n"
