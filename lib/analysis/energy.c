@@ -142,7 +142,14 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
         e->eel_n += nm->energy(&p, c->overlap);
         if (spring) {
             double xi2 = c->hist[0] * c->hist[0] + c->hist[1] * c->hist[1] + c->hist[2] * c->hist[2];
-            if (xi2 > 0.0) e->eel_t += 0.5 * tm->stiffness(&p, st->normal, c->overlap) * xi2;
+            if (xi2 > 0.0) {
+                double stt = tm->stiffness(&p, st->normal, c->overlap);
+                if (tm->uses_history == DEM_HISTORY_FORCE) { /* the slots hold the force f_s: |f_s|^2 / (2 S_t) */
+                    if (stt > 0.0) e->eel_t += 0.5 * xi2 / stt;
+                } else {
+                    e->eel_t += 0.5 * stt * xi2;
+                }
+            }
         }
     }
     dem_id_index_free(&ix);

@@ -31,7 +31,9 @@
  *            the spring keeps its stretch, so 1/2 S_t |xi|^2 is the energy of the spring now
  *            but not a potential: changing the overlap at fixed xi changes it without work.
  *            dem-step books that change as the law's work, work_law (format 1.2), part of W,
- *            so the residual is left with the integration error);
+ *            so the residual is left with the integration error); for a tangential model
+ *            whose slots hold the spring force f_s (DEM_HISTORY_FORCE: `incremental`),
+ *            |f_s|^2 / (2 S_t) with the same S_t;
  *   e_shadow = dt^2/12 sum_contacts v.U''.v - dt^2/24 sum (|F|^2/m + |T|^2/I), velocity
  *            Verlet's shadow-energy term, with the frame's dt, velocities, forces F and torques T
  *            (those the kicks use: gravity and local damping included); the second sum over the

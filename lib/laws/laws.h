@@ -79,7 +79,8 @@ typedef struct {
 } dem_contact_rec;
 
 /* prev[]: power of the tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2),
- * S_t (N/m) at the last full step; 0 without contact. */
+ * S_t (N/m) at the last full step; 0 without contact. A force history (DEM_HISTORY_FORCE) keeps
+ * |f_s / S_t|^2 as |xi|^2: 1/2 S_t |xi|^2 is the spring's energy either way. */
 enum { DEM_PREV_PT = 0, DEM_PREV_PD = 1, DEM_PREV_XI2 = 2, DEM_PREV_STT = 3 };
 
 /* The kinematics of one contact at t + dt, from the geometry pass. */
@@ -126,8 +127,11 @@ struct dem_law;
  * and writes the tangential force, S_t (h->stt) and the flags. work gives the step's energy
  * terms from the full-step tangential velocity ut (d[0] friction, d[2] tangential dashpot, d[3]
  * the law's own work; J) and remembers what the next step needs in h->prev. stiffness is S_t
- * (N/m) at overlap delta; uses_history says whether history slots 0..2 hold the spring
- * displacement. */
+ * (N/m) at overlap delta; uses_history says what history slots 0..2 (h->xi) hold:
+ * DEM_HISTORY_NONE nothing, DEM_HISTORY_STRETCH the spring displacement xi (m, spring energy
+ * 1/2 S_t |xi|^2), DEM_HISTORY_FORCE the spring's force f_s on i (N, energy |f_s|^2 / (2 S_t)). */
+enum { DEM_HISTORY_NONE = 0, DEM_HISTORY_STRETCH = 1, DEM_HISTORY_FORCE = 2 };
+
 typedef struct {
     const char *name;
     int uses_history;
@@ -149,6 +153,7 @@ extern const int dem_tangential_count;
 extern const dem_normal_model dem_law_hooke, dem_law_hertz;
 extern const dem_damping_model dem_law_damping_none, dem_law_damping_viscous, dem_law_damping_restitution;
 extern const dem_tangential_model dem_law_tangential_none, dem_law_tangential_history;
+extern const dem_tangential_model dem_law_tangential_incremental;
 
 /* Hertz contact duration t_H = DEM_HERTZ_TC (m*^2 / (R* E*^2 v))^(1/5): 2 I (15/16)^(2/5) with
  * I = int_0^1 (1 - u^(5/2))^(-1/2) du = (2/5) Gamma(2/5) sqrt(pi) / Gamma(9/10) (equations.md §1.1). */

@@ -351,10 +351,43 @@ static void load_record(dem_contact_rec *h, dem_contact_out *out, const dem_cont
     h->diss[0] = c->diss_friction; h->diss[1] = c->diss_damp_n; h->diss[2] = c->diss_damp_t;
 }
 
+/* A frame whose tangential model keeps the other kind of history (the stretch xi or the force
+ * f_s: DEM_HISTORY_*) than this run's: its slots are carried over with the force they stood for,
+ * f_s = -S_t xi with the frame's stiffness, or xi = -f_s / S_t with this run's (the spring's
+ * elastic force is kept; the same law gives the same S_t, so the spring's energy is kept too).
+ * Returns the factor for contact (a, b) at overlap delta (b: a particle, or the wall wall). */
+typedef struct {
+    int convert;          /* 1: stretch to force, -1: force to stretch, 0: as they are */
+    dem_settings from;    /* the frame's settings */
+} history_carry;
+
+static double carry_factor(const dem_sim *sim, const history_carry *hc, size_t a, long b, uint32_t wall, double delta)
+{
+    const dem_settings *st = hc->convert > 0 ? &hc->from : &sim->st; /* whose stiffness */
+    const sim_particles *P = &sim->p;
+    dem_pair p;
+    if (b < 0)
+        dem_pair_init(&p, st, P->r[a], P->m[a], &sim->materials[P->mat[a]], 0.0, 0.0,
+                      &sim->materials[sim->b.walls[wall].material]);
+    else
+        dem_pair_init(&p, st, P->r[a], P->m[a], &sim->materials[P->mat[a]], P->r[b], P->m[b], &sim->materials[P->mat[b]]);
+    double stt = dem_tangential_models[st->tangential]->stiffness(&p, st->normal, delta);
+    if (hc->convert > 0) return -stt;
+    return stt > 0.0 ? -1.0 / stt : 0.0;
+}
+
 dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
 {
     sim_store *st = &sim->c;
     size_t n = sim->p.n;
+    history_carry hc;
+    hc.convert = 0;
+    dem_error ignored; /* a frame whose settings do not parse is taken as it is, as before */
+    if (s->ncontacts && s->hist_slots >= 3 && dem_settings_read(&hc.from, s, &ignored) == DEM_OK) {
+        int kf = dem_tangential_models[hc.from.tangential]->uses_history, kt = dem_tangential_models[sim->st.tangential]->uses_history;
+        if (kf == DEM_HISTORY_STRETCH && kt == DEM_HISTORY_FORCE) hc.convert = 1;
+        if (kf == DEM_HISTORY_FORCE && kt == DEM_HISTORY_STRETCH) hc.convert = -1;
+    }
     id_slot *ids = malloc((n ? n : 1) * sizeof *ids);
     if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     for (size_t a = 0; a < n; a++) { ids[a].id = sim->p.id[a]; ids[a].index = (uint32_t)a; }
@@ -386,6 +419,7 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
             if (!wall_geometry(&sim->b.walls[c->j], sim->p.x[i], &wn, &gap)) gap = INFINITY;
             dem_status r = check_record(sim, k, c, sim->p.r[i] - gap, wn, sim->p.r[i], err);
             if (r) { free(ids); return r; }
+            if (hc.convert) xi = dem_v3_scale(xi, carry_factor(sim, &hc, (size_t)i, -1, (uint32_t)c->j, c->overlap));
             load_record(&st->whist[q], &st->wout[q], c, xi, &o);
             st->wtouch[q] = 1;
             continue;
@@ -399,6 +433,7 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
                                         ri < rj ? ri : rj, err);
             if (r) { free(ids); return r; }
         }
+        if (hc.convert) xi = dem_v3_scale(xi, carry_factor(sim, &hc, (size_t)i, j, 0, c->overlap));
         dem_contact_rec key;
         memset(&key, 0, sizeof key);
         if (i <= j) {
