@@ -70,6 +70,16 @@ static const char usage_text[] =
 "                       like history. With hooke it is the history law (to round-off).\n"
 "                       A frame of one continues with the other, each contact keeping its\n"
 "                       force (f_s = -S_t xi).\n"
+"      --carry exact|rescale|project|project-only|none\n"
+"                       how a tangential history is carried onto the new contact plane each\n"
+"                       step (setting model.carry; lib/laws/carry.h): exact (default): the\n"
+"                       smallest rotation of the old plane onto the new, then the twirl with the\n"
+"                       pair's spin (seed 003 eq 23): a loaded assembly turned rigidly keeps its\n"
+"                       stress to second order in the step's turn; rescale: projection with the\n"
+"                       size restored, then the twirl (LAMMPS, Hanley eq 8: first order);\n"
+"                       project: projection (seed 003 eq 22) and twirl; project-only: no twirl;\n"
+"                       none: neither. The last three show what the adjustments do (seed 003\n"
+"                       Fig. 6); they are not for production runs.\n"
 "      --kt KT          hooke tangential stiffness, N/m (default: derived)\n"
 "      --damping none|viscous|restitution\n"
 "                       restitution (default): dashpots that reproduce each pair's coefficient\n"
@@ -179,7 +189,7 @@ struct cmdline {
     const char *input;
     const char *output;    /* -o FILE (NULL: standard output) */
     /* setting overrides: applied to the frame's settings */
-    const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore;
+    const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore, *carry;
     int has_gravity, has_kn, has_kt, has_vc, has_max_overlap, has_gamma_n, has_gamma_t, has_local, has_drag, has_skin;
     double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin;
     char **wall_velocity;
@@ -198,7 +208,7 @@ struct cmdline {
 enum {
     OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_INTEGRATOR, OPT_GRAVITY, OPT_NORMAL, OPT_KN,
     OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
-    OPT_LOCAL, OPT_LOCAL_FORM, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
+    OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
     OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
     OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED
 };
@@ -218,6 +228,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"kt", required_argument, 0, OPT_KT}, {"damping", required_argument, 0, OPT_DAMPING},
         {"gamma-n", required_argument, 0, OPT_GAMMA_N}, {"gamma-t", required_argument, 0, OPT_GAMMA_T},
         {"local-damping", required_argument, 0, OPT_LOCAL}, {"local-damping-form", required_argument, 0, OPT_LOCAL_FORM},
+        {"carry", required_argument, 0, OPT_CARRY},
         {"drag", required_argument, 0, OPT_DRAG}, {"ignore", required_argument, 0, OPT_IGNORE},
         {"skin", required_argument, 0, OPT_SKIN}, {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
         {"exact", optional_argument, 0, OPT_EXACT}, {"no-exact", no_argument, 0, OPT_NO_EXACT},
@@ -283,6 +294,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_GAMMA_T: c->gamma_t = cli_double("--gamma-t", optarg); c->has_gamma_t = 1; break;
         case OPT_LOCAL: c->local = cli_double("--local-damping", optarg); c->has_local = 1; break;
         case OPT_LOCAL_FORM: c->local_form = optarg; break;
+        case OPT_CARRY: c->carry = optarg; break;
         case OPT_DRAG: c->drag = cli_double("--drag", optarg); c->has_drag = 1; break;
         case OPT_IGNORE: c->ignore = optarg; break;
         case OPT_SKIN: c->skin = cli_double("--skin", optarg); c->has_skin = 1; break;
@@ -342,6 +354,13 @@ static void apply_overrides(const struct cmdline *c, dem_settings *st)
         else if (strcmp(c->kn_from, "yade") == 0) st->kn_rule = DEM_KN_YADE;
         else if (strcmp(c->kn_from, "overlap") == 0) st->kn_rule = DEM_KN_OVERLAP;
         else cli_usage("--kn-from: unknown '%s' (hertz, yade, overlap)", c->kn_from);
+    }
+    if (c->carry) {
+        static const char *const carries[] = {"exact", "rescale", "project", "project-only", "none"};
+        int k = 0;
+        while (k < 5 && strcmp(c->carry, carries[k]) != 0) k++;
+        if (k == 5) cli_usage("--carry: unknown '%s' (exact, rescale, project, project-only, none)", c->carry);
+        st->carry = (dem_carry)k;
     }
     if (c->has_kt) st->kt = c->kt;
     if (c->has_vc) st->vc = c->vc;

@@ -28,6 +28,7 @@ void dem_settings_default(dem_settings *st)
 static const char *const integrator_names[] = {"vv", "vv-improved"};
 static const char *const kn_rule_names[] = {"given", "hertz", "yade", "overlap"};
 static const char *const local_form_names[] = {"hanley", "yade"};
+static const char *const carry_names[] = {"exact", "rescale", "project", "project-only", "none"};
 
 static int name_index(const char *const *names, int n, const char *name)
 {
@@ -38,7 +39,7 @@ static int name_index(const char *const *names, int n, const char *name)
 
 /* Every setting key: its type and where it goes. */
 typedef enum { K_STR_INTEGRATOR, K_STR_NORMAL, K_STR_TANGENTIAL, K_STR_DAMPING, K_STR_KN_RULE,
-               K_STR_LOCAL_FORM, K_STR_IGNORE, K_F64, K_VEC3 } key_kind;
+               K_STR_LOCAL_FORM, K_STR_CARRY, K_STR_IGNORE, K_F64, K_VEC3 } key_kind;
 
 typedef struct {
     const char *key;
@@ -53,6 +54,7 @@ static const setting_key keys[] = {
     {"model.normal", K_STR_NORMAL, 0},
     {"model.tangential", K_STR_TANGENTIAL, 0},
     {"model.damping", K_STR_DAMPING, 0},
+    {"model.carry", K_STR_CARRY, 0},
     {"model.kn_from", K_STR_KN_RULE, 0},
     {"model.kn", K_F64, OFF(kn)},
     {"model.kt", K_F64, OFF(kt)},
@@ -119,6 +121,11 @@ static dem_status read_key(dem_settings *st, const setting_key *k, const dem_par
         if ((idx = name_index(local_form_names, 2, p->v.s)) < 0)
             return dem_fail(err, DEM_ERR_VALUE, "setting damping.local_form: unknown '%s' (hanley, yade)", p->v.s);
         st->local_form = (dem_local_form)idx;
+        return DEM_OK;
+    case K_STR_CARRY:
+        if ((idx = name_index(carry_names, 5, p->v.s)) < 0)
+            return dem_fail(err, DEM_ERR_VALUE, "setting model.carry: unknown '%s' (exact, rescale, project, project-only, none)", p->v.s);
+        st->carry = (dem_carry)idx;
         return DEM_OK;
     case K_STR_IGNORE: return dem_settings_parse_ignore(st, p->v.s, err);
     case K_F64: memcpy((char *)st + k->offset, &p->v.f[0], sizeof(double)); return DEM_OK;
@@ -198,6 +205,7 @@ dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *
         case K_STR_DAMPING: text = dem_damping_models[st->damping]->name; break;
         case K_STR_KN_RULE: text = kn_rule_names[st->kn_rule]; break;
         case K_STR_LOCAL_FORM: text = local_form_names[st->local_form]; break;
+        case K_STR_CARRY: text = carry_names[st->carry]; break;
         case K_STR_IGNORE:
             ignore_text(st, buf, sizeof buf);
             text = buf;

@@ -14,6 +14,8 @@
 
 typedef enum { DEM_INTEGRATOR_VV = 0, DEM_INTEGRATOR_VV_IMPROVED = 1 } dem_integrator;
 typedef enum { DEM_LOCAL_HANLEY = 0, DEM_LOCAL_YADE = 1 } dem_local_form;
+/* How a tangential history is carried onto the new contact plane (lib/laws/carry.h). */
+typedef enum { DEM_CARRY_EXACT = 0, DEM_CARRY_RESCALE, DEM_CARRY_PROJECT, DEM_CARRY_PROJECT_ONLY, DEM_CARRY_NONE } dem_carry;
 /* How hooke's kn is obtained when not given. */
 typedef enum {
     DEM_KN_GIVEN = 0,   /* model.kn */
@@ -30,6 +32,7 @@ typedef struct {
     int normal;                 /* index into dem_normal_models */
     int tangential;             /* index into dem_tangential_models */
     int damping;                /* index into dem_damping_models */
+    dem_carry carry;            /* model.carry: the tangential history onto the new contact plane */
     dem_kn_rule kn_rule;
     double kn;                  /* N/m, hooke with DEM_KN_GIVEN */
     double kt;                  /* N/m, hooke tangential; 0: derived, kt = kn 4 G* / E* (seed 001 eq 5) */

@@ -10,6 +10,7 @@ void dem_law_init(dem_law *law, const dem_settings *st, double hdt)
     law->normal = dem_normal_models[st->normal];
     law->damping = dem_damping_models[st->damping];
     law->tangential = dem_tangential_models[st->tangential];
+    law->carry = st->carry;
     law->hdt = hdt;
 }
 

@@ -179,6 +179,7 @@ typedef struct dem_law {
     const dem_normal_model *normal;
     const dem_damping_model *damping;
     const dem_tangential_model *tangential;
+    dem_carry carry;  /* st->carry, at hand in the contact loop */
     double hdt;
 } dem_law;
 

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "core/angle.h"
+#include "laws/carry.h"
 #include "laws/laws.h"
 
 static inline double dem_history_stiffness(const dem_pair *p, int normal, double delta)
@@ -25,21 +26,12 @@ static inline void dem_history_update(const dem_law *law, const dem_pair *p, con
     double stt = dem_history_stiffness(p, law->st->normal, c->delta);
     double eta_t = law->damping->eta_t(p, law->st, eta_n, sn, stt);
     dem_vec3 xi = (h->flags & DEM_REC_TOUCH) ? dem_v3(h->xi[0], h->xi[1], h->xi[2]) : dem_v3_zero();
-    /* carried from the last step's contact plane into this one (seed 000 eqs 7-8, seed 003 eq 22;
-     * equations.md §1.5 step 5): by the exact turn of the normal when the normal at t is known
-     * (dem_rotate_between), else by projection and rescaling */
-    if (c->chord && hdt != 0.0) {
-        dem_vec3 d0 = dem_v3_madd(c->d, c->vij, -hdt);
-        xi = dem_rotate_between(xi, dem_v3_scale(d0, 1.0 / dem_v3_norm(d0)), nh);
-    } else {
-        xi = dem_rotate_rescale(xi, nh);
-    }
-    xi = dem_twirl(xi, nh, c->spin * hdt);            /* seed 000 eq 9; seed 003 eq 23 */
+    xi = dem_carry_in(law, c, nh, xi);                /* seed 000 eqs 7-9; seed 003 eqs 22-23 */
     xi = dem_v3_madd(xi, vt, hdt);                    /* seed 001 eq 14 */
     dem_vec3 vts = vt;
     if (c->half_normal) {                             /* equations.md §1.5 step 6 */
-        xi = dem_rotate_between(xi, nh, n);
-        vts = dem_rotate_between(vt, nh, n);
+        xi = dem_carry_out(law, nh, n, xi, 0);
+        vts = dem_carry_out(law, nh, n, vt, 1);
     }
     dem_vec3 ft = dem_v3_sub(dem_v3_scale(xi, -stt), dem_v3_scale(vts, eta_t)); /* seed 001 eq 16 */
     double cap = p->mu * fabs(fn), ft2 = dem_v3_norm2(ft);
