@@ -38,7 +38,7 @@ int dem_irreversibilities(const dem_settings *st, const dem_system *s, char *buf
     material_extremes(s, &mu, &e);
     const char *tname = dem_tangential_models[st->tangential]->name;
     if (dem_tangential_models[st->tangential]->uses_history) {
-        add(buf, cap, &n, "tangential springs (model.tangential %s): a spring is reset to zero when its contact opens, so going backwards the stretch it had is unknown (Hanley §4)", tname);
+        add(buf, cap, &n, "tangential springs (model.tangential %s): a spring is reset to zero when its contact opens, so going backwards what it held is unknown (Hanley §4)", tname);
         if (mu > 0.0)
             add(buf, cap, &n, "Coulomb friction (friction up to %g): a force at the Coulomb limit could have come from any of a range of larger trial forces, so the force before the cap is unknown (Hanley §5.1)", mu);
     }
