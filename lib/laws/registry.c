@@ -11,8 +11,9 @@ const int dem_normal_count = 2;
 const dem_damping_model *const dem_damping_models[] = {&dem_law_damping_none, &dem_law_damping_viscous,
                                                        &dem_law_damping_restitution};
 const int dem_damping_count = 3;
-const dem_tangential_model *const dem_tangential_models[] = {&dem_law_tangential_none, &dem_law_tangential_history};
-const int dem_tangential_count = 2;
+const dem_tangential_model *const dem_tangential_models[] = {&dem_law_tangential_none, &dem_law_tangential_history,
+                                                             &dem_law_tangential_kuhn};
+const int dem_tangential_count = 3;
 
 int dem_normal_find(const char *name)
 {
