@@ -141,6 +141,9 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
     if (st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN && !(st->kn > 0.0 && isfinite(st->kn)))
         return BAD("setting model.kn = %g: the hooke law needs a positive kn (or model.kn_from hertz, yade, overlap)", st->kn);
     if (!(st->kt >= 0.0 && isfinite(st->kt))) return BAD("setting model.kt = %g must be >= 0", st->kt);
+    if (st->tangential == dem_tangential_find("kuhn") && st->normal != DEM_NORMAL_HOOKE)
+        return BAD("setting model.tangential kuhn needs model.normal hooke: Kuhn's contact is linear-frictional (seed 003), "
+                   "not model.normal %s", dem_normal_models[st->normal]->name);
     if (!(st->vc > 0.0 && isfinite(st->vc))) return BAD("setting model.vc = %g must be positive", st->vc);
     if (!(st->max_overlap > 0.0 && st->max_overlap < 1.0)) return BAD("setting model.max_overlap = %g must lie in (0, 1)", st->max_overlap);
     if (!(st->gamma_n >= 0.0 && isfinite(st->gamma_n))) return BAD("setting model.gamma_n = %g must be >= 0", st->gamma_n);

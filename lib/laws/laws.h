@@ -80,7 +80,9 @@ typedef struct {
 
 /* prev[]: power of the tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2),
  * S_t (N/m) at the last full step; 0 without contact. A force history (DEM_HISTORY_FORCE) keeps
- * |f_s / S_t|^2 as |xi|^2: 1/2 S_t |xi|^2 is the spring's energy either way. */
+ * |f_s / S_t|^2 as |xi|^2: 1/2 S_t |xi|^2 is the spring's energy either way.
+ * (The kuhn model parks its step's dissipation in prev[DEM_PREV_STT] from its evaluation to its
+ * work hook, which restores it.) */
 enum { DEM_PREV_PT = 0, DEM_PREV_PD = 1, DEM_PREV_XI2 = 2, DEM_PREV_STT = 3 };
 
 /* The kinematics of one contact at t + dt, from the geometry pass. */
@@ -154,6 +156,7 @@ extern const dem_normal_model dem_law_hooke, dem_law_hertz;
 extern const dem_damping_model dem_law_damping_none, dem_law_damping_viscous, dem_law_damping_restitution;
 extern const dem_tangential_model dem_law_tangential_none, dem_law_tangential_history;
 extern const dem_tangential_model dem_law_tangential_incremental;
+extern const dem_tangential_model dem_law_tangential_kuhn; /* seed 003 (tangential_kuhn.c) */
 
 /* Hertz contact duration t_H = DEM_HERTZ_TC (m*^2 / (R* E*^2 v))^(1/5): 2 I (15/16)^(2/5) with
  * I = int_0^1 (1 - u^(5/2))^(-1/2) du = (2/5) Gamma(2/5) sqrt(pi) / Gamma(9/10) (equations.md §1.1). */

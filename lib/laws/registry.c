@@ -12,8 +12,8 @@ const dem_damping_model *const dem_damping_models[] = {&dem_law_damping_none, &d
                                                        &dem_law_damping_restitution};
 const int dem_damping_count = 3;
 const dem_tangential_model *const dem_tangential_models[] = {&dem_law_tangential_none, &dem_law_tangential_history,
-                                                             &dem_law_tangential_incremental};
-const int dem_tangential_count = 3;
+                                                             &dem_law_tangential_incremental, &dem_law_tangential_kuhn};
+const int dem_tangential_count = (int)(sizeof dem_tangential_models / sizeof dem_tangential_models[0]);
 
 int dem_normal_find(const char *name)
 {
