@@ -22,4 +22,4 @@ void dem_spring_work(dem_contact_rec *h, const dem_contact_out *o, dem_vec3 ut, 
     dem_spring_work_inline(h, o, ut, dt, setup, d);
 }
 
-const dem_tangential_model dem_law_tangential_history = {"history", 1, stiffness, eval_block, dem_spring_work};
+const dem_tangential_model dem_law_tangential_history = {"history", DEM_HISTORY_STRETCH, stiffness, eval_block, dem_spring_work};

@@ -21,4 +21,4 @@ static void eval_block(const dem_law *law, size_t count, const dem_pair *p, cons
 }
 
 /* No spring and no force: the spring's books (tangential_history.c) give exact zeros. */
-const dem_tangential_model dem_law_tangential_none = {"none", 0, stiffness, eval_block, dem_spring_work};
+const dem_tangential_model dem_law_tangential_none = {"none", DEM_HISTORY_NONE, stiffness, eval_block, dem_spring_work};
