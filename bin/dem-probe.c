@@ -45,7 +45,7 @@ static const char help_text[] =
 "                       (De Klerk et al., J. Comput. Phys. 462 (2022) 111253, eq 36);\n"
 "                     ekin_t = sum 1/2 m |v|^2, ekin_r = sum 1/2 I |w|^2 (all particles).\n"
 "                     Without particles: coordination, means and temperature are nan.\n"
-"  --particles        one row per selected particle per frame:\n"
+"  --particles        one row per selected particle per frame, in id order:\n"
 "                       frame step time[s] id x[m] y[m] z[m] vx[m/s] vy[m/s] vz[m/s]\n"
 "                       wx[rad/s] wy[rad/s] wz[rad/s] fx[N] fy[N] fz[N] r[m]\n"
 "                     then the --fields columns.\n"
@@ -414,7 +414,7 @@ static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *
 {
     switch (pr->cl->mode) {
     case MODE_SUMMARY: return emit_summary(pr, frame, s, err);
-    case MODE_PARTICLES: return dem_tsv_particles_rows(stdout, frame, s, &pr->cl->columns, pr->sel, err);
+    case MODE_PARTICLES: return dem_tsv_particles_rows(stdout, frame, s, &pr->cl->columns, pr->sel, &pr->ix, err);
     case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
     case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
     case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
@@ -429,7 +429,7 @@ static void emit_frame(struct probe *pr, uint64_t frame, const dem_system *s)
     if (pr->cl->mode == MODE_CONTACTS && !pr->header_done) pr->hist_slots = s->hist_slots;
     if (!pr->header_done) print_header(pr);
     /* Contacts name particles by id: finding their positions and selection needs the index. */
-    int need_index = pr->cl->mode == MODE_VTK || (pr->cl->mode == MODE_CONTACTS && pr->sel);
+    int need_index = pr->cl->mode == MODE_VTK || pr->cl->mode == MODE_PARTICLES || (pr->cl->mode == MODE_CONTACTS && pr->sel);
     if (need_index && dem_id_index_build(&pr->ix, s, &err)) cli_die_err(&err);
     if (emit_rows(pr, frame, s, &err)) cli_die_err(&err);
     /* Flush every frame: someone watching a running simulation through a pipe sees it now. */

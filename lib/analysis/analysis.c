@@ -463,10 +463,11 @@ dem_status dem_tsv_particles_header(FILE *out, const dem_particle_columns *c, de
 }
 
 dem_status dem_tsv_particles_rows(FILE *out, uint64_t frame, const dem_system *s,
-                                  const dem_particle_columns *c, const dem_select *sel, dem_error *err)
+                                  const dem_particle_columns *c, const dem_select *sel, const dem_id_index *order,
+                                  dem_error *err)
 {
-    for (size_t k = 0; k < s->nparticles; k++) {
-        const dem_particle *p = &s->particles[k];
+    for (size_t r = 0; r < s->nparticles; r++) {
+        const dem_particle *p = &s->particles[order ? order->slots[r].index : r];
         if (sel && !dem_select_match(sel, p)) continue;
         dem_tsv_frame_cells(out, frame, s);
         for (size_t f = 0; f < c->n; f++) {

@@ -160,9 +160,11 @@ void dem_particle_columns_default(dem_particle_columns *c);
  * lists the valid names. */
 dem_status dem_particle_columns_add(dem_particle_columns *c, const char *list, dem_error *err);
 dem_status dem_tsv_particles_header(FILE *out, const dem_particle_columns *c, dem_error *err);
-/* One row per particle matching sel (NULL: all). */
+/* One row per particle matching sel (NULL: all), in id order if order (an index built for s) is
+ * given, else in the frame's order (which dem-step's spatial sort changes). */
 dem_status dem_tsv_particles_rows(FILE *out, uint64_t frame, const dem_system *s,
-                                  const dem_particle_columns *c, const dem_select *sel, dem_error *err);
+                                  const dem_particle_columns *c, const dem_select *sel, const dem_id_index *order,
+                                  dem_error *err);
 
 /* Contacts: frame step time[s] i j wall sx sy sz overlap[m] nx ny nz fnx[N] fny fnz ftx[N] fty ftz
  * sliding diss_friction[J] diss_damp_n[J] diss_damp_t[J] h0 .. h{hist_slots-1}. A frame with fewer

@@ -335,7 +335,7 @@ static void test_tsv_particles(void)
     size_t len = 0;
     f = capture(&buf, &len);
     CHECK(dem_tsv_particles_header(f, &c, &err) == DEM_OK);
-    CHECK(dem_tsv_particles_rows(f, 7, &s, &c, &sel, &err) == DEM_OK);
+    CHECK(dem_tsv_particles_rows(f, 7, &s, &c, &sel, NULL, &err) == DEM_OK);
     fclose(f);
     const char *want =
         "frame\tstep\ttime[s]\tid\tx[m]\ty[m]\tz[m]\tvx[m/s]\tvy[m/s]\tvz[m/s]\twx[rad/s]\twy[rad/s]\twz[rad/s]"
