@@ -60,6 +60,15 @@ static const char help_text[] =
 "                     tangential dashpots; h0..: model history slots, K = the slot count of\n"
 "                     the first frame printed (a later frame with fewer slots is padded\n"
 "                     with nan, one with more shows its first K).\n"
+"  --walls            one row per wall per frame: where it is, how it moves, what it feels:\n"
+"                       frame step time[s] wall kind material flags px[m] py[m] pz[m] nx ny nz\n"
+"                       radius[m] vx[m/s] vy[m/s] vz[m/s] wx[rad/s] wy[rad/s] wz[rad/s]\n"
+"                       fx[N] fy[N] fz[N] tx[N*m] ty[N*m] tz[N*m] work[J]\n"
+"                     wall: its index (dem-step --wall-velocity K); kind: plane or cylinder;\n"
+"                     p: a point of the plane (it moves with the wall: a platen's position) or\n"
+"                     of the cylinder's axis; n: the plane's normal towards the particles, or\n"
+"                     the axis; v, w: its prescribed velocity and spin; f, t: the force and\n"
+"                     torque (about p) the particles exert on it; work: done by it on them.\n"
 "  --cell             one row per frame of its periodic cell (an error for a frame without one):\n"
 "                       frame step time[s] flags stress_mask ox[m] oy[m] oz[m] h11[m] .. h33[m]\n"
 "                       l11[1/s] .. l33[1/s] s11[Pa] .. s33[Pa] f11 .. f33 volume[m^3]\n"
@@ -137,7 +146,7 @@ static const char help_text[] =
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
 
-enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_VTK, MODE_SALVAGE };
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_VTK, MODE_SALVAGE };
 
 struct cmdline {
     enum mode mode;
@@ -155,7 +164,7 @@ struct cmdline {
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
-       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL };
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
@@ -164,6 +173,7 @@ static const struct option long_options[] = {
     {"vtk", required_argument, NULL, OPT_VTK},
     {"salvage", no_argument, NULL, OPT_SALVAGE},
     {"cell", no_argument, NULL, OPT_CELL},
+    {"walls", no_argument, NULL, OPT_WALLS},
     {"output", required_argument, NULL, 'o'},
     {"frame", required_argument, NULL, OPT_FRAME},
     {"last", no_argument, NULL, OPT_LAST},
@@ -266,6 +276,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_VTK: set_mode(c, &raw, MODE_VTK, "--vtk"); c->vtk_dir = optarg; break;
         case OPT_SALVAGE: set_mode(c, &raw, MODE_SALVAGE, "--salvage"); break;
         case OPT_CELL: set_mode(c, &raw, MODE_CELL, "--cell"); break;
+        case OPT_WALLS: set_mode(c, &raw, MODE_WALLS, "--walls"); break;
         case 'o': c->output = optarg; break;
         case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: raw.frame_opts++; c->last = 1; break;
@@ -314,6 +325,7 @@ static void print_header(struct probe *pr)
     case MODE_PARTICLES: st = dem_tsv_particles_header(stdout, &pr->cl->columns, &err); break;
     case MODE_CONTACTS: st = dem_tsv_contacts_header(stdout, pr->hist_slots, &err); break;
     case MODE_CELL: st = dem_tsv_cell_header(stdout, &err); break;
+    case MODE_WALLS: st = dem_tsv_walls_header(stdout, &err); break;
     case MODE_VTK: case MODE_SALVAGE: break; /* no text */
     }
     if (st) cli_die_err(&err);
@@ -417,6 +429,7 @@ static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *
     case MODE_PARTICLES: return dem_tsv_particles_rows(stdout, frame, s, &pr->cl->columns, pr->sel, &pr->ix, err);
     case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
     case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
+    case MODE_WALLS: return dem_tsv_walls_rows(stdout, frame, s, err);
     case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
     case MODE_SALVAGE: return DEM_OK; /* run_salvage writes the frames */
     }

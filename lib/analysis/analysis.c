@@ -374,6 +374,36 @@ dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, c
     return dem_tsv_check(out, err);
 }
 
+/* ---- the walls ---- */
+dem_status dem_tsv_walls_header(FILE *out, dem_error *err)
+{
+    dem_tsv_frame_header(out);
+    fputs("\twall", out);
+    for (size_t k = 0; k < dem_rec_wall.nfields; k++)
+        head_cell(out, dem_rec_wall.fields[k].name, dem_rec_wall.fields[k].unit, 0);
+    fputc('\n', out);
+    return dem_tsv_check(out, err);
+}
+
+dem_status dem_tsv_walls_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    for (size_t w = 0; w < s->nwalls; w++) {
+        const dem_wall *wl = &s->walls[w];
+        dem_tsv_frame_cells(out, frame, s);
+        fprintf(out, "\t%zu", w);
+        for (size_t k = 0; k < dem_rec_wall.nfields; k++) {
+            const dem_field *f = &dem_rec_wall.fields[k];
+            fputc('\t', out);
+            if (strcmp(f->name, "kind") == 0) /* a name, as dem-stress --walls prints it */
+                fputs(wl->kind == DEM_WALL_PLANE ? "plane" : wl->kind == DEM_WALL_CYLINDER ? "cylinder" : "?", out);
+            else
+                dem_tsv_field(out, f, wl);
+        }
+        fputc('\n', out);
+    }
+    return dem_tsv_check(out, err);
+}
+
 /* ---- the periodic cell ---- */
 dem_status dem_tsv_cell_header(FILE *out, dem_error *err)
 {

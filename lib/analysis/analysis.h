@@ -141,6 +141,11 @@ dem_status dem_tsv_summary_header(FILE *out, dem_error *err);
 dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, const dem_summary *sum,
                                dem_error *err);
 
+/* The walls: one row per wall per frame, its index (as dem-step --wall-velocity K names it) and
+ * the WALL record's fields, kind as a name (plane, cylinder). */
+dem_status dem_tsv_walls_header(FILE *out, dem_error *err);
+dem_status dem_tsv_walls_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
+
 /* The periodic cell: one row per frame, the CELL record's fields (flags, stress_mask, origin,
  * H by rows h11..h33 whose columns are the cell vectors, L, the servo's target stress, F) and
  * |det H|. A frame without a cell is DEM_ERR_VALUE. */

@@ -566,3 +566,23 @@ Verts offsets Int64 1 3" ]
     dem-probe --particles --ids 5,1-3 run.dem | col id | tr '\n' ' ' > sel.txt
     [ "$(cat sel.txt)" = "1 2 3 5 " ]
 }
+
+@test "--walls: where each wall is, how it moves and the force on it, per frame" {
+    dem-pack --lattice sc --cells 2,2,2 --radius 0.001 --spacing 0.0021 --origin 0,0,0 --wall z=0 --wall z=0.00405@0,0,-0.01 > box.dem
+    dem-step -q -n 200 --every 100 --dt 1e-6 --normal hooke --kn 1e4 box.dem > run.dem
+    dem-probe --walls run.dem > walls.tsv
+    [ "$(head -1 walls.tsv | cut -f1-8)" = "$(printf 'frame\tstep\ttime[s]\twall\tkind\tmaterial\tflags\tpx[m]')" ]
+    [ "$(wc -l < walls.tsv)" -eq 5 ]   # 2 frames x 2 walls
+    # the lid moved down at 0.01 m/s for 200 us: 2 um
+    awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } $1 == 1 && $4 == 1 {
+        d = $c["pz[m]"] - (0.00405 - 0.01 * 200e-6); if (d < 0) d = -d
+        print $c["kind"], $c["pz[m]"], $c["vz[m/s]"]; exit !($c["kind"] == "plane" && d < 1e-12 && $c["vz[m/s]"] == -0.01) }' walls.tsv
+    # the force is the one dem-stress --walls reports
+    dem-stress --walls run.dem | awk -F'\t' 'NR > 1 { print $6, $7, $8 }' > a.txt
+    awk -F'\t' 'NR > 1 { print $21, $22, $23 }' walls.tsv > b.txt
+    cmp a.txt b.txt
+    awk '{ exit !($3 != 0) }' b.txt   # the floor feels the pressed spheres
+    dem-pack --lattice sc --cells 1,1,1 --radius 1 > none.dem
+    run --separate-stderr dem-probe --walls none.dem
+    [ "$status" -eq 0 ] && [ "$(echo "$output" | wc -l)" -eq 1 ]   # the header only: no wall
+}
