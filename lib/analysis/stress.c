@@ -302,6 +302,7 @@ void dem_wall_loads(const dem_system *s, dem_wall_load *out)
         if (at != face) continue; /* a wall outside the box */
         int b = (a + 1) % 3, c = (a + 2) % 3;
         out[k].area = (dem_v3_get(box.hi, b) - dem_v3_get(box.lo, b)) * (dem_v3_get(box.hi, c) - dem_v3_get(box.lo, c));
-        out[k].pressure = -dem_v3_dot(w->force, w->normal) / out[k].area;
+        /* + 0.0: an unloaded wall reads 0, not -0 */
+        out[k].pressure = -dem_v3_dot(w->force, w->normal) / out[k].area + 0.0;
     }
 }

@@ -335,3 +335,9 @@ STRAIN_COLS=("exx[-]" "eyy[-]" "ezz[-]" "exy[-]" "exz[-]" "eyz[-]" "ev[-]")
     near_abs "$(col "ezz[-]" 1 < r.tsv)" 0 1e-7
     awk -v e="$(col "ezz[-]" 1 < r.tsv)" 'BEGIN { exit !(e < 0) }'
 }
+
+@test "--walls: an unloaded wall's pressure is 0, never -0" {
+    dem-pack --random 20 --box 0,0,0,0.01,0.01,0.01 --radius 5e-4 --enclose > box.dem
+    dem-stress --walls box.dem | awk -F'\t' 'NR > 1 { print $9 }' > p.txt
+    [ "$(sort -u p.txt)" = "0" ]
+}
