@@ -12,6 +12,7 @@
 #include "analysis/analysis.h"
 #include "cli.h"
 #include "dem.h"
+#include "io/lammps_dump.h"
 #include "io/vtk.h"
 
 static const char help_text[] =
@@ -69,6 +70,16 @@ static const char help_text[] =
 "                     of the cylinder's axis; n: the plane's normal towards the particles, or\n"
 "                     the axis; v, w: its prescribed velocity and spin; f, t: the force and\n"
 "                     torque (about p) the particles exert on it; work: done by it on them.\n"
+"  --lammps-dump      not TSV: a LAMMPS text dump (dump custom) of the selected particles, one\n"
+"                     block per frame, which OVITO reads (dem-probe --lammps-dump run.dem >\n"
+"                     run.dump): ITEM: TIMESTEP (the step), NUMBER OF ATOMS, BOX BOUNDS (the\n"
+"                     periodic cell, pp along its periodic vectors, as LAMMPS' restricted\n"
+"                     triclinic box with xy xz yz when it is not rectangular; without a cell the\n"
+"                     particles' bounding box, ff), ATOMS id type mass radius x y z vx vy vz\n"
+"                     omegax omegay omegaz fx fy fz [ix iy iz: image counters, with a cell];\n"
+"                     type = material index + 1; SI units (LAMMPS' units si). A cell that is\n"
+"                     not rectangular is turned onto LAMMPS' form (a along x, b in the xy plane)\n"
+"                     and the positions and vectors with it.\n"
 "  --cell             one row per frame of its periodic cell (an error for a frame without one):\n"
 "                       frame step time[s] flags stress_mask ox[m] oy[m] oz[m] h11[m] .. h33[m]\n"
 "                       l11[1/s] .. l33[1/s] s11[Pa] .. s33[Pa] f11 .. f33 volume[m^3]\n"
@@ -146,7 +157,7 @@ static const char help_text[] =
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
 
-enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_VTK, MODE_SALVAGE };
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE };
 
 struct cmdline {
     enum mode mode;
@@ -164,7 +175,7 @@ struct cmdline {
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
-       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS };
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_LAMMPS };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
@@ -174,6 +185,7 @@ static const struct option long_options[] = {
     {"salvage", no_argument, NULL, OPT_SALVAGE},
     {"cell", no_argument, NULL, OPT_CELL},
     {"walls", no_argument, NULL, OPT_WALLS},
+    {"lammps-dump", no_argument, NULL, OPT_LAMMPS},
     {"output", required_argument, NULL, 'o'},
     {"frame", required_argument, NULL, OPT_FRAME},
     {"last", no_argument, NULL, OPT_LAST},
@@ -253,8 +265,9 @@ static void check_combinations(const struct cmdline *c, const struct raw_args *r
     if (c->output && c->mode != MODE_SALVAGE) cli_usage("-o applies to --salvage only (the other modes print text on standard output)");
     if (c->mode == MODE_SALVAGE && (raw->frame_opts || raw->select_opts))
         cli_usage("--salvage keeps every complete frame: no frame selection or particle selection");
-    if (raw->select_opts && c->mode == MODE_SUMMARY)
-        cli_usage("%s applies to --particles, --contacts and --vtk, not to the summary", raw->select_opt);
+    if (raw->select_opts && (c->mode == MODE_SUMMARY || c->mode == MODE_CELL || c->mode == MODE_WALLS))
+        cli_usage("%s applies to --particles, --contacts, --lammps-dump and --vtk, not to %s", raw->select_opt,
+                  c->mode == MODE_SUMMARY ? "the summary" : c->mode == MODE_CELL ? "--cell" : "--walls");
 }
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
@@ -277,6 +290,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_SALVAGE: set_mode(c, &raw, MODE_SALVAGE, "--salvage"); break;
         case OPT_CELL: set_mode(c, &raw, MODE_CELL, "--cell"); break;
         case OPT_WALLS: set_mode(c, &raw, MODE_WALLS, "--walls"); break;
+        case OPT_LAMMPS: set_mode(c, &raw, MODE_LAMMPS, "--lammps-dump"); break;
         case 'o': c->output = optarg; break;
         case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: raw.frame_opts++; c->last = 1; break;
@@ -326,7 +340,7 @@ static void print_header(struct probe *pr)
     case MODE_CONTACTS: st = dem_tsv_contacts_header(stdout, pr->hist_slots, &err); break;
     case MODE_CELL: st = dem_tsv_cell_header(stdout, &err); break;
     case MODE_WALLS: st = dem_tsv_walls_header(stdout, &err); break;
-    case MODE_VTK: case MODE_SALVAGE: break; /* no text */
+    case MODE_VTK: case MODE_SALVAGE: case MODE_LAMMPS: break; /* no TSV header */
     }
     if (st) cli_die_err(&err);
     pr->header_done = 1;
@@ -430,6 +444,7 @@ static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *
     case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
     case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
     case MODE_WALLS: return dem_tsv_walls_rows(stdout, frame, s, err);
+    case MODE_LAMMPS: return dem_lammps_dump_frame(stdout, s, pr->sel, &pr->ix, err);
     case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
     case MODE_SALVAGE: return DEM_OK; /* run_salvage writes the frames */
     }
@@ -442,7 +457,8 @@ static void emit_frame(struct probe *pr, uint64_t frame, const dem_system *s)
     if (pr->cl->mode == MODE_CONTACTS && !pr->header_done) pr->hist_slots = s->hist_slots;
     if (!pr->header_done) print_header(pr);
     /* Contacts name particles by id: finding their positions and selection needs the index. */
-    int need_index = pr->cl->mode == MODE_VTK || pr->cl->mode == MODE_PARTICLES || (pr->cl->mode == MODE_CONTACTS && pr->sel);
+    int need_index = pr->cl->mode == MODE_VTK || pr->cl->mode == MODE_PARTICLES || pr->cl->mode == MODE_LAMMPS ||
+                     (pr->cl->mode == MODE_CONTACTS && pr->sel);
     if (need_index && dem_id_index_build(&pr->ix, s, &err)) cli_die_err(&err);
     if (emit_rows(pr, frame, s, &err)) cli_die_err(&err);
     /* Flush every frame: someone watching a running simulation through a pipe sees it now. */

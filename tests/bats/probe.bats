@@ -586,3 +586,62 @@ Verts offsets Int64 1 3" ]
     run --separate-stderr dem-probe --walls none.dem
     [ "$status" -eq 0 ] && [ "$(echo "$output" | wc -l)" -eq 1 ]   # the header only: no wall
 }
+
+# Check LAMMPS dump grammar on stdin: blocks of TIMESTEP, NUMBER OF ATOMS, BOX BOUNDS (3 lines of 2
+# or 3 numbers), ATOMS header and that many rows of as many fields; prints blocks and the last
+# block's lx ly lz xy xz yz and the largest |fractional coordinate outside [0, 1)|.
+dump_check() {
+    awk '
+    function fail(m) { print "dump: line " NR ": " m > "/dev/stderr"; bad = 1; exit 1 }
+    state == 0 { if ($0 != "ITEM: TIMESTEP") fail("expected ITEM: TIMESTEP"); state = 1; next }
+    state == 1 { if ($0 !~ /^[0-9]+$/) fail("step"); state = 2; next }
+    state == 2 { if ($0 != "ITEM: NUMBER OF ATOMS") fail("expected NUMBER OF ATOMS"); state = 3; next }
+    state == 3 { n = $1 + 0; state = 4; next }
+    state == 4 { if ($0 !~ /^ITEM: BOX BOUNDS/) fail("expected BOX BOUNDS"); tri = ($4 == "xy"); state = 5; b = 0; next }
+    state == 5 { if (NF != (tri ? 3 : 2)) fail("bounds"); lo[b] = $1; hi[b] = $2; t[b] = tri ? $3 : 0; if (++b == 3) state = 6; next }
+    state == 6 { if ($1 != "ITEM:" || $2 != "ATOMS") fail("expected ATOMS"); nf = NF - 2; for (k = 3; k <= NF; k++) c[$k] = k - 2; state = (n ? 7 : 0); r = 0; blocks++
+                 # the box: undo the bounding-box convention of tilted boxes
+                 xy = t[0]; xz = t[1]; yz = t[2]
+                 mn = 0; if (xy < mn) mn = xy; if (xz < mn) mn = xz; if (xy + xz < mn) mn = xy + xz
+                 mx = 0; if (xy > mx) mx = xy; if (xz > mx) mx = xz; if (xy + xz > mx) mx = xy + xz
+                 xlo = lo[0] - mn; lx = hi[0] - mx - xlo
+                 ylo = lo[1] - (yz < 0 ? yz : 0); ly = hi[1] - (yz > 0 ? yz : 0) - ylo
+                 zlo = lo[2]; lz = hi[2] - lo[2]; out = 0; next }
+    state == 7 { if (NF != nf) fail(NF " fields, not " nf)
+                 z = ($c["z"] - zlo) / lz; y = ($c["y"] - ylo - yz * z) / ly; x = ($c["x"] - xlo - xy * y - xz * z) / lx
+                 if (-x > out) out = -x; if (x - 1 > out) out = x - 1; if (-y > out) out = -y; if (y - 1 > out) out = y - 1
+                 if (-z > out) out = -z; if (z - 1 > out) out = z - 1
+                 if (++r == n) state = 0; next }
+    END { if (bad) exit 1; if (state != 0) { print "dump: cut short" > "/dev/stderr"; exit 1 }
+          printf "%d %.17g %.17g %.17g %.17g %.17g %.17g %.3g\n", blocks, lx, ly, lz, xy, xz, yz, out }'
+}
+
+@test "--lammps-dump: LAMMPS' dump grammar; the box is the cell (tilted when sheared, turned back when rotated)" {
+    dem-pack --lattice fcc --cells 3,2,2 --radius 0.001 --periodic lattice --friction 0 > fcc.dem
+    a=$(awk 'BEGIN { printf "%.17g", 2 * sqrt(2) * 0.001 }')
+    # rectangular: the box is the cell, pp pp pp, positions as dem-probe --particles prints them
+    dem-probe --lammps-dump fcc.dem > rect.dump
+    read -r blocks lx ly lz xy xz yz out < <(dump_check < rect.dump)
+    [ "$blocks" -eq 1 ] && awk -v l="$lx" -v a="$a" 'BEGIN { exit !((l - 3 * a) ^ 2 < 1e-30) }'
+    grep -q "^ITEM: BOX BOUNDS pp pp pp$" rect.dump
+    [ "$(sed -n 10p rect.dump | cut -d' ' -f5-7)" = "$(dem-probe --particles fcc.dem | awk -F'\t' 'NR == 2 { print $5, $6, $7 }')" ]
+    # sheared: tilted, xy = F12 ly, every atom inside the tilted box
+    dem-step -q -n 200 --every 100 --normal hooke --kn 1e5 --dt 1e-6 --tangential none --cell-rate xy=500 fcc.dem > sh.dem
+    dem-probe --lammps-dump sh.dem > sh.dump
+    read -r blocks lx ly lz xy xz yz out < <(dump_check < sh.dump)
+    [ "$blocks" -eq 2 ]
+    grep -q "^ITEM: BOX BOUNDS xy xz yz pp pp pp$" sh.dump
+    awk -v xy="$xy" -v ly="$ly" -v o="$out" 'BEGIN { g = 500 * 200e-6; exit !((xy / ly - g) ^ 2 < 1e-20 && o < 1e-12) }'
+    # turned by a quarter turn about z: LAMMPS' box is the crystal's own again (lx = 3 cells, ly = 2)
+    W=$(awk 'BEGIN { printf "%.17g", 3.14159265358979323846 / 2 / (100 * 1e-6) }')
+    dem-step -q -n 100 --normal hooke --kn 1e5 --dt 1e-6 --tangential none --cell-rate "xy=-$W,yx=$W" fcc.dem > rot.dem
+    read -r blocks lx ly lz xy xz yz out < <(dem-probe --lammps-dump rot.dem | dump_check)
+    awk -v lx="$lx" -v ly="$ly" -v xy="$xy" -v a="$a" -v o="$out" \
+        'BEGIN { exit !((lx - 3 * a) ^ 2 < 1e-24 && (ly - 2 * a) ^ 2 < 1e-24 && xy * xy < 1e-24 && o < 1e-9) }'
+    # without a cell: the particles' bounding box, ff ff ff, no image columns
+    dem-pack --lattice sc --cells 2,1,1 --radius 0.5 | dem-probe --lammps-dump > plain.dump
+    grep -q "^ITEM: BOX BOUNDS ff ff ff$" plain.dump
+    grep -q "^ITEM: ATOMS id type mass radius x y z vx vy vz omegax omegay omegaz fx fy fz$" plain.dump
+    [ "$(sed -n 6p plain.dump)" = "0 2" ]
+    dump_check < plain.dump > /dev/null
+}
