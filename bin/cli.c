@@ -301,10 +301,11 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
             status = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a kill */
             break;
         }
+        int want = hk && hk->frame ? hk->frame(hk->ctx, sim) : 0;
         if (k == steps) {
             write_frame_why(w, sim, s, hk && hk->record_stop ? "steps" : NULL);
             written++;
-        } else if (every && k % every == 0) {
+        } else if (want || (every && k % every == 0)) {
             write_frame(w, sim, s);
             written++;
         }

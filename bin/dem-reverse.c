@@ -219,7 +219,7 @@ int main(int argc, char **argv)
     long long steps = cli_run_length(c.steps, c.run_time, s.dt, s.time, s.step);
     replay_log rl = {NULL, NULL, 0, s.step};
     if (c.replay) read_replay(c.replay, &rl);
-    cli_run_hooks hooks = {&rl, c.replay ? replay_before : NULL, NULL, 0};
+    cli_run_hooks hooks = {&rl, c.replay ? replay_before : NULL, NULL, 0, NULL};
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
     free(rl.step);
     free(rl.l);

@@ -20,7 +20,10 @@ static const char usage_text[] =
 "\n"
 "Running:\n"
 "  -n, --steps N        advance N steps\n"
-"      --time T         advance by T seconds (ceil(T/dt) steps)\n"
+"      --time T         advance by T seconds: n = ceil(T/dt) steps, and unless T is a whole\n"
+"                       number of steps already (to 1e-9 of a step), dt becomes T/n for the run\n"
+"                       (stored in its frames, said on stderr); the last frame's time is the\n"
+"                       start's plus T exactly (not in exact mode: tick times dt there)\n"
 "      --dt DT|auto     time step, s. auto: the estimate below. Default: the frame's dt, or\n"
 "                       auto if the frame has none. dem-step prints the estimates on standard\n"
 "                       error: the collision time tc of the smallest pair (linear spring:\n"
@@ -28,6 +31,10 @@ static const char usage_text[] =
 "                       step r sqrt(rho/E) and the global-stiffness step sqrt(2m/K) (Yade\n"
 "                       DEM formulation §1.5.6); auto = min(tc/50, 0.2 p-wave, 0.3 stiffness).\n"
 "                       It warns when DT exceeds tc/10, the p-wave step or 0.5 stiffness step.\n"
+"      --every-time DT  write a frame at the first step at or past each multiple of DT s,\n"
+"                       counted from time 0 (not from the run's start), and always the last.\n"
+"                       With --time T a whole multiple of DT, n is made a multiple of T/DT so\n"
+"                       the frames land on the multiples (to round-off). Excludes --every\n"
 "      --every K        write a frame every K steps (and always the last); default: only the\n"
 "                       last frame\n"
 "      --threads T      OpenMP threads (default 1); the results do not depend on T\n"
@@ -151,8 +158,17 @@ static const char usage_text[] =
 "  without end. The cell's work on the contacts, -V sigma:D per unit time, is work_cell of\n"
 "  the energy books (dem-energy).\n"
 "\n"
-"Stopping on a condition (-n/--time is then the most the run takes; the last frame records why\n"
-"it stopped as meta.stop: stress, strain or steps):\n"
+"Stopping on a condition, checked after every step (-n/--time is then the most the run takes;\n"
+"--until may be repeated: the run stops at the first step where all hold; the frames record\n"
+"meta.stop: running, then the names joined by '+' (e.g. ke+unbalanced), steps or interrupted):\n"
+"      --until ke=E     the kinetic energy per particle, translational plus rotational over\n"
+"                       the free (not fixed) particles, below E J, once it has been at or above\n"
+"                       E (in the first frame or after a step): a bed at rest before it falls\n"
+"                       does not stop at step 1, and one that never moves runs its count\n"
+"      --until unbalanced=U  the unbalanced-force ratio, mean |net force| over the free\n"
+"                       particles / mean |contact force| (Yade's unbalancedForce), below U,\n"
+"                       with at least one contact and no free particle in flight (touching\n"
+"                       nothing yet pushed: the ratio is small at a cloud's first impacts)\n"
 "      --until stress   every servo target met to --stress-tol (relative) and the\n"
 "                       unbalanced-force ratio (mean |net force| / mean |contact force|)\n"
 "                       below --unbalanced\n"
@@ -207,7 +223,12 @@ struct cmdline {
     char **cell_rate, **cell_stress;
     int ncell_rate, ncell_stress, cell_still, cell_reset, has_cell_gain, has_cell_max_rate;
     double cell_gain, cell_max_rate;
-    const char *cell_log, *until;
+    const char *cell_log;
+    unsigned until;        /* UNTIL_* bits: every condition given must hold at once */
+    const char *until_arg[4]; /* as given, in order (the names in meta.stop) */
+    int nuntil, strain_r, strain_c;
+    double until_ke, until_unbalanced, strain_end;
+    double every_time;     /* --every-time DT, s (0: not given) */
     double stress_tol, unbalanced;
     double quantum;        /* --exact=Q, m (0: the frame's or the default) */
 };
@@ -217,8 +238,40 @@ enum {
     OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
     OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
     OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
-    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED
+    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME
 };
+
+enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
+static const char *const until_names[] = {"stress", "strain", "ke", "unbalanced"};
+
+static int component(const char *t, size_t n, int *r, int *col);
+
+/* One --until COND: its kind and values (the frame-dependent checks come in check_until). */
+static void parse_until(struct cmdline *c, const char *u)
+{
+    static const char forms[] = "stress, strain=IJ:E, ke=E or unbalanced=U (e.g. ke=1e-8)";
+    unsigned kind = 0;
+    if (strcmp(u, "stress") == 0) kind = UNTIL_STRESS;
+    else if (strncmp(u, "strain=", 7) == 0) {
+        const char *colon = strchr(u, ':');
+        if (!colon || component(u + 7, (size_t)(colon - u - 7), &c->strain_r, &c->strain_c))
+            cli_usage("--until: '%s' is not strain=IJ:E (e.g. strain=zz:-0.05)", u);
+        c->strain_end = cli_double("--until", colon + 1);
+        kind = UNTIL_STRAIN;
+    } else if (strncmp(u, "ke=", 3) == 0) {
+        c->until_ke = cli_double("--until", u + 3);
+        if (!(c->until_ke > 0.0)) cli_usage("--until: '%s': the kinetic energy per particle E must be > 0 J", u);
+        kind = UNTIL_KE;
+    } else if (strncmp(u, "unbalanced=", 11) == 0) {
+        c->until_unbalanced = cli_double("--until", u + 11);
+        if (!(c->until_unbalanced > 0.0)) cli_usage("--until: '%s': the unbalanced-force ratio U must be > 0", u);
+        kind = UNTIL_UNBALANCED;
+    } else
+        cli_usage("--until: '%s' is not %s", u, forms);
+    if (c->until & kind) cli_usage("--until %s given twice", until_names[__builtin_ctz(kind)]);
+    c->until |= kind;
+    c->until_arg[c->nuntil++] = u;
+}
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
@@ -246,6 +299,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"cell-max-rate", required_argument, 0, OPT_CELL_MAX_RATE}, {"cell-reset-strain", no_argument, 0, OPT_CELL_RESET},
         {"cell-log", required_argument, 0, OPT_CELL_LOG}, {"until", required_argument, 0, OPT_UNTIL},
         {"stress-tol", required_argument, 0, OPT_STRESS_TOL}, {"unbalanced", required_argument, 0, OPT_UNBALANCED},
+        {"every-time", required_argument, 0, OPT_EVERY_TIME},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -318,7 +372,11 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_CELL_MAX_RATE: c->cell_max_rate = cli_nonneg("--cell-max-rate", optarg); c->has_cell_max_rate = 1; break;
         case OPT_CELL_RESET: c->cell_reset = 1; break;
         case OPT_CELL_LOG: c->cell_log = optarg; break;
-        case OPT_UNTIL: c->until = optarg; break;
+        case OPT_UNTIL: parse_until(c, optarg); break;
+        case OPT_EVERY_TIME:
+            c->every_time = cli_double("--every-time", optarg);
+            if (!(c->every_time > 0.0)) cli_usage("--every-time: '%s' must be a positive time in s", optarg);
+            break;
         case OPT_STRESS_TOL: c->stress_tol = cli_nonneg("--stress-tol", optarg); break;
         case OPT_UNBALANCED: c->unbalanced = cli_nonneg("--unbalanced", optarg); break;
         default: cli_bad_option(ch, argv);
@@ -328,6 +386,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
     if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
     if (c->has_kn && c->kn_from) cli_usage("--kn and --kn-from exclude each other");
+    if (c->every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
 }
 
 /* Settings: the frame's, then the command line's. Errors in values are usage errors. */
@@ -465,35 +524,84 @@ static void apply_cell(const struct cmdline *c, dem_system *s)
     if (c->cell_reset) s->cell.deform = dem_m3_identity();
 }
 
-/* --until and --cell-log: checked and written after every step. */
+/* --until, --cell-log, --every-time and the end of a --time run: after every step. */
 typedef struct {
     const struct cmdline *c;
     FILE *log;
-    int until_stress, until_strain, er, ec;
-    double strain_end, strain_start;
+    double strain_start;
+    int ke_armed;          /* the kinetic energy per particle has been >= E (first frame or a step) */
+    uint64_t last_step;    /* --time: the run's last step, whose time is set to end_time */
+    double end_time;       /* NAN: leave the time as summed */
+    double frame_index;    /* --every-time: floor of the last frame's time / DT */
+    char why[64];          /* meta.stop: the conditions' names joined by '+' */
 } run_watch;
 
-static void parse_until(run_watch *w, const dem_system *s)
+/* --every-time: the multiple of DT a time has reached, to dt/1000 (the round-off of the summed
+ * time over a step count that divides DT exactly stays far below it). */
+static double frame_index(const struct cmdline *c, double t, double dt) { return floor((t + 1e-3 * dt) / c->every_time); }
+
+static double ke_per_particle(const dem_sim *sim)
 {
-    const char *u = w->c->until;
-    if (!u) return;
-    if (strcmp(u, "stress") == 0) {
-        if (!s->cell.flags || !s->cell.stress_mask) cli_die("--until stress: the cell has no stress targets (--cell-stress)");
-        w->until_stress = 1;
-        return;
+    size_t n;
+    double e = dem_sim_kinetic_energy(sim, &n);
+    return n ? e / (double)n : 0.0;
+}
+
+/* The conditions that depend on the frame. */
+static void check_until(run_watch *w, const dem_system *s, dem_sim *sim)
+{
+    const struct cmdline *c = w->c;
+    if ((c->until & UNTIL_STRESS) && (!s->cell.flags || !s->cell.stress_mask))
+        cli_die("--until stress: the cell has no stress targets (--cell-stress)");
+    if (c->until & UNTIL_STRAIN) {
+        if (!s->cell.flags) cli_die("--until strain: the frame has no periodic cell, so no strain");
+        w->strain_start = dem_hencky_strain(s->cell.deform).m[c->strain_r][c->strain_c];
     }
-    const char *colon = strchr(u, ':');
-    if (strncmp(u, "strain=", 7) != 0 || !colon || component(u + 7, (size_t)(colon - u - 7), &w->er, &w->ec))
-        cli_usage("--until: '%s' is not stress or strain=IJ:E (e.g. strain=zz:-0.05)", u);
-    if (!s->cell.flags) cli_die("--until strain: the frame has no periodic cell, so no strain");
-    w->strain_end = cli_double("--until", colon + 1);
-    w->strain_start = dem_hencky_strain(s->cell.deform).m[w->er][w->ec];
-    w->until_strain = 1;
+    if (c->until & UNTIL_KE) w->ke_armed = ke_per_particle(sim) >= c->until_ke;
+    w->why[0] = 0;
+    for (int k = 0; k < c->nuntil; k++) {
+        const char *u = c->until_arg[k];
+        size_t len = strcspn(u, "=");
+        snprintf(w->why + strlen(w->why), sizeof w->why - strlen(w->why), "%s%.*s", k ? "+" : "", (int)len, u);
+    }
+}
+
+/* Whether the condition kind holds after this step (every kind is evaluated every step, so that
+ * ke's arming follows the run). */
+static int until_met(run_watch *w, dem_sim *sim, unsigned kind)
+{
+    const struct cmdline *c = w->c;
+    switch (kind) {
+    case UNTIL_STRAIN: {
+        double e = dem_hencky_strain(dem_sim_cell_deform(sim)).m[c->strain_r][c->strain_c];
+        return (c->strain_end >= w->strain_start && e >= c->strain_end) || (c->strain_end < w->strain_start && e <= c->strain_end);
+    }
+    case UNTIL_STRESS: {
+        dem_mat3 sigma = dem_sim_cell_stress(sim), target = dem_sim_cell_target(sim);
+        unsigned mask = dem_sim_cell_mask(sim);
+        for (int k = 0; k < 3; k++)
+            if ((mask >> k & 1u) && !(fabs(sigma.m[k][k] - target.m[k][k]) <= c->stress_tol * fabs(target.m[k][k])))
+                return 0;
+        return dem_sim_unbalanced(sim) <= c->unbalanced;
+    }
+    case UNTIL_KE: {
+        double e = ke_per_particle(sim);
+        if (e >= c->until_ke) w->ke_armed = 1;
+        return w->ke_armed && e < c->until_ke;
+    }
+    case UNTIL_UNBALANCED: { /* the ratio is 0 without contacts; a falling particle is not balanced */
+        size_t flying;
+        return dem_sim_touching(sim, &flying) > 0 && flying == 0 && dem_sim_unbalanced(sim) < c->until_unbalanced;
+    }
+    }
+    return 0;
 }
 
 static const char *watch_step(void *ctx, dem_sim *sim)
 {
     run_watch *w = ctx;
+    dem_error err;
+    if (dem_sim_steps(sim) == w->last_step && !isnan(w->end_time) && dem_sim_set_time(sim, w->end_time, &err)) cli_die_err(&err);
     dem_mat3 l = dem_sim_cell_rate(sim);
     if (w->log) {
         fprintf(w->log, "%llu", (unsigned long long)dem_sim_steps(sim));
@@ -505,20 +613,45 @@ static const char *watch_step(void *ctx, dem_sim *sim)
             }
         fputc('\n', w->log);
     }
-    if (w->until_strain) {
-        double e = dem_hencky_strain(dem_sim_cell_deform(sim)).m[w->er][w->ec];
-        if ((w->strain_end >= w->strain_start && e >= w->strain_end) || (w->strain_end < w->strain_start && e <= w->strain_end))
-            return "strain";
+    if (!w->c->until) return NULL;
+    int all = 1;
+    for (unsigned kind = 1u; kind <= UNTIL_UNBALANCED; kind <<= 1)
+        if ((w->c->until & kind) && !until_met(w, sim, kind)) all = 0;
+    return all ? w->why : NULL;
+}
+
+static int watch_frame(void *ctx, dem_sim *sim)
+{
+    run_watch *w = ctx;
+    if (!(w->c->every_time > 0.0)) return 0;
+    double i = frame_index(w->c, dem_sim_time(sim), dem_sim_dt(sim));
+    if (!(i > w->frame_index)) return 0;
+    w->frame_index = i;
+    return 1;
+}
+
+/* --time T: n = ceil(T/dt) steps. Unless T is a whole number of steps already (to 1e-9 of a
+ * step), dt becomes T/n for the run (and its frames). With --every-time DT and T a whole multiple
+ * of DT (to 1e-9), n is a multiple of T/DT, so that every DT is a whole number of steps too. */
+static long long time_steps(const struct cmdline *c, double *dt, const dem_system *s)
+{
+    double t = c->run_time;
+    long long n = cli_run_length(-1, t, *dt, s->time, s->step);
+    if (n == 0) return 0;
+    if (c->every_time > 0.0) {
+        double q = t / c->every_time, qn = round(q);
+        if (qn >= 1.0 && fabs(q - qn) <= 1e-9 * qn) {
+            double m = ceil(c->every_time / *dt - 1e-9), nn = qn * m;
+            if (nn <= (double)CLI_MAX_STEPS) n = (long long)nn;
+        }
     }
-    if (w->until_stress) {
-        dem_mat3 sigma = dem_sim_cell_stress(sim), target = dem_sim_cell_target(sim);
-        unsigned mask = dem_sim_cell_mask(sim);
-        for (int k = 0; k < 3; k++)
-            if ((mask >> k & 1u) && !(fabs(sigma.m[k][k] - target.m[k][k]) <= w->c->stress_tol * fabs(target.m[k][k])))
-                return NULL;
-        if (dem_sim_unbalanced(sim) <= w->c->unbalanced) return "stress";
+    if (fabs(t / *dt - (double)n) > 1e-9) {
+        double d = t / (double)n;
+        if (!c->quiet)
+            fprintf(stderr, "dem-step: --time %g s: %lld steps of dt = %.17g s (T/n, not %.6g s; the frames carry it)\n", t, n, d, *dt);
+        *dt = d;
     }
-    return NULL;
+    return n;
 }
 
 static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
@@ -562,6 +695,7 @@ int main(int argc, char **argv)
     dem_sim_estimate_dt(sim, &est);
     double dt = c.dt > 0.0 ? c.dt : (s.dt > 0.0 && c.dt == 0.0) ? s.dt : est.recommended;
     if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
+    long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s) : c.steps;
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
@@ -580,14 +714,20 @@ int main(int argc, char **argv)
         dem_sim_set_energy(sim, DEM_E_INITIAL, e0);
     }
 
-    long long steps = cli_run_length(c.steps, c.run_time, dt, s.time, s.step);
-    run_watch watch = {&c, NULL, 0, 0, 0, 0, 0.0, 0.0};
-    parse_until(&watch, &s);
+    steps = cli_run_length(steps, c.run_time, dt, s.time, s.step);
+    run_watch watch = {&c, NULL, 0.0, 0, 0, NAN, 0.0, ""};
+    check_until(&watch, &s, sim);
+    double q;
+    if (c.run_time >= 0.0 && steps > 0 && !dem_sim_exact(sim, &q)) { /* exact mode: the time is tick dt */
+        watch.last_step = dem_sim_steps(sim) + (uint64_t)steps;
+        watch.end_time = s.time + c.run_time;
+    }
+    if (c.every_time > 0.0) watch.frame_index = frame_index(&c, dem_sim_time(sim), dt);
     if (c.cell_log) {
         if (!(watch.log = fopen(c.cell_log, "w"))) cli_die("--cell-log: cannot write '%s': %s", c.cell_log, strerror(errno));
         fputs("step\tl11[1/s]\tl12[1/s]\tl13[1/s]\tl21[1/s]\tl22[1/s]\tl23[1/s]\tl31[1/s]\tl32[1/s]\tl33[1/s]\n", watch.log);
     }
-    cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != NULL};
+    cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame};
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
     dem_sim_free(sim);

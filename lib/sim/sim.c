@@ -164,6 +164,14 @@ void dem_sim_set_energy(dem_sim *sim, int index, double value)
 double dem_sim_dt(const dem_sim *sim) { return sim->dt; }
 uint64_t dem_sim_steps(const dem_sim *sim) { return sim->step; }
 double dem_sim_time(const dem_sim *sim) { return sim->time; }
+
+dem_status dem_sim_set_time(dem_sim *sim, double time, dem_error *err)
+{
+    if (!isfinite(time)) return dem_fail(err, DEM_ERR_ARG, "the time %g s is not finite", time);
+    if (sim->ex.on) return dem_fail(err, DEM_ERR_ARG, "exact mode: the time is the tick times dt and cannot be set");
+    sim->time = time;
+    return DEM_OK;
+}
 uint64_t dem_sim_rebuilds(const dem_sim *sim) { return sim->nbr.rebuilds; }
 
 dem_status dem_sim_step(dem_sim *sim, dem_error *err)
@@ -279,4 +287,38 @@ double dem_sim_unbalanced(dem_sim *sim)
         if (c->wtouch[q]) { fc += dem_v3_norm(dem_contact_force(&c->wout[q])); ncon++; }
     if (!ncon || !nfree || fc == 0.0) return 0.0;
     return (fnet / (double)nfree) / (fc / (double)ncon);
+}
+
+size_t dem_sim_touching(dem_sim *sim, size_t *flying)
+{
+    if (!sim->forces_current) forces_setup(sim);
+    const sim_particles *P = &sim->p;
+    const sim_store *c = &sim->c;
+    size_t n = 0, nfly = 0;
+    for (size_t q = 0; q < c->npairs; q++) n += c->ptouch[q] != 0;
+    for (size_t q = 0; q < c->nwslots; q++) n += c->wtouch[q] != 0;
+    for (size_t a = 0; a < P->n && flying; a++) {
+        if ((P->flags[a] & DEM_PARTICLE_FIXED) || dem_v3_norm2(P->f[a]) == 0.0) continue;
+        int touch = 0;
+        for (size_t q = c->istart[a]; q < c->istart[a + 1] && !touch; q++) touch = c->ptouch[q];
+        for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1] && !touch; e++) touch = c->ptouch[c->jadj[e]];
+        for (size_t q = c->wstart[a]; q < c->wstart[a + 1] && !touch; q++) touch = c->wtouch[q];
+        nfly += !touch;
+    }
+    if (flying) *flying = nfly;
+    return n;
+}
+
+double dem_sim_kinetic_energy(const dem_sim *sim, size_t *nfree)
+{
+    const sim_particles *P = &sim->p;
+    double e = 0.0;
+    size_t n = 0;
+    for (size_t a = 0; a < P->n; a++) {
+        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
+        e += 0.5 * P->m[a] * dem_v3_norm2(P->v[a]) + 0.5 * P->inertia[a] * dem_v3_norm2(P->w[a]);
+        n++;
+    }
+    if (nfree) *nfree = n;
+    return e;
 }

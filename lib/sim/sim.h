@@ -99,6 +99,16 @@ unsigned dem_sim_cell_mask(const dem_sim *sim);
 /* The unbalanced-force ratio: the mean |net force| on the free particles over the mean |contact
  * force| (0 without contacts). */
 double dem_sim_unbalanced(dem_sim *sim);
+/* The contacts in touch (particle pairs and particle-wall) with the current forces: the
+ * unbalanced-force ratio is 0 without any, so it means "balanced" only when this is > 0. And in
+ * *flying (may be NULL) the free particles that touch nothing and feel a net force (falling under
+ * gravity): the ratio divides by the mean over the contacts, so the few first contacts of a
+ * falling cloud can make it small while most particles are still in the air. */
+size_t dem_sim_touching(dem_sim *sim, size_t *flying);
+/* The kinetic energy, translational plus rotational, J, of the free (not fixed) particles, summed
+ * in the sim's particle order (deterministic), and their number in *nfree (may be NULL). In a
+ * deforming cell it is that of the velocities the frames hold, the fluctuation about the field. */
+double dem_sim_kinetic_energy(const dem_sim *sim, size_t *nfree);
 
 /* The ranges a system must lie in to be simulated (io/system.h: DEM_RADIUS_MIN ...); dem_sim_new
  * refuses the rest, naming the particle. */
@@ -108,6 +118,10 @@ double dem_sim_unbalanced(dem_sim *sim);
 dem_status dem_sim_step(dem_sim *sim, dem_error *err);
 uint64_t dem_sim_steps(const dem_sim *sim);
 double dem_sim_time(const dem_sim *sim);
+/* Set the time, s (finite): a run of a given duration puts its last frame on the time asked,
+ * where the sum of its steps has drifted by round-off. Nothing a step computes depends on the
+ * time. Refused in exact mode, where the time is the step lattice's tick times dt. */
+dem_status dem_sim_set_time(dem_sim *sim, double time, dem_error *err);
 /* Neighbour-list rebuilds since the sim was made (for benchmarks and tests). */
 uint64_t dem_sim_rebuilds(const dem_sim *sim);
 
