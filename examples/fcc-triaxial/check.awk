@@ -2,7 +2,8 @@
 # sigma1/sigma3 = 2 (1 + mu) / (1 - mu) (seed 000 eq 24, equations.md §4.1), the coordination drop
 # 12 -> 8, and the frictionless run reversed in time.
 # Reads (from DIR): tri-MU.tsv for each MU of MUS, back-0.tsv, long-0.tsv, iso-0.tsv (the Makefile's
-# per-frame tables: step ezz[-] sxx syy szz[Pa] s1_s3 coordination), particles-iso-0.tsv and
+# per-frame tables: step ezz[-] sxx syy szz[Pa] szz_sxx coordination s1_s3 sxy[Pa]; the ratio
+# checked is szz/sxx, axial over confining), particles-iso-0.tsv and
 # particles-back-0.tsv (dem-probe --particles), overlap.tsv (dem-probe --contacts of the isotropic
 # state). Writes SUM (the summary table) and DIR/path.tsv (forward and reversed frames side by
 # side); prints the verdict.
@@ -45,7 +46,7 @@ BEGIN {
         }
         want = 2 * (1 + mu[m]) / (1 - mu[m])
         err = abs(peak / want - 1)
-        print "mu = " mu[m] ": peak sigma1/sigma3 (at ezz = " sprintf("%.3g", epeak) ")", sprintf("%.6f", peak), sprintf("%.6f", want), "rel " TOL_RATIO > SUM
+        print "mu = " mu[m] ": peak sigma_zz/sigma_xx (at ezz = " sprintf("%.3g", epeak) ")", sprintf("%.6f", peak), sprintf("%.6f", want), "rel " TOL_RATIO > SUM
         print "mu = " mu[m] ": smallest coordination number", sprintf("%.6f", zmin), "8", TOL_Z > SUM
         verdict(err <= TOL_RATIO, "mu = " mu[m] " peak ratio " sprintf("%.6f", peak) " not " sprintf("%.6f", want))
         verdict(abs(zmin - 8) <= TOL_Z, "mu = " mu[m] " coordination " zmin " not 8")
@@ -58,7 +59,7 @@ BEGIN {
     s1 = S[nf]
     for (k = 1; k <= nf; k++) { at[S[k]] = k }
     nb = table(DIR "/back-0.tsv", bS, bE, bXX, bYY, bZZ, bR, bZ)
-    print "forward_step", "ezz_fwd[-]", "ezz_rev[-]", "s1_s3_fwd", "s1_s3_rev", "coordination_fwd", "coordination_rev" > (DIR "/path.tsv")
+    print "forward_step", "ezz_fwd[-]", "ezz_rev[-]", "szz_sxx_fwd", "szz_sxx_rev", "coordination_fwd", "coordination_rev" > (DIR "/path.tsv")
     for (k = 1; k <= nb; k++) {
         fs = 2 * s1 - bS[k]
         if (fs == iS[1]) { last_back = k; continue }
@@ -88,7 +89,7 @@ BEGIN {
         if (d > dx) dx = d
     }
     print "reversed: frames compared with the forward run", matched, STEPS / 50 - 1, "" > SUM
-    print "reversed: largest |s1_s3 back - forward| (at ezz = " sprintf("%.3g", epath) ")", sprintf("%.3g", dpath), "0", TOL_PATH > SUM
+    print "reversed: largest |szz/sxx back - forward| (at ezz = " sprintf("%.3g", epath) ")", sprintf("%.3g", dpath), "0", TOL_PATH > SUM
     print "reversed: largest |x back - x iso| / mean overlap (" sprintf("%.3g", ov) " m)", sprintf("%.3g", dx / ov), "0", TOL_X > SUM
     print "reversed: largest |sigma_ii back / sigma_ii iso - 1|", sprintf("%.3g", ds), "0", TOL_S > SUM
     print "reversed: coordination number at the end", bZ[nb], "12", "0" > SUM
@@ -100,7 +101,7 @@ BEGIN {
     nl = table(DIR "/long-0.tsv", lS, lE, lXX, lYY, lZZ, lR, lZ)
     for (k = 1; k <= nl; k++) { if (abs(lZ[k] - 8) <= TOL_Z) down = 1; else if (down && !eb) eb = lE[k] }
     print "mu = 0 continued: axial strain where coordination leaves 8 (buckling)", (eb ? sprintf("%.3g", eb) : "none"), "(observed)", "" > SUM
-    print "mu = 0 continued: coordination and sigma1/sigma3 at ezz = " sprintf("%.3g", lE[nl]), sprintf("%.3f / %.4f", lZ[nl], lR[nl]), "(observed)", "" > SUM
+    print "mu = 0 continued: coordination and sigma_zz/sigma_xx at ezz = " sprintf("%.3g", lE[nl]), sprintf("%.3f / %.4f", lZ[nl], lR[nl]), "(observed)", "" > SUM
     close(SUM)
     if (fails) { print "FAIL: " failed; exit 1 }
     printf "PASS: fcc triaxial: %scoordination 12 -> 8; reversed to %.2g of the overlap, stresses to %.2g\n", summary, dx / ov, ds

@@ -6,7 +6,7 @@ set datafile separator "\t"
 set multiplot layout 2,1 title "Drained triaxial compression of a 128-sphere FCC crystal at 150 kPa lateral stress"
 set grid
 set xlabel "axial strain -ε_{zz} [10^{-4}]"
-set ylabel "σ_1/σ_3"
+set ylabel "σ_{zz}/σ_{xx} (axial / confining)"
 set key bottom right opaque
 set xrange [0:*]
 set yrange [1:4.2]
