@@ -422,10 +422,8 @@ static void apply_overrides(const struct cmdline *c, dem_settings *st)
         else cli_usage("--kn-from: unknown '%s' (hertz, yade, overlap)", c->kn_from);
     }
     if (c->carry) {
-        static const char *const carries[] = {"exact", "rescale", "project", "project-only", "none"};
-        int k = 0;
-        while (k < 5 && strcmp(c->carry, carries[k]) != 0) k++;
-        if (k == 5) cli_usage("--carry: unknown '%s' (exact, rescale, project, project-only, none)", c->carry);
+        int k = dem_carry_find(c->carry);
+        if (k < 0) cli_usage("--carry: unknown '%s' (" DEM_CARRY_NAMES ")", c->carry);
         st->carry = (dem_carry)k;
     }
     if (c->has_kt) st->kt = c->kt;

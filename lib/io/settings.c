@@ -37,6 +37,8 @@ static int name_index(const char *const *names, int n, const char *name)
     return -1;
 }
 
+int dem_carry_find(const char *name) { return name_index(carry_names, 5, name); }
+
 /* Every setting key: its type and where it goes. */
 typedef enum { K_STR_INTEGRATOR, K_STR_NORMAL, K_STR_TANGENTIAL, K_STR_DAMPING, K_STR_KN_RULE,
                K_STR_LOCAL_FORM, K_STR_CARRY, K_STR_IGNORE, K_F64, K_VEC3 } key_kind;
@@ -123,8 +125,8 @@ static dem_status read_key(dem_settings *st, const setting_key *k, const dem_par
         st->local_form = (dem_local_form)idx;
         return DEM_OK;
     case K_STR_CARRY:
-        if ((idx = name_index(carry_names, 5, p->v.s)) < 0)
-            return dem_fail(err, DEM_ERR_VALUE, "setting model.carry: unknown '%s' (exact, rescale, project, project-only, none)", p->v.s);
+        if ((idx = dem_carry_find(p->v.s)) < 0)
+            return dem_fail(err, DEM_ERR_VALUE, "setting model.carry: unknown '%s' (" DEM_CARRY_NAMES ")", p->v.s);
         st->carry = (dem_carry)idx;
         return DEM_OK;
     case K_STR_IGNORE: return dem_settings_parse_ignore(st, p->v.s, err);

@@ -50,6 +50,10 @@ typedef struct {
     double cell_max_rate;       /* the cell servo's largest strain rate, 1/s (0: automatic) */
 } dem_settings;
 
+/* The carry rule named name (exact, rescale, project, project-only, none), or -1. */
+int dem_carry_find(const char *name);
+#define DEM_CARRY_NAMES "exact, rescale, project, project-only, none"
+
 /* The defaults: vv-improved, no gravity, hertz + history + restitution damping, vc 1 m/s. */
 void dem_settings_default(dem_settings *st);
 /* Parse the frame's settings; unknown setting keys (not meta.*, not x-*) are refused. */
