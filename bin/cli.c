@@ -254,7 +254,8 @@ static double now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static void write_frame_why(dem_writer *w, dem_sim *sim, dem_system *s, const char *why)
+/* A frame of the run; why (NULL: none) goes into it as meta.stop. */
+static void write_frame(dem_writer *w, dem_sim *sim, dem_system *s, const char *why)
 {
     dem_error err;
     if (why && dem_param_set_str(s, "meta.stop", why, &err)) cli_die_err(&err);
@@ -262,7 +263,8 @@ static void write_frame_why(dem_writer *w, dem_sim *sim, dem_system *s, const ch
     if (dem_writer_put(w, s, &err)) cli_die_err(&err);
 }
 
-#define write_frame(w, sim, s) write_frame_why(w, sim, s, hk && hk->record_stop ? "running" : NULL)
+/* The meta.stop a frame records, if the run records one (--until): why. */
+static const char *stop_note(const cli_run_hooks *hk, const char *why) { return hk && hk->record_stop ? why : NULL; }
 
 int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every, int level)
 {
@@ -287,13 +289,13 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
         if (dem_sim_step(sim, &err)) cli_die_err(&err);
         const char *why = hk && hk->after ? hk->after(hk->ctx, sim) : NULL;
         if (why) {
-            write_frame_why(w, sim, s, hk->record_stop ? why : NULL);
+            write_frame(w, sim, s, stop_note(hk, why));
             written++;
             if (progress) fputc('\n', stderr);
             break;
         }
         if (interrupted) {
-            write_frame_why(w, sim, s, hk && hk->record_stop ? "interrupted" : NULL);
+            write_frame(w, sim, s, stop_note(hk, "interrupted"));
             written++;
             if (progress) fputc('\n', stderr);
             fprintf(stderr, "%s: interrupted (%s) after %lld of %lld steps; the last frame is step %llu\n", prog_name,
@@ -303,10 +305,10 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
         }
         int want = hk && hk->frame ? hk->frame(hk->ctx, sim) : 0;
         if (k == steps) {
-            write_frame_why(w, sim, s, hk && hk->record_stop ? "steps" : NULL);
+            write_frame(w, sim, s, stop_note(hk, "steps"));
             written++;
         } else if (want || (every && k % every == 0)) {
-            write_frame(w, sim, s);
+            write_frame(w, sim, s, stop_note(hk, "running"));
             written++;
         }
         if (progress && now() - last_report > 0.5) {
@@ -317,7 +319,7 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
         }
     }
     if (steps == 0) {
-        write_frame_why(w, sim, s, hk && hk->record_stop ? "steps" : NULL);
+        write_frame(w, sim, s, stop_note(hk, "steps"));
         written++;
     }
     if (!written) cli_die("internal error: no frame written for %lld steps", steps); /* never exit 0 without output */
