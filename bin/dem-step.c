@@ -42,7 +42,14 @@ static const char usage_text[] =
 "  -o, --output FILE    write the stream to FILE instead of standard output: as FILE.tmp-XXXXXX\n"
 "                       beside it, renamed to FILE when the run is complete (a failed run\n"
 "                       leaves no FILE and no temporary)\n"
-"  -q, --quiet          do not print the time-step estimates\n"
+"  -q, --quiet          do not print the time-step estimates nor the largest overlap\n"
+"  -v, --verbose        also print how the time step depends on the stiffness and what users\n"
+"                       commonly do about it (printed anyway for a run of more than 10^6\n"
+"                       steps; README \"Choosing the time step\")\n"
+"                       After the run dem-step prints the largest overlap it saw, relative to\n"
+"                       the smaller radius (to the radius against a wall), with the pair and\n"
+"                       the step: overlaps of about 1% or less keep a soft contact close to\n"
+"                       the hard grains it stands in for.\n"
 "\n"
 "Integrator:\n"
 "      --integrator vv|vv-improved\n"
@@ -208,7 +215,7 @@ struct cmdline {
     long long every;
     int threads;
     int level;
-    int quiet;
+    int quiet, verbose;
     const char *input;
     const char *output;    /* -o FILE (NULL: standard output) */
     /* setting overrides: applied to the frame's settings */
@@ -280,7 +287,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"output", required_argument, 0, 'o'},
         {"dt", required_argument, 0, OPT_DT}, {"every", required_argument, 0, OPT_EVERY},
         {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
-        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
         {"integrator", required_argument, 0, OPT_INTEGRATOR}, {"gravity", required_argument, 0, OPT_GRAVITY},
         {"normal", required_argument, 0, OPT_NORMAL}, {"kn", required_argument, 0, OPT_KN},
         {"kn-from", required_argument, 0, OPT_KN_FROM}, {"vc", required_argument, 0, OPT_VC},
@@ -315,7 +322,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->stop_dt = 1.0;
     int ch;
     opterr = 0; /* our own messages, in the cli_usage format */
-    while ((ch = getopt_long(argc, argv, ":n:o:qh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":n:o:qvh", opts, NULL)) != -1) {
         switch (ch) {
         case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
         case OPT_TIME:
@@ -333,6 +340,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case 'q': c->quiet = 1; break;
+        case 'v': c->verbose = 1; break;
         case 'o': c->output = optarg; break;
         case 'h': cli_help(usage_text);
         case OPT_INTEGRATOR: c->integrator = optarg; break;
@@ -387,6 +395,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
     if (c->has_kn && c->kn_from) cli_usage("--kn and --kn-from exclude each other");
     if (c->every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
+    if (c->quiet && c->verbose) cli_usage("-q/--quiet and -v/--verbose exclude each other");
 }
 
 /* Settings: the frame's, then the command line's. Errors in values are usage errors. */
@@ -670,6 +679,44 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
         cli_warn("dt = %g s exceeds half the global-stiffness time step %g s: the run may be unstable", dt, e->stiffness);
 }
 
+/* How dt follows the material's stiffness under the chosen law (the collision time of Hertz,
+ * seed 001 eq 1: tc ~ (m*^2 / (R* E*^2 vc))^(1/5); of a spring: tc = pi sqrt(m* / kn)), and the
+ * common remedy. Printed with -v, or when the run is long enough for it to matter. */
+static void dt_guidance(const dem_settings *st, double dt, long long steps)
+{
+    const char *law = dem_normal_models[st->normal]->name;
+    char scaling[200];
+    int hooke = strcmp(law, "hooke") == 0;
+    if (hooke && st->kn_rule == DEM_KN_GIVEN)
+        snprintf(scaling, sizeof scaling, "hooke with --kn: tc = pi sqrt(m*/kn) does not depend on E; kn / 100 gives dt x 10");
+    else if (hooke && st->kn_rule == DEM_KN_OVERLAP)
+        snprintf(scaling, sizeof scaling, "hooke with --kn-from overlap: kn comes from --max-overlap at --vc, not from E; a --max-overlap 100 times larger gives dt x 10");
+    else if (hooke && st->kn_rule == DEM_KN_YADE)
+        snprintf(scaling, sizeof scaling, "hooke with --kn-from yade: kn ~ E r, tc ~ E^(-1/2); E / 100 gives dt x 10 and overlaps x 100");
+    else
+        snprintf(scaling, sizeof scaling, "%s: tc ~ E^(-2/5) vc^(-1/5); E / 100 gives dt x 6.3 and overlaps at vc x 6.3", hooke ? "hooke with --kn-from hertz" : law);
+    fprintf(stderr, "dem-step: the time step follows the contact stiffness (%s; the p-wave bound ~ E^(-1/2)).\n", scaling);
+    fprintf(stderr, "dem-step: %lld steps of dt = %.4g s. Studies of dense and quasi-static granular flow commonly soften E (100 to 1000 times below the solid's: dem-pack --young, --set-material) while the largest overlap stays below about 1%% of the radius, which dem-step reports at the end of the run (README \"Choosing the time step\").\n",
+            steps, dt);
+}
+
+/* The largest overlap of the run (lib/sim guard.c), and whether it is small enough for a soft
+ * contact to stand in for hard grains. */
+static void report_overlap(const dem_sim *sim)
+{
+    dem_overlap_record m = dem_sim_largest_overlap(sim);
+    if (!(m.ratio > 0.0)) {
+        fprintf(stderr, "dem-step: largest overlap: none (no contact during the run)\n");
+        return;
+    }
+    char who[96];
+    if (m.wall) snprintf(who, sizeof who, "particle %llu on wall %llu", (unsigned long long)m.i, (unsigned long long)m.j);
+    else snprintf(who, sizeof who, "particles %llu and %llu", (unsigned long long)m.i, (unsigned long long)m.j);
+    fprintf(stderr, "dem-step: largest overlap %.3g%% of the %s (%.4g m, %s, step %llu)%s\n", 100.0 * m.ratio,
+            m.wall ? "radius" : "smaller radius", m.overlap, who, (unsigned long long)m.step,
+            m.ratio > 0.01 ? ": above about 1%, the contacts are softer than the grains they stand for (stiffer E and a smaller dt, or a lower impact speed)" : "");
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-step");
@@ -696,6 +743,7 @@ int main(int argc, char **argv)
     long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s) : c.steps;
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
+    if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, dt, steps);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
         cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
                 dt, dt / est.contact_time, est.contact_time, est.recommended, c.stop_dt);
@@ -725,9 +773,11 @@ int main(int argc, char **argv)
         if (!(watch.log = fopen(c.cell_log, "w"))) cli_die("--cell-log: cannot write '%s': %s", c.cell_log, strerror(errno));
         fputs("step\tl11[1/s]\tl12[1/s]\tl13[1/s]\tl21[1/s]\tl22[1/s]\tl23[1/s]\tl31[1/s]\tl32[1/s]\tl33[1/s]\n", watch.log);
     }
+    uint64_t first_step = dem_sim_steps(sim);
     cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame};
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
+    if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
     dem_sim_free(sim);
     dem_system_free(&s);
     free(c.wall_velocity);

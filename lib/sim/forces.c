@@ -21,6 +21,8 @@
 typedef struct {
     size_t count;
     int bad;          /* a pair overlapped beyond the guard's limit */
+    double worst;     /* the largest delta / r_min of the block's pairs in this evaluation */
+    size_t worst_pair;/* and its pair index */
     dem_pair p[LAW_CHUNK];
     dem_contact_in c[LAW_CHUNK];
     dem_contact_rec *h[LAW_CHUNK];
@@ -59,7 +61,12 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
     c.d = d;
     double dist = sqrt(d2);
     c.delta = rs - dist;
-    if (c.delta > sim->g.ovl * (P->r[i] < P->r[j] ? P->r[i] : P->r[j])) k->bad = 1; /* guard.c reports it */
+    double rmin = P->r[i] < P->r[j] ? P->r[i] : P->r[j];
+    if (c.delta > sim->g.ovl * rmin) k->bad = 1; /* guard.c reports it */
+    if (c.delta > k->worst * rmin) { /* the run's largest overlap (guard_track_overlaps): rarely true */
+        k->worst = c.delta / rmin;
+        k->worst_pair = pi;
+    }
     c.n = dem_v3_scale(c.d, 1.0 / dist);
     c.vij = dem_v3_sub(P->v[i], P->v[j]);
     /* lever arms to the contact point in the middle of the overlap */
@@ -99,6 +106,8 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     law_chunk k;
     k.count = 0;
     k.bad = 0;
+    k.worst = 0.0;
+    k.worst_pair = 0;
     /* each pair's accounting, then its geometry, in one loop (the records are read once); the law
      * evaluates the touching ones LAW_CHUNK at a time (each pair's accounting comes before its
      * evaluation, as it must) */
@@ -116,6 +125,8 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     if (eval) {
         sim->e.blost[b] = lost;
         sim->g.bbad[b] = (uint8_t)k.bad;
+        sim->g.bworst[b] = k.worst;
+        sim->g.bworst_pair[b] = k.worst_pair;
     }
 }
 

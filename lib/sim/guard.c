@@ -39,7 +39,9 @@ dem_status guard_alloc(dem_sim *sim, dem_error *err)
     set_factors(sim);
     g->bbad = calloc(sim->c.nblk ? sim->c.nblk : 1, 1);
     g->pbad = calloc(sim->p.n ? sim->p.n : 1, 1);
-    if (!g->bbad || !g->pbad) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    g->bworst = calloc(sim->c.nblk ? sim->c.nblk : 1, sizeof *g->bworst);
+    g->bworst_pair = calloc(sim->c.nblk ? sim->c.nblk : 1, sizeof *g->bworst_pair);
+    if (!g->bbad || !g->pbad || !g->bworst || !g->bworst_pair) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
     return DEM_OK;
 }
 
@@ -47,6 +49,8 @@ void guard_free(dem_sim *sim)
 {
     free(sim->g.bbad);
     free(sim->g.pbad);
+    free(sim->g.bworst);
+    free(sim->g.bworst_pair);
 }
 
 dem_status guard_check_system(const dem_sim *sim, dem_error *err)
@@ -196,6 +200,34 @@ dem_status guard_check_overlaps(dem_sim *sim, dem_error *err)
                         sim->g.lim.overlap, delta > P->r[a] ? ", its centre beyond the wall" : "", advice);
     }
     return DEM_OK;
+}
+
+static void record_overlap(dem_sim *sim, double ratio, double delta, uint64_t i, uint64_t j, int wall)
+{
+    dem_overlap_record *m = &sim->g.most;
+    if (!(ratio > m->ratio)) return;
+    *m = (dem_overlap_record){ratio, delta, sim->step + 1, i, j, wall};
+}
+
+void guard_track_overlaps(dem_sim *sim)
+{
+    const sim_store *c = &sim->c;
+    const sim_particles *P = &sim->p;
+    for (size_t b = 0; b < c->nblk; b++) {
+        if (!(sim->g.bworst[b] > sim->g.most.ratio)) continue;
+        const dem_contact_rec *np = &c->pairs[sim->g.bworst_pair[b]];
+        record_overlap(sim, sim->g.bworst[b], c->out[sim->g.bworst_pair[b]].delta, P->id[np->i], P->id[np->j], 0);
+    }
+    for (size_t q = 0; q < c->nwslots; q++) {
+        size_t a = c->wowner[q];
+        double delta = c->wout[q].delta;
+        if (c->wtouch[q] && delta > sim->g.most.ratio * P->r[a]) record_overlap(sim, delta / P->r[a], delta, P->id[a], c->wwall[q], 1);
+    }
+}
+
+dem_overlap_record dem_sim_largest_overlap(const dem_sim *sim)
+{
+    return sim->g.most;
 }
 
 dem_status guard_check_cell(const dem_sim *sim, dem_error *err)

@@ -23,5 +23,8 @@ dem_status guard_check_move(dem_sim *sim, dem_error *err);
 dem_status guard_check_cell(const dem_sim *sim, dem_error *err);
 /* After a force evaluation: the pair and wall overlaps flagged by forces.c. */
 dem_status guard_check_overlaps(dem_sim *sim, dem_error *err);
+/* After a force evaluation: the run's largest overlap (dem_sim_largest_overlap), from the blocks'
+ * largest pair overlaps of that evaluation and every touching wall slot, in a fixed order. */
+void guard_track_overlaps(dem_sim *sim);
 
 #endif

@@ -183,6 +183,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     size_t nlost = forces_compute(sim);
     if (sim->b.deforming) cell_end_step(sim, p0);
     if ((st = guard_check_overlaps(sim, err))) return st;
+    guard_track_overlaps(sim);
     half_kick(sim);
     books_close_step(sim, nlost, before);
     sim->step++;

@@ -73,6 +73,21 @@ typedef struct {
                       * (a typical step moves 1e-3 skins) */
 } dem_sim_limits;
 
+/* The largest overlap of a run, relative to the smaller radius (to the particle's radius against a
+ * wall), looked at after every force evaluation: what tells whether the contact stiffness is soft
+ * enough to stand in for the real material (overlaps of about 1% and less; README "Choosing the
+ * time step"). ratio 0: no contact yet. */
+typedef struct {
+    double ratio;   /* delta / r_min */
+    double overlap; /* delta, m */
+    uint64_t step;  /* the step at whose end it was seen (the frame's step count) */
+    uint64_t i, j;  /* particle ids; j a wall index when wall is 1 */
+    int wall;
+} dem_overlap_record;
+
+/* The largest overlap since the sim was made. */
+dem_overlap_record dem_sim_largest_overlap(const dem_sim *sim);
+
 void dem_sim_limits_default(dem_sim_limits *lim);
 void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim);
 

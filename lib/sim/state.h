@@ -164,6 +164,9 @@ typedef struct {
     uint8_t *bbad;          /* per block: a pair overlapped beyond the limit in the last evaluation */
     uint8_t *pbad;          /* per particle: a wall overlap beyond the limit (set, never cleared: the run stops) */
     size_t nwbad;           /* particles with such a wall overlap */
+    double *bworst;         /* per block: the largest delta / r_min of its pairs in the last evaluation */
+    size_t *bworst_pair;    /* per block: that pair's index */
+    dem_overlap_record most;/* the largest overlap of the run so far (guard_track_overlaps) */
     double move2;           /* the largest squared step of a particle's surface in the last drift, m^2 */
     int nonfinite;          /* a velocity or spin of the last drift was not finite */
 } sim_guard;
