@@ -28,7 +28,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all test unit bats check check-native demo bench fuzz fuzz-short clean
+.PHONY: all test unit bats check check-native demo bench fuzz fuzz-short clean man install uninstall
 all: lib/libdem.a $(BIN)
 
 $(BUILD)/lib/%.o: lib/%.c $(LIB_HDR)
@@ -92,6 +92,45 @@ fuzz:
 
 fuzz-short:
 	$(MAKE) -C tests/fuzz run FUZZ_SECONDS=20
+
+# Installation (README "Installing"): the programs, their man pages (tools/mkman.sh, from --help),
+# the Python module, the stream's specification and the examples. DESTDIR stages a package.
+PREFIX    ?= /usr/local
+BINDIR_I   = $(PREFIX)/bin
+MANDIR     = $(PREFIX)/share/man/man1
+DOCDIR     = $(PREFIX)/share/doc/dem
+# Debian's python3 looks in /usr/local/lib/python3.X/dist-packages; another PREFIX: set PYTHONPATH
+PYTHONDIR ?= $(PREFIX)/lib/python$(shell python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages
+VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+MAN       := $(PROGS:%=$(BUILD)/man/%.1)
+# kuhn-fig4 needs a test tool of the checkout (build/tests/tools); the others need the programs only
+INSTALLED_EXAMPLES := $(filter-out kuhn-fig4,$(patsubst examples/%/Makefile,%,$(wildcard examples/*/Makefile)))
+
+$(BUILD)/man/%.1: bin/% tools/mkman.sh
+	@mkdir -p $(dir $@)
+	tools/mkman.sh $< $(VERSION) > $@.tmp && mv $@.tmp $@
+
+man: $(MAN)
+
+install: all man
+	install -d $(DESTDIR)$(BINDIR_I) $(DESTDIR)$(MANDIR) $(DESTDIR)$(PYTHONDIR) $(DESTDIR)$(DOCDIR)/formats
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR_I)
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)
+	install -m 644 tools/python/demstream.py $(DESTDIR)$(PYTHONDIR)
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)
+	install -m 644 formats/dem-stream.md $(DESTDIR)$(DOCDIR)/formats
+	install -d $(DESTDIR)$(DOCDIR)/docs && cp -R docs/. $(DESTDIR)$(DOCDIR)/docs
+	install -d $(DESTDIR)$(DOCDIR)/examples
+	cp -p examples/Makefile examples/README.md examples/*.mk $(DESTDIR)$(DOCDIR)/examples
+	for e in $(INSTALLED_EXAMPLES); do install -d $(DESTDIR)$(DOCDIR)/examples/$$e && \
+	    find examples/$$e -maxdepth 1 -type f -exec cp -p {} $(DESTDIR)$(DOCDIR)/examples/$$e \; || exit 1; done
+	printf '# written by make install: the examples run with these programs\nDEM_INSTALLED_BIN := %s\n' \
+	    $(BINDIR_I) > $(DESTDIR)$(DOCDIR)/examples/installed.mk
+	@echo "installed in $(DESTDIR)$(PREFIX): programs in $(BINDIR_I), man pages in $(MANDIR), demstream.py in $(PYTHONDIR), examples in $(DOCDIR)/examples"
+
+uninstall:
+	rm -f $(PROGS:%=$(DESTDIR)$(BINDIR_I)/%) $(PROGS:%=$(DESTDIR)$(MANDIR)/%.1) $(DESTDIR)$(PYTHONDIR)/demstream.py
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-san build-native lib/libdem.a $(BIN)

@@ -679,42 +679,64 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
         cli_warn("dt = %g s exceeds half the global-stiffness time step %g s: the run may be unstable", dt, e->stiffness);
 }
 
-/* How dt follows the material's stiffness under the chosen law (the collision time of Hertz,
- * seed 001 eq 1: tc ~ (m*^2 / (R* E*^2 vc))^(1/5); of a spring: tc = pi sqrt(m* / kn)), and the
- * common remedy. Printed with -v, or when the run is long enough for it to matter. */
-static void dt_guidance(const dem_settings *st, double dt, long long steps)
+/* How dt follows the material's stiffness under the chosen law, and the common remedy. The auto dt
+ * is the smallest of tc/50, 0.2 p-wave and 0.3 global stiffness (report_dt); say which one binds
+ * and how each scales: the collision time of Hertz (seed 001 eq 1) tc ~ (m*^2 / (R* E*^2 vc))^(1/5),
+ * of a spring tc = pi sqrt(m* / kn); the p-wave step r sqrt(rho / E). Printed with -v, or when the
+ * run is long enough for it to matter. */
+static void dt_guidance(const dem_settings *st, const dem_dt_estimates *e, double dt, long long steps)
 {
     const char *law = dem_normal_models[st->normal]->name;
-    char scaling[200];
+    char tc[200];
     int hooke = strcmp(law, "hooke") == 0;
     if (hooke && st->kn_rule == DEM_KN_GIVEN)
-        snprintf(scaling, sizeof scaling, "hooke with --kn: tc = pi sqrt(m*/kn) does not depend on E; kn / 100 gives dt x 10");
+        snprintf(tc, sizeof tc, "hooke with --kn: tc = pi sqrt(m*/kn), independent of E; kn / 100 gives tc x 10");
     else if (hooke && st->kn_rule == DEM_KN_OVERLAP)
-        snprintf(scaling, sizeof scaling, "hooke with --kn-from overlap: kn comes from --max-overlap at --vc, not from E; a --max-overlap 100 times larger gives dt x 10");
+        snprintf(tc, sizeof tc, "hooke with --kn-from overlap: kn from --max-overlap at --vc, not from E; a --max-overlap 100 times larger gives tc x 10");
     else if (hooke && st->kn_rule == DEM_KN_YADE)
-        snprintf(scaling, sizeof scaling, "hooke with --kn-from yade: kn ~ E r, tc ~ E^(-1/2); E / 100 gives dt x 10 and overlaps x 100");
+        snprintf(tc, sizeof tc, "hooke with --kn-from yade: kn ~ E r, tc ~ E^(-1/2); E / 100 gives tc x 10");
     else
-        snprintf(scaling, sizeof scaling, "%s: tc ~ E^(-2/5) vc^(-1/5); E / 100 gives dt x 6.3 and overlaps at vc x 6.3", hooke ? "hooke with --kn-from hertz" : law);
-    fprintf(stderr, "dem-step: the time step follows the contact stiffness (%s; the p-wave bound ~ E^(-1/2)).\n", scaling);
-    fprintf(stderr, "dem-step: %lld steps of dt = %.4g s. Studies of dense and quasi-static granular flow commonly soften E (100 to 1000 times below the solid's: dem-pack --young, --set-material) while the largest overlap stays below about 1%% of the radius, which dem-step reports at the end of the run (README \"Choosing the time step\").\n",
-            steps, dt);
+        snprintf(tc, sizeof tc, "%s: tc ~ E^(-2/5) vc^(-1/5); E / 100 gives tc x 6.3", hooke ? "hooke with --kn-from hertz" : law);
+    const char *binds = "the frame's or --dt's, not the automatic choice";
+    if (dt == e->recommended) {
+        if (e->recommended == e->contact_time / 50.0) binds = "tc/50";
+        else if (e->recommended == 0.2 * e->pwave) binds = "0.2 of the p-wave step r sqrt(rho/E) (~ E^(-1/2): E / 100 gives dt x 10)";
+        else binds = "0.3 of the global-stiffness step sqrt(2m/K)";
+    }
+    fprintf(stderr, "dem-step: dt = %.4g s (%s), %lld steps. The collision time follows the contact stiffness (%s).\n", dt, binds, steps, tc);
+    fprintf(stderr, "dem-step: Studies of dense and quasi-static granular flow commonly soften E (100 to 1000 times below the solid's: dem-pack --young, or --set-material on a stream) while the largest overlap stays below about 1%% of the radius, which dem-step reports at the end of the run (README \"Choosing the time step\").\n");
 }
 
-/* The largest overlap of the run (lib/sim guard.c), and whether it is small enough for a soft
- * contact to stand in for hard grains. */
+static void describe_overlap(char *buf, size_t size, const dem_overlap_record *m)
+{
+    if (m->wall)
+        snprintf(buf, size, "%.3g%% of the radius (%.4g m, particle %llu on wall %llu, step %llu)", 100.0 * m->ratio, m->overlap,
+                 (unsigned long long)m->i, (unsigned long long)m->j, (unsigned long long)m->step);
+    else
+        snprintf(buf, size, "%.3g%% of the smaller radius (%.4g m, particles %llu and %llu, step %llu)", 100.0 * m->ratio, m->overlap,
+                 (unsigned long long)m->i, (unsigned long long)m->j, (unsigned long long)m->step);
+}
+
+/* The largest overlap of the run and of its last state (lib/sim guard.c), and whether they are
+ * small enough for soft contacts to stand in for hard grains: the static overlaps of the end state
+ * are what a quasi-static study must keep small; an impact's may be larger for a moment. */
 static void report_overlap(const dem_sim *sim)
 {
-    dem_overlap_record m = dem_sim_largest_overlap(sim);
-    if (!(m.ratio > 0.0)) {
+    dem_overlap_record most = dem_sim_largest_overlap(sim), now = dem_sim_current_overlap(sim);
+    if (!(most.ratio > 0.0)) {
         fprintf(stderr, "dem-step: largest overlap: none (no contact during the run)\n");
         return;
     }
-    char who[96];
-    if (m.wall) snprintf(who, sizeof who, "particle %llu on wall %llu", (unsigned long long)m.i, (unsigned long long)m.j);
-    else snprintf(who, sizeof who, "particles %llu and %llu", (unsigned long long)m.i, (unsigned long long)m.j);
-    fprintf(stderr, "dem-step: largest overlap %.3g%% of the %s (%.4g m, %s, step %llu)%s\n", 100.0 * m.ratio,
-            m.wall ? "radius" : "smaller radius", m.overlap, who, (unsigned long long)m.step,
-            m.ratio > 0.01 ? ": above about 1%, the contacts are softer than the grains they stand for (stiffer E and a smaller dt, or a lower impact speed)" : "");
+    char a[160], b[160];
+    describe_overlap(a, sizeof a, &most);
+    if (now.ratio > 0.0) describe_overlap(b, sizeof b, &now);
+    else snprintf(b, sizeof b, "no contact");
+    const char *note = "";
+    if (now.ratio > 0.01)
+        note = "; above about 1% at the end: the contacts are softer than the grains they stand for (a stiffer E, and a smaller dt)";
+    else if (most.ratio > 0.01)
+        note = "; above about 1% only during the run: impacts; a lower speed or a stiffer E keeps them smaller";
+    fprintf(stderr, "dem-step: largest overlap %s; at the end %s%s\n", a, b, note);
 }
 
 int main(int argc, char **argv)
@@ -743,7 +765,7 @@ int main(int argc, char **argv)
     long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s) : c.steps;
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
-    if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, dt, steps);
+    if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
         cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
                 dt, dt / est.contact_time, est.contact_time, est.recommended, c.stop_dt);

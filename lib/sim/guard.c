@@ -202,32 +202,46 @@ dem_status guard_check_overlaps(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-static void record_overlap(dem_sim *sim, double ratio, double delta, uint64_t i, uint64_t j, int wall)
+static void record_overlap(dem_overlap_record *m, uint64_t step, double ratio, double delta, uint64_t i, uint64_t j, int wall)
 {
-    dem_overlap_record *m = &sim->g.most;
     if (!(ratio > m->ratio)) return;
-    *m = (dem_overlap_record){ratio, delta, sim->step + 1, i, j, wall};
+    *m = (dem_overlap_record){ratio, delta, step, i, j, wall};
 }
 
-void guard_track_overlaps(dem_sim *sim)
+/* The largest overlap of the last force evaluation: the blocks' largest pairs, then the wall
+ * slots, in a fixed order (the same record for any thread count). */
+static dem_overlap_record overlap_now(const dem_sim *sim, uint64_t step)
 {
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
+    dem_overlap_record m = {0.0, 0.0, 0, 0, 0, 0};
     for (size_t b = 0; b < c->nblk; b++) {
-        if (!(sim->g.bworst[b] > sim->g.most.ratio)) continue;
-        const dem_contact_rec *np = &c->pairs[sim->g.bworst_pair[b]];
-        record_overlap(sim, sim->g.bworst[b], c->out[sim->g.bworst_pair[b]].delta, P->id[np->i], P->id[np->j], 0);
+        if (!(sim->g.bworst[b] > m.ratio)) continue;
+        size_t p = sim->g.bworst_pair[b];
+        record_overlap(&m, step, sim->g.bworst[b], c->out[p].delta, P->id[c->pairs[p].i], P->id[c->pairs[p].j], 0);
     }
     for (size_t q = 0; q < c->nwslots; q++) {
         size_t a = c->wowner[q];
         double delta = c->wout[q].delta;
-        if (c->wtouch[q] && delta > sim->g.most.ratio * P->r[a]) record_overlap(sim, delta / P->r[a], delta, P->id[a], c->wwall[q], 1);
+        if (c->wtouch[q] && delta > m.ratio * P->r[a]) record_overlap(&m, step, delta / P->r[a], delta, P->id[a], c->wwall[q], 1);
     }
+    return m;
+}
+
+void guard_track_overlaps(dem_sim *sim)
+{
+    dem_overlap_record now = overlap_now(sim, sim->step + 1); /* called before the step is counted */
+    if (now.ratio > sim->g.most.ratio) sim->g.most = now;
 }
 
 dem_overlap_record dem_sim_largest_overlap(const dem_sim *sim)
 {
     return sim->g.most;
+}
+
+dem_overlap_record dem_sim_current_overlap(const dem_sim *sim)
+{
+    return overlap_now(sim, sim->step);
 }
 
 dem_status guard_check_cell(const dem_sim *sim, dem_error *err)

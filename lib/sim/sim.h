@@ -85,8 +85,10 @@ typedef struct {
     int wall;
 } dem_overlap_record;
 
-/* The largest overlap since the sim was made. */
+/* The largest overlap since the sim was made, and the largest of the current forces (the state a
+ * run ends in: a settled bed's static overlaps, where the run's largest is often an impact). */
 dem_overlap_record dem_sim_largest_overlap(const dem_sim *sim);
+dem_overlap_record dem_sim_current_overlap(const dem_sim *sim);
 
 void dem_sim_limits_default(dem_sim_limits *lim);
 void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim);

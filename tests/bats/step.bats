@@ -275,7 +275,7 @@ setup() {
 
 @test "the largest overlap of the run is reported: a Hertz collision's peak (Johnson 1985) to 1e-4; a resting sphere's on a wall" {
     # head-on, no damping: delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5), v the approach speed
-    run --separate-stderr dem-step --time 1e-4 --dt 1e-8 --damping none --tangential none two.dem
+    run --separate-stderr dem-step --time 1e-4 --dt 1e-8 --damping none --tangential none -o o.dem two.dem
     [ "$status" -eq 0 ]
     line=$(printf '%s\n' "$stderr" | grep '^dem-step: largest overlap ')
     [[ "$line" == *"of the smaller radius ("*" m, particles 1 and 2, step "* ]]
@@ -286,27 +286,36 @@ setup() {
     # a sphere pressed on the floor by gravity: at rest its overlap is (3 m g / (4 E* sqrt(r)))^(2/3)
     printf 'id\tx\ty\tz\tr\n1\t0\t0\t0.001\t0.001\n' > one.tsv
     dem-pack --from one.tsv --wall z=0 --young 1e7 --restitution 0.3 > one.dem
-    run --separate-stderr dem-step --time 0.05 --gravity 0,0,-9.81 --tangential none one.dem
+    run --separate-stderr dem-step --time 0.05 --gravity 0,0,-9.81 --tangential none -o o.dem one.dem
     [ "$status" -eq 0 ]
-    [[ "$stderr" == *"largest overlap "*"% of the radius ("*" m, particle 1 on wall 0, step "* ]]
-    run --separate-stderr dem-step -q -n 10 two.dem
+    [[ "$stderr" == *"largest overlap "*"% of the radius ("*" m, particle 1 on wall 0, step "*"; at the end "* ]]
+    # at the end the sphere rests: delta = (3 m g / (4 E* sqrt(r)))^(2/3), E* = E / (2 (1 - nu^2))
+    got=$(printf '%s\n' "$stderr" | sed -n 's/.*at the end [0-9.e+-]*% of the radius (\([0-9.e+-]*\) m.*/\1/p')
+    awk -v got="$got" 'BEGIN { pi = atan2(0, -1); m = 2500 * 4 / 3 * pi * 1e-9; Es = 1e7 / (2 * (1 - 0.25^2))
+        want = (3 * m * 9.81 / (4 * Es * sqrt(1e-3)))^(2 / 3)
+        d = (got - want) / want; if (d < 0) d = -d; print got, want, d; exit !(d < 1e-3) }'
+    run --separate-stderr dem-step -q -n 10 -o o.dem two.dem
     [ -z "$stderr" ]
-    run --separate-stderr dem-step -n 10 two.dem
+    run --separate-stderr dem-step -n 10 -o o.dem two.dem
     [[ "$stderr" == *"dem-step: largest overlap: none (no contact during the run)" ]]
 }
 
 @test "-v explains how dt follows the stiffness; a run of more than 10^6 steps says it unasked" {
-    run --separate-stderr dem-step -v -n 1 two.dem
+    run --separate-stderr dem-step -v -n 1 -o o.dem two.dem
     [ "$status" -eq 0 ]
-    [[ "$stderr" == *"hertz: tc ~ E^(-2/5) vc^(-1/5); E / 100 gives dt x 6.3"* ]]
-    [[ "$stderr" == *"1 steps of dt = "*"below about 1% of the radius"* ]]
-    run --separate-stderr dem-step -v -n 1 --normal hooke --kn 1e5 two.dem
-    [[ "$stderr" == *"hooke with --kn: tc = pi sqrt(m*/kn) does not depend on E"* ]]
-    run --separate-stderr dem-step -n 1 two.dem
+    [[ "$stderr" == *"hertz: tc ~ E^(-2/5) vc^(-1/5); E / 100 gives tc x 6.3"* ]]
+    [[ "$stderr" == *"(0.2 of the p-wave step r sqrt(rho/E) (~ E^(-1/2): E / 100 gives dt x 10)), 1 steps."* ]]
+    [[ "$stderr" == *"below about 1% of the radius"* ]]
+    run --separate-stderr dem-step -v -n 1 --dt 1e-9 -o o.dem two.dem
+    [[ "$stderr" == *"dt = 1e-09 s (the frame's or --dt's, not the automatic choice), 1 steps."* ]]
+    run --separate-stderr dem-step -v -n 1 --normal hooke --kn 1e5 -o o.dem two.dem
+    [[ "$stderr" == *"hooke with --kn: tc = pi sqrt(m*/kn), independent of E; kn / 100 gives tc x 10"* ]]
+    run --separate-stderr dem-step -n 1 -o o.dem two.dem
     [[ "$stderr" != *"follows the contact stiffness"* ]]
     # the guidance comes before the first step; the run is then interrupted (and writes its frame)
     timeout -s INT 1 dem-step -n 2000000 two.dem > long.dem 2> long.err || true
-    grep -q "2000000 steps of dt = .*soften E" long.err
+    grep -q "2000000 steps. The collision time follows" long.err
+    grep -q "commonly soften E" long.err
     run --separate-stderr dem-step -q -v -n 1 two.dem
     [ "$status" -eq 2 ]
     [[ "$stderr" == *"-q/--quiet and -v/--verbose exclude each other"* ]]
