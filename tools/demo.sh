@@ -16,10 +16,13 @@ echo
 
 echo "== 2. Pour 1000 soft spheres (r = 0.4 mm, E = 5 MPa) into a walled box and let them settle"
 echo "   dem-pack --random 1000 --box 0,0,0,0.01,0.01,0.03 --radius 4e-4 --young 5e6 --enclose --seed 2 |"
-echo "   dem-step --gravity 0,0,-9.81 --time 0.08 --every 5000 --local-damping 0.2 | tee settle.dem | dem-probe"
+echo "   dem-step --gravity 0,0,-9.81 --time 1 --every-time 0.02 --local-damping 0.2 --until unbalanced=1e-2 |"
+echo "   tee settle.dem | dem-probe"
 dem-pack --random 1000 --box 0,0,0,0.01,0.01,0.03 --radius 4e-4 --young 5e6 --enclose --seed 2 |
-    dem-step --gravity 0,0,-9.81 --time 0.08 --every 5000 --local-damping 0.2 | tee "$out/settle.dem" | dem-probe
-echo "   (the spheres fall, touch the floor and each other: contacts and coordination rise)"
+    dem-step --gravity 0,0,-9.81 --time 1 --every-time 0.02 --local-damping 0.2 --until unbalanced=1e-2 |
+    tee "$out/settle.dem" | dem-probe
+echo "   (the spheres fall, touch the floor and each other: contacts and coordination rise; the run"
+echo "    stops when the unbalanced-force ratio is below 1e-2: the bed is settled)"
 echo
 
 echo "== 3. The first particles of the last frame, and a VTK series of the run for ParaView"
