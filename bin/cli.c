@@ -390,3 +390,11 @@ void cli_set_exact(dem_sim *sim, const dem_settings *st, const dem_system *s, in
         fprintf(stderr, "%s: exact mode: positions on multiples of %.17g m (2^%d), velocities of %.6g m/s\n", prog_name, q,
                 ilogb(q), q / dem_sim_dt(sim));
 }
+
+void cli_note_threads(const dem_sim *sim, int asked, size_t particles, int quiet)
+{
+    int used = dem_sim_threads(sim);
+    if (quiet || used >= asked) return;
+    fprintf(stderr, "%s: --threads %d: running %d for %zu particles (at most one thread per %d: a smaller system is faster on fewer; the results are the same bits)\n",
+            prog_name, asked, used, particles, DEM_SIM_PARTICLES_PER_THREAD);
+}

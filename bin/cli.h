@@ -120,4 +120,6 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
  * settings st say so (exact < 0: --no-exact). quantum 0: the frame's, else dem_exact_quantum(s).
  * Call after the last dem_sim_set_dt. Exit 1 with the library's message if the sim cannot. */
 void cli_set_exact(dem_sim *sim, const dem_settings *st, const dem_system *s, int exact, double quantum, int quiet);
+/* Say on stderr (unless quiet) when the sim runs fewer threads than --threads asked for. */
+void cli_note_threads(const dem_sim *sim, int asked, size_t particles, int quiet);
 #endif

@@ -37,7 +37,9 @@ static const char usage_text[] =
 "                       the frames land on the multiples (to round-off). Excludes --every\n"
 "      --every K        write a frame every K steps (and always the last); default: only the\n"
 "                       last frame\n"
-"      --threads T      OpenMP threads (default 1); the results do not depend on T\n"
+"      --threads T      OpenMP threads (default 1), at most one per 64 particles (a smaller\n"
+"                       system runs faster on fewer; said on stderr); the results do not\n"
+"                       depend on T\n"
 "      --level L        deflate level of the output, 0..9 (default 1)\n"
 "  -o, --output FILE    write the stream to FILE instead of standard output: as FILE.tmp-XXXXXX\n"
 "                       beside it, renamed to FILE when the run is complete (a failed run\n"
@@ -757,6 +759,7 @@ int main(int argc, char **argv)
 
     dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
     if (!sim) cli_die_err(&err);
+    cli_note_threads(sim, c.threads, s.nparticles, c.quiet);
     dem_dt_estimates est;
     dem_sim_set_dt(sim, c.dt > 0.0 ? c.dt : s.dt > 0.0 && c.dt == 0.0 ? s.dt : 1.0);
     dem_sim_estimate_dt(sim, &est);

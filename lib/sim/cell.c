@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "sim/boundary.h"
+#include "sim/par.h"
 
 /* a : b = sum_ab a_ab b_ab */
 static double m3_ddot(dem_mat3 a, dem_mat3 b)
@@ -153,6 +154,12 @@ double cell_begin_step(dem_sim *sim)
     return field_power(sim);
 }
 
+/* x <- o + M (x - o) for the positions [lo, hi). */
+static PAR_RANGE void affine_range(dem_vec3 *x, size_t lo, size_t hi, dem_mat3 m, dem_vec3 o)
+{
+    for (size_t k = lo; k < hi; k++) x[k] = dem_v3_add(o, dem_m3_mulv(m, dem_v3_sub(x[k], o)));
+}
+
 void cell_affine(dem_sim *sim, double h)
 {
     dem_cell *c = &sim->b.cell;
@@ -160,8 +167,16 @@ void cell_affine(dem_sim *sim, double h)
     dem_vec3 o = c->origin;
     dem_vec3 *x = sim->p.x;
     size_t n = sim->p.n;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t k = 0; k < n; k++) x[k] = dem_v3_add(o, dem_m3_mulv(m, dem_v3_sub(x[k], o)));
+    if (sim->threads > 1) { /* par.h */
+#pragma omp parallel num_threads(sim->threads)
+        {
+            size_t lo, hi;
+            par_share(n, &lo, &hi);
+            affine_range(x, lo, hi, m, o);
+        }
+    } else {
+        affine_range(x, 0, n, m, o);
+    }
     c->h = dem_m3_mul(m, c->h);
     c->deform = dem_m3_mul(m, c->deform);
     cell_inverse(sim);

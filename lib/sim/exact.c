@@ -8,6 +8,7 @@
 #include "sim/boundary.h"
 #include "sim/books.h"
 #include "sim/forces.h"
+#include "sim/par.h"
 
 dem_status exact_alloc(dem_sim *sim, dem_error *err)
 {
@@ -73,19 +74,54 @@ void exact_kick(dem_sim *sim, size_t a)
 
 static inline int lattice_ok(int64_t v) { return v > -(int64_t)LATTICE_MAX && v < (int64_t)LATTICE_MAX; }
 
+static inline void exact_kick_particle(dem_sim *sim, size_t a, int64_t dir)
+{
+    if (sim->p.flags[a] & DEM_PARTICLE_FIXED) return;
+    for (int k = 0; k < 3; k++) {
+        sim->ex.V[a][k] += dir * sim->ex.K[a][k];
+        if (!lattice_ok(sim->ex.V[a][k])) sim->ex.kbad[a] |= KBAD_VEL;
+    }
+    sim->p.v[a] = dem_v3((double)sim->ex.V[a][0] * sim->ex.qv, (double)sim->ex.V[a][1] * sim->ex.qv, (double)sim->ex.V[a][2] * sim->ex.qv);
+}
+
+static PAR_RANGE void exact_kick_range(dem_sim *sim, size_t lo, size_t hi, int64_t dir)
+{
+    for (size_t a = lo; a < hi; a++) exact_kick_particle(sim, a, dir);
+}
+
 void exact_half_kick(dem_sim *sim)
 {
     size_t n = sim->p.n;
     int64_t dir = sim->dir;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t a = 0; a < n; a++) {
-        if (sim->p.flags[a] & DEM_PARTICLE_FIXED) continue;
-        for (int k = 0; k < 3; k++) {
-            sim->ex.V[a][k] += dir * sim->ex.K[a][k];
-            if (!lattice_ok(sim->ex.V[a][k])) sim->ex.kbad[a] |= KBAD_VEL;
+    if (sim->threads > 1) { /* par.h */
+#pragma omp parallel num_threads(sim->threads)
+        {
+            size_t lo, hi;
+            par_share(n, &lo, &hi);
+            exact_kick_range(sim, lo, hi, dir);
         }
-        sim->p.v[a] = dem_v3((double)sim->ex.V[a][0] * sim->ex.qv, (double)sim->ex.V[a][1] * sim->ex.qv, (double)sim->ex.V[a][2] * sim->ex.qv);
+    } else {
+        exact_kick_range(sim, 0, n, dir);
     }
+}
+
+/* X += dir V on the lattice of quantum qx (iq = 1/qx, a power of two). */
+static inline void exact_drift_particle(dem_sim *sim, size_t a, int64_t dir, double qx, double iq)
+{
+    sim->e.edis[a * EDIS + EDIS_DRAG] = 0.0;
+    if ((sim->p.flags[a] & DEM_PARTICLE_FIXED) && !dem_particle_driven(&sim->p, a)) return; /* driven: X += V too */
+    double x[3] = {sim->p.x[a].x, sim->p.x[a].y, sim->p.x[a].z};
+    for (int k = 0; k < 3; k++) {
+        int64_t X = (int64_t)(x[k] * iq) + dir * sim->ex.V[a][k]; /* x * iq: exact, a power of two */
+        if (!lattice_ok(X)) sim->ex.kbad[a] |= KBAD_POS;
+        x[k] = (double)X * qx;
+    }
+    sim->p.x[a] = dem_v3(x[0], x[1], x[2]);
+}
+
+static PAR_RANGE void exact_drift_range(dem_sim *sim, size_t lo, size_t hi, int64_t dir, double qx, double iq)
+{
+    for (size_t a = lo; a < hi; a++) exact_drift_particle(sim, a, dir, qx, iq);
 }
 
 void exact_drift(dem_sim *sim)
@@ -93,17 +129,15 @@ void exact_drift(dem_sim *sim)
     size_t n = sim->p.n;
     int64_t dir = sim->dir;
     double qx = sim->ex.qx, iq = 1.0 / qx;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t a = 0; a < n; a++) {
-        sim->e.edis[a * EDIS + EDIS_DRAG] = 0.0;
-        if ((sim->p.flags[a] & DEM_PARTICLE_FIXED) && !dem_particle_driven(&sim->p, a)) continue; /* driven: X += V too */
-        double x[3] = {sim->p.x[a].x, sim->p.x[a].y, sim->p.x[a].z};
-        for (int k = 0; k < 3; k++) {
-            int64_t X = (int64_t)(x[k] * iq) + dir * sim->ex.V[a][k]; /* x * iq: exact, a power of two */
-            if (!lattice_ok(X)) sim->ex.kbad[a] |= KBAD_POS;
-            x[k] = (double)X * qx;
+    if (sim->threads > 1) { /* par.h */
+#pragma omp parallel num_threads(sim->threads)
+        {
+            size_t lo, hi;
+            par_share(n, &lo, &hi);
+            exact_drift_range(sim, lo, hi, dir, qx, iq);
         }
-        sim->p.x[a] = dem_v3(x[0], x[1], x[2]);
+    } else {
+        exact_drift_range(sim, 0, n, dir, qx, iq);
     }
     for (size_t k = 0; k < sim->b.nwalls; k++) {
         dem_vec3 *p = &sim->b.walls[k].point;

@@ -14,6 +14,7 @@
 #include "sim/boundary.h"
 #include "sim/exact.h"
 #include "sim/integrate.h"
+#include "sim/par.h"
 
 /* Contacts handed to the law at once (the block entry point). */
 #define LAW_CHUNK 32
@@ -130,11 +131,24 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     }
 }
 
+static PAR_RANGE void pair_blocks(dem_sim *sim, size_t lo, size_t hi, int account, int eval)
+{
+    for (size_t b = lo; b < hi; b++) pair_block(sim, b, account, eval);
+}
+
 void forces_pair_pass(dem_sim *sim, int account, int eval)
 {
     size_t nb = sim->c.nblk;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-    for (size_t b = 0; b < nb; b++) pair_block(sim, b, account, eval);
+    if (sim->threads > 1) { /* par.h */
+#pragma omp parallel num_threads(sim->threads)
+        {
+            size_t lo, hi;
+            par_share(nb, &lo, &hi);
+            pair_blocks(sim, lo, hi, account, eval);
+        }
+    } else {
+        pair_blocks(sim, 0, nb, account, eval);
+    }
 }
 
 /* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
@@ -300,6 +314,19 @@ static void totals(dem_sim *sim)
     }
 }
 
+/* The sums of particles [lo, hi): the wall contacts lost in *lost, the particles past the overlap
+ * guard in *nbad (added to what they hold). */
+static PAR_RANGE void particle_forces_range(dem_sim *sim, size_t lo, size_t hi, size_t *lost, size_t *nbad)
+{
+    size_t l = 0, b = 0;
+    for (size_t a = lo; a < hi; a++) {
+        l += (size_t)particle_forces(sim, a);
+        b += sim->g.pbad[a];
+    }
+    *lost += l;
+    *nbad += b;
+}
+
 /* Every contact's force at the new positions, then every particle's sum. The pair pass first does
  * the last step's pending full-step accounting of each pair (account; it reads the same records),
  * block by block. Returns the number of wall contacts lost in this step (their friction waits in
@@ -310,10 +337,15 @@ static size_t force_passes(dem_sim *sim, int account)
     sim->b.fab_ok = 0; /* the cell's sums over the contacts belong to these forces (cell.c) */
     forces_pair_pass(sim, account, 1);
     if (account) books_finish(sim);
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(+ : lost, nbad)
-    for (size_t a = 0; a < n; a++) {
-        lost += (size_t)particle_forces(sim, a);
-        nbad += sim->g.pbad[a];
+    if (sim->threads > 1) { /* par.h; counts add up the same in any order */
+#pragma omp parallel num_threads(sim->threads) reduction(+ : lost, nbad)
+        {
+            size_t lo, hi;
+            par_share(n, &lo, &hi);
+            particle_forces_range(sim, lo, hi, &lost, &nbad);
+        }
+    } else {
+        particle_forces_range(sim, 0, n, &lost, &nbad);
     }
     sim->g.nwbad = nbad;
     return lost;

@@ -28,6 +28,25 @@
 #include "sim/forces.h"
 #include "sim/guard.h"
 #include "sim/neighbor.h"
+#include "sim/par.h"
+
+/* One particle's half kick; save keeps its full-step velocities for the pending accounting. */
+static inline void kick_particle(dem_sim *sim, size_t a, double h, int save)
+{
+    sim_particles *P = &sim->p;
+    if (save) {
+        sim->e.vf[a] = P->v[a];
+        sim->e.wf[a] = P->w[a];
+    }
+    if (P->flags[a] & DEM_PARTICLE_FIXED) return;
+    P->v[a] = dem_v3_madd(P->v[a], P->f[a], h * P->inv_m[a]);  /* seed 001 eq 8, eq 20 */
+    P->w[a] = dem_v3_madd(P->w[a], P->t[a], h * P->inv_i[a]);
+}
+
+static PAR_RANGE void kick_range(dem_sim *sim, size_t lo, size_t hi, double h, int save)
+{
+    for (size_t a = lo; a < hi; a++) kick_particle(sim, a, h, save);
+}
 
 static void half_kick(dem_sim *sim)
 {
@@ -42,17 +61,15 @@ static void half_kick(dem_sim *sim)
             memcpy(sim->e.wf, P->w, n * sizeof *sim->e.wf);
         }
         exact_half_kick(sim);
-    } else {
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1)
-        for (size_t a = 0; a < n; a++) {
-            if (save) {
-                sim->e.vf[a] = P->v[a];
-                sim->e.wf[a] = P->w[a];
-            }
-            if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
-            P->v[a] = dem_v3_madd(P->v[a], P->f[a], h * P->inv_m[a]);  /* seed 001 eq 8, eq 20 */
-            P->w[a] = dem_v3_madd(P->w[a], P->t[a], h * P->inv_i[a]);
+    } else if (sim->threads > 1) { /* par.h */
+#pragma omp parallel num_threads(sim->threads)
+        {
+            size_t lo, hi;
+            par_share(n, &lo, &hi);
+            kick_range(sim, lo, hi, h, save);
         }
+    } else {
+        kick_range(sim, 0, n, h, save);
     }
     if (save) sim->e.acct = ACCT_SAVED;
 }
@@ -97,54 +114,87 @@ static double drag(dem_sim *sim, size_t a, double gd, int reverse)
     return 0.5 * P->m[a] * (before - dem_v3_norm2(P->v[a]));
 }
 
+/* What drift needs of the step, the same for every particle. */
+typedef struct {
+    double gd, h;
+    int reverse;
+    /* a deforming cell's field spin turns every particle (cell.h); only then is it added: the sum
+     * in the loop cost 8% of a whole step on a static bed */
+    int spin_field;
+    dem_vec3 wl;
+} drift_ctx;
+
+/* One particle's drift (see drift); returns the squared step of its surface (guard.c), 0 for a
+ * fixed particle that does not move. */
+static inline double drift_particle(dem_sim *sim, size_t a, const drift_ctx *d)
+{
+    sim_particles *P = &sim->p;
+    double h = d->h, *ed = &sim->e.edis[a * EDIS];
+    ed[EDIS_DRAG] = 0.0;
+    if (P->flags[a] & DEM_PARTICLE_FIXED) { /* driven: its prescribed motion, no drag */
+        if (!dem_particle_driven(P, a)) return 0.0;
+        double m2 = surface_step2(P, a, h);
+        P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
+        P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(d->spin_field ? dem_v3_add(P->w[a], d->wl) : P->w[a], h), P->q[a]));
+        return m2;
+    }
+    if (d->gd != 1.0 && !d->reverse) ed[EDIS_DRAG] = drag(sim, a, d->gd, 0);
+    double m2 = surface_step2(P, a, h);
+    P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
+    if (d->gd != 1.0 && d->reverse) ed[EDIS_DRAG] = drag(sim, a, d->gd, 1);
+    P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(d->spin_field ? dem_v3_add(P->w[a], d->wl) : P->w[a], h), P->q[a])); /* seed 002 §1.5.2 */
+    return m2;
+}
+
+/* The largest squared surface step so far, and whether one was not finite (NaN or inf). */
+static inline void note_step(double m2, double *move2, int *nonfinite)
+{
+    if (m2 > *move2) *move2 = m2;
+    if (!(m2 <= DBL_MAX)) *nonfinite = 1;
+}
+
+/* Particles [lo, hi): the largest squared surface step in *move2, whether one was not finite in
+ * *nonfinite. */
+static PAR_RANGE void drift_range(dem_sim *sim, size_t lo, size_t hi, const drift_ctx *d, double *move2, int *nonfinite)
+{
+    double m = 0.0;
+    int nf = 0;
+    for (size_t a = lo; a < hi; a++) note_step(drift_particle(sim, a, d), &m, &nf);
+    *move2 = m;
+    *nonfinite = nf;
+}
+
 /* Forward: drag, then x += dt v (seed 001 eq 9; seed 000 eqs 25, 14). Reversed: x -= dt v with
  * the damped half-step velocity, then undo the drag (seed 000 eqs 27, 18, 28). */
 static void drift(dem_sim *sim)
 {
     sim_particles *P = &sim->p;
     size_t n = P->n;
-    double gd = sim->st.drag, h = sim->h;
-    int reverse = sim->dir < 0;
-    /* a deforming cell's field spin turns every particle (cell.h); only then is it added: the sum
-     * in the loop cost 8% of a whole step on a static bed */
-    const int spin_field = sim->b.deforming;
-    const dem_vec3 wl = sim->b.wl;
+    const drift_ctx d = {sim->st.drag, sim->h, sim->dir < 0, sim->b.deforming, sim->b.wl};
     /* the largest squared step of a particle's surface (guard.c), and whether one was not finite:
      * max reductions, the same whatever the order */
     double move2 = 0.0;
     int nonfinite = 0;
     if (sim->ex.on) {
         exact_drift(sim);
-        for (size_t a = 0; a < n; a++) move2 = fmax(move2, surface_step2(P, a, h));
+        for (size_t a = 0; a < n; a++) move2 = fmax(move2, surface_step2(P, a, d.h));
         sim->g.move2 = move2;
         sim->g.nonfinite = 0;
         return;
     }
-#pragma omp parallel for schedule(static) num_threads(sim->threads) if (sim->threads > 1) reduction(max : move2, nonfinite)
-    for (size_t a = 0; a < n; a++) {
-        double *ed = &sim->e.edis[a * EDIS];
-        ed[EDIS_DRAG] = 0.0;
-        if (P->flags[a] & DEM_PARTICLE_FIXED) { /* driven: its prescribed motion, no drag */
-            if (dem_particle_driven(P, a)) {
-                double m2 = surface_step2(P, a, h);
-                if (m2 > move2) move2 = m2;
-                if (!(m2 <= DBL_MAX)) nonfinite = 1;
-                P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
-                P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(spin_field ? dem_v3_add(P->w[a], wl) : P->w[a], h), P->q[a]));
-            }
-            continue;
+    if (sim->threads > 1) { /* par.h; the maxima are the same in any order */
+#pragma omp parallel num_threads(sim->threads) reduction(max : move2, nonfinite)
+        {
+            size_t lo, hi;
+            par_share(n, &lo, &hi);
+            drift_range(sim, lo, hi, &d, &move2, &nonfinite);
         }
-        if (gd != 1.0 && !reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 0);
-        double m2 = surface_step2(P, a, h);
-        if (m2 > move2) move2 = m2;
-        if (!(m2 <= DBL_MAX)) nonfinite = 1;
-        P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
-        if (gd != 1.0 && reverse) ed[EDIS_DRAG] = drag(sim, a, gd, 1);
-        P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(spin_field ? dem_v3_add(P->w[a], wl) : P->w[a], h), P->q[a])); /* seed 002 §1.5.2 */
+    } else {
+        drift_range(sim, 0, n, &d, &move2, &nonfinite);
     }
     sim->g.move2 = move2;
     sim->g.nonfinite = nonfinite;
-    walls_move(sim, h);
+    walls_move(sim, d.h);
 }
 
 static dem_status vv_step(dem_sim *sim, dem_error *err)

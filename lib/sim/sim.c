@@ -77,7 +77,8 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     dem_status r;
     sim->st = *st;
     sim->integ = sim_integrator_get(st->integrator);
-    sim->threads = threads < 1 ? 1 : threads;
+    size_t most = s->nparticles / DEM_SIM_PARTICLES_PER_THREAD; /* sim.h: threads pay only with work */
+    sim->threads = threads < 1 || most < 2 ? 1 : (size_t)threads < most ? threads : (int)most;
     sim->dt = s->dt;
     sim->dir = 1;
     sim->h = s->dt;
@@ -117,6 +118,8 @@ dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, d
     }
     return sim;
 }
+
+int dem_sim_threads(const dem_sim *sim) { return sim->threads; }
 
 void dem_sim_free(dem_sim *sim)
 {

@@ -100,6 +100,21 @@ setup() {
     cmp a.dem b.dem
 }
 
+@test "a tiny system runs one thread whatever --threads says, and one thread never enters the OpenMP runtime" {
+    dem-step -n 1000 --threads 2 two.dem 2> err > a.dem
+    grep -q -- '--threads 2: running 1 for 2 particles (at most one thread per 64' err
+    dem-step -q -n 1000 --threads 1 two.dem > b.dem
+    cmp a.dem b.dem
+    # 150 particles: two threads run (no note), the same bits
+    dem-step -n 10 --threads 2 heap.dem 2> err > /dev/null
+    ! grep -q -- 'running 1' err
+    # the team's start and barrier are futex calls: a thousand steps of one thread make none per step
+    command -v strace > /dev/null || skip "strace is not installed"
+    strace -f -c -e trace=futex -o trace dem-step -q -n 1000 --threads 1 two.dem > /dev/null
+    calls=$(awk '$NF == "futex" { print $4 }' trace)
+    [ "${calls:-0}" -lt 100 ] || { cat trace; false; }
+}
+
 @test "settings given on the command line are stored and carried on" {
     dem-step -q -n 100 --normal hooke --kn 2e4 --damping viscous --gamma-n 0.01 --integrator vv heap.dem > a.dem
     dem-step -q -n 50 --normal hooke --kn 2e4 --damping viscous --gamma-n 0.01 --integrator vv heap.dem |
