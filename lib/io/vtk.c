@@ -381,7 +381,10 @@ static void plane_quad(const dem_wall *w, dem_aabb b, dem_vec3 *pt)
     dem_vec3 n = w->normal, u, v;
     plane_basis(n, &u, &v);
     dem_vec3 mid = dem_v3_scale(dem_v3_add(b.lo, b.hi), 0.5);
-    dem_vec3 c = dem_v3_madd(mid, n, -dem_v3_dot(dem_v3_sub(mid, w->point), n));
+    /* c: the box's centre projected onto the plane, as p + (d - (d . n) n), d = centre - p, so that
+     * a plane normal to a coordinate axis gets its corners at exactly p's coordinate on it. */
+    dem_vec3 d = dem_v3_sub(mid, w->point);
+    dem_vec3 c = dem_v3_add(w->point, dem_v3_madd(d, n, -dem_v3_dot(d, n)));
     double ulo = INFINITY, uhi = -INFINITY, vlo = INFINITY, vhi = -INFINITY;
     for (int k = 0; k < 8; k++) {
         dem_vec3 x = dem_v3((k & 1) ? b.hi.x : b.lo.x, (k & 2) ? b.hi.y : b.lo.y, (k & 4) ? b.hi.z : b.lo.z);
