@@ -432,6 +432,9 @@ def read_last(source):
 
 
 def _main(argv):
+    import signal
+    if hasattr(signal, "SIGPIPE"):  # `python3 -m demstream run.dem | head` ends quietly, as dem-probe
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
         sys.stdout.write("usage: python3 -m demstream FILE|-\n"
                          "one line per frame: frame step time[s] particles contacts walls cell_volume[m^3]\n")
