@@ -80,8 +80,8 @@ Polys offsets Int64 1 50" ]
     for f in 0 1; do
         vtpcheck out/walls_00000$f.vtp > /dev/null
         # the lid (wall 1, the second quad) lies at its pz in every frame
-        lid=$(awk -F'\t' -v f=$f '$1 == f && $4 == 1' walls.tsv | col 'pz[m]' 2> /dev/null ||
-              awk -F'\t' -v f=$f 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } $1 == f && $4 == 1 { print $c["pz[m]"] }' walls.tsv)
+        lid=$(awk -F'\t' -v f=$f 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } $1 == f && $4 == 1 { print $c["pz[m]"] }' walls.tsv)
+        [ -n "$lid" ]
         [ "$(vtpcheck -a Points out/walls_00000$f.vtp | sed -n 5,8p | cut -f3 | sort -u)" = "$lid" ]
         [ "$(vtpcheck -a force out/walls_00000$f.vtp)" = "$(awk -F'\t' -v f=$f 'NR > 1 && $1 == f { print $21 "\t" $22 "\t" $23 }' walls.tsv)" ]
         [ "$(vtpcheck -a velocity out/walls_00000$f.vtp)" = "$(awk -F'\t' -v f=$f 'NR > 1 && $1 == f { print $15 "\t" $16 "\t" $17 }' walls.tsv)" ]
