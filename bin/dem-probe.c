@@ -100,10 +100,28 @@ static const char help_text[] =
 "                         selected particle, from centre i to centre j (its periodic image),\n"
 "                         with normal_force[N] and tangential_force[N] (magnitudes),\n"
 "                         overlap[m] and sliding;\n"
-"                     and DIR/particles.pvd, DIR/contacts.pvd: the series with timestep =\n"
-"                     frame time in s, complete after every frame. In ParaView open\n"
-"                     particles.pvd; Glyph (Sphere, Scale Array radius, Scale Factor 2)\n"
-"                     draws the spheres.\n"
+"                       DIR/walls_N.vtp      the walls, from the first frame that has any:\n"
+"                         a plane is a rectangle (quad), a cylinder its mantle of 48 quads;\n"
+"                         each quad with wall (index), kind (1 plane, 2 cylinder), material,\n"
+"                         velocity[m/s], angular_velocity[rad/s], force[N] and torque[N*m]\n"
+"                         (exerted by the particles) and work[J] (done by the wall);\n"
+"                       DIR/cell_N.vtp       the periodic cell, from the first frame that has\n"
+"                         one: its 12 edges from the origin o along the columns a, b, c of H,\n"
+"                         as it deforms, with vector (0 1 2: a b c) and periodic (1 or 0);\n"
+"                     and DIR/particles.pvd, contacts.pvd, walls.pvd, cell.pvd: the series with\n"
+"                     timestep = frame time in s, complete after every frame. Walls are\n"
+"                     infinite; they are drawn within a box: the bounding box of the spheres,\n"
+"                     of the cell, of the positions of planes normal to x, y or z and of the\n"
+"                     cylinders' ends, enlarged on every side by 5% of its largest edge. A\n"
+"                     plane is the rectangle in it covering that box's projection (for a\n"
+"                     plane normal to x, y or z: the box's face); a cylinder ends at plane\n"
+"                     walls normal to its axis, else at the spheres' extent along the axis\n"
+"                     enlarged by 5%. In ParaView open particles.pvd; Glyph (Sphere, Scale\n"
+"                     Array radius, Scale Factor 2) draws the spheres; open walls.pvd and\n"
+"                     cell.pvd beside it (Opacity 0.3 shows the bed through the walls).\n"
+"  --vtk-prefix NAME  (--vtk) begin every file name with NAME_ (NAME_particles_000012.vtp,\n"
+"                     NAME_particles.pvd, ...), so that two streams probed into one DIR do\n"
+"                     not replace each other's files. NAME holds no '/'.\n"
 "  --salvage          write the complete frames of FILE back out as a dem stream (standard\n"
 "                     output or -o OUT), with an end-of-stream marker, and say on standard\n"
 "                     error how many were kept and what was dropped: the way to continue from\n"
@@ -153,6 +171,8 @@ static const char help_text[] =
 "      check what dem-pack made of a table of spheres\n"
 "  dem-probe --vtk out --every 10 --region 0,0,0,0.1,0.1,0.1 run.dem\n"
 "      every tenth frame of the particles in a 10 cm cube, for paraview out/particles.pvd\n"
+"  dem-probe --vtk out --vtk-prefix settle settle.dem\n"
+"      out/settle_particles.pvd, settle_walls.pvd, ...; another run beside it with another NAME\n"
 "\n"
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
@@ -163,6 +183,7 @@ struct cmdline {
     enum mode mode;
     const char *input;        /* NULL or "-": stdin */
     const char *vtk_dir;
+    const char *vtk_prefix;   /* --vtk-prefix NAME: NAME_particles_N.vtp; NULL: no prefix */
     const char *output;       /* --salvage -o OUT */
     long long frame;          /* --frame K, -1 if not given */
     int last;                 /* --last */
@@ -175,13 +196,15 @@ struct cmdline {
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
-       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_LAMMPS };
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_LAMMPS,
+       OPT_VTK_PREFIX };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"particles", no_argument, NULL, OPT_PARTICLES},
     {"contacts", no_argument, NULL, OPT_CONTACTS},
     {"vtk", required_argument, NULL, OPT_VTK},
+    {"vtk-prefix", required_argument, NULL, OPT_VTK_PREFIX},
     {"salvage", no_argument, NULL, OPT_SALVAGE},
     {"cell", no_argument, NULL, OPT_CELL},
     {"walls", no_argument, NULL, OPT_WALLS},
@@ -270,6 +293,16 @@ static void check_combinations(const struct cmdline *c, const struct raw_args *r
                   c->mode == MODE_SUMMARY ? "the summary" : c->mode == MODE_CELL ? "--cell" : "--walls");
 }
 
+/* --vtk-prefix: with --vtk only; a file name part (no '/'), not empty. */
+static void check_vtk_prefix(const struct cmdline *c)
+{
+    if (!c->vtk_prefix) return;
+    if (c->mode != MODE_VTK) cli_usage("--vtk-prefix applies to --vtk only");
+    if (!*c->vtk_prefix) cli_usage("--vtk-prefix: the prefix is empty");
+    if (strchr(c->vtk_prefix, '/')) cli_usage("--vtk-prefix: '%s' holds a '/': give the folder with --vtk DIR", c->vtk_prefix);
+    if (strlen(c->vtk_prefix) > 200) cli_usage("--vtk-prefix: longer than 200 bytes");
+}
+
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
     struct raw_args raw;
@@ -287,6 +320,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_PARTICLES: set_mode(c, &raw, MODE_PARTICLES, "--particles"); break;
         case OPT_CONTACTS: set_mode(c, &raw, MODE_CONTACTS, "--contacts"); break;
         case OPT_VTK: set_mode(c, &raw, MODE_VTK, "--vtk"); c->vtk_dir = optarg; break;
+        case OPT_VTK_PREFIX: c->vtk_prefix = optarg; break;
         case OPT_SALVAGE: set_mode(c, &raw, MODE_SALVAGE, "--salvage"); break;
         case OPT_CELL: set_mode(c, &raw, MODE_CELL, "--cell"); break;
         case OPT_WALLS: set_mode(c, &raw, MODE_WALLS, "--walls"); break;
@@ -305,6 +339,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     }
     if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
     if (c->mode == MODE_VTK && !*c->vtk_dir) cli_usage("--vtk: the directory name is empty");
+    check_vtk_prefix(c);
     c->input = optind < argc ? argv[optind] : NULL;
     check_combinations(c, &raw);
     if (raw.select_opts) parse_selection(c, &raw);
@@ -325,7 +360,7 @@ struct probe {
     int warned_box;
     uint64_t printed;          /* frames printed */
     dem_id_index ix;
-    FILE *pvd_particles, *pvd_contacts;
+    FILE *pvd_particles, *pvd_contacts, *pvd_walls, *pvd_cell; /* walls, cell: NULL until a frame has them */
     char *path;                /* --vtk: DIR/ + a file name */
     size_t path_size;
 };
@@ -363,9 +398,11 @@ static void make_dir(const char *dir)
     free(p);
 }
 
+/* DIR/[PREFIX_]name */
 static const char *vtk_path(struct probe *pr, const char *name)
 {
-    snprintf(pr->path, pr->path_size, "%s/%s", pr->cl->vtk_dir, name);
+    const char *prefix = pr->cl->vtk_prefix;
+    snprintf(pr->path, pr->path_size, "%s/%s%s%s", pr->cl->vtk_dir, prefix ? prefix : "", prefix ? "_" : "", name);
     return pr->path;
 }
 
@@ -387,7 +424,8 @@ static FILE *start_collection(struct probe *pr, const char *name)
 static void vtk_start(struct probe *pr)
 {
     make_dir(pr->cl->vtk_dir);
-    pr->path_size = strlen(pr->cl->vtk_dir) + 64; /* file names have at most 34 bytes */
+    /* file names: [PREFIX_] and at most 34 bytes */
+    pr->path_size = strlen(pr->cl->vtk_dir) + (pr->cl->vtk_prefix ? strlen(pr->cl->vtk_prefix) : 0) + 64;
     pr->path = malloc(pr->path_size);
     if (!pr->path) cli_die("out of memory");
     pr->pvd_particles = start_collection(pr, "particles.pvd");
@@ -406,23 +444,48 @@ static dem_status write_contacts_vtp(struct probe *pr, FILE *out, const dem_syst
     return dem_vtk_contacts(out, s, &pr->ix, pr->sel, err);
 }
 
-/* DIR/<prefix>_NNNNNN.vtp, then its entry in the collection. */
-static void vtk_file(struct probe *pr, const char *prefix, uint64_t frame, const dem_system *s,
+static dem_status write_walls_vtp(struct probe *pr, FILE *out, const dem_system *s, dem_error *err)
+{
+    (void)pr;
+    return dem_vtk_walls(out, s, err);
+}
+
+static dem_status write_cell_vtp(struct probe *pr, FILE *out, const dem_system *s, dem_error *err)
+{
+    (void)pr;
+    return dem_vtk_cell(out, s, err);
+}
+
+/* DIR/[PREFIX_]<kind>_NNNNNN.vtp, then its entry (the name relative to DIR) in the collection. */
+static void vtk_file(struct probe *pr, const char *kind, uint64_t frame, const dem_system *s,
                      vtk_writer writer, FILE *pvd)
 {
     char name[64];
     dem_error err;
-    snprintf(name, sizeof name, "%s_%06llu.vtp", prefix, (unsigned long long)frame);
+    snprintf(name, sizeof name, "%s_%06llu.vtp", kind, (unsigned long long)frame);
     FILE *f = open_output(pr, name);
+    const char *slash = strrchr(pr->path, '/');
+    char *entry = strdup(slash ? slash + 1 : pr->path);
+    if (!entry) cli_die("out of memory");
     if (writer(pr, f, s, &err)) cli_die("%s: %s", pr->path, err.msg);
     if (fclose(f) != 0) cli_die("cannot write '%s': %s", pr->path, strerror(errno));
-    if (dem_pvd_add(pvd, s->time, name, &err)) cli_die("%s/%s.pvd: %s", pr->cl->vtk_dir, prefix, err.msg);
+    if (dem_pvd_add(pvd, s->time, entry, &err)) {
+        snprintf(name, sizeof name, "%s.pvd", kind);
+        cli_die("%s: %s", vtk_path(pr, name), err.msg);
+    }
+    free(entry);
 }
 
 static void emit_vtk(struct probe *pr, uint64_t frame, const dem_system *s)
 {
     vtk_file(pr, "particles", frame, s, write_particles_vtp, pr->pvd_particles);
     vtk_file(pr, "contacts", frame, s, write_contacts_vtp, pr->pvd_contacts);
+    /* The container from the first frame that has one on: later frames without it get an
+     * empty file, so that the series says when walls were removed. */
+    if (!pr->pvd_walls && s->nwalls) pr->pvd_walls = start_collection(pr, "walls.pvd");
+    if (pr->pvd_walls) vtk_file(pr, "walls", frame, s, write_walls_vtp, pr->pvd_walls);
+    if (!pr->pvd_cell && s->cell.flags) pr->pvd_cell = start_collection(pr, "cell.pvd");
+    if (pr->pvd_cell) vtk_file(pr, "cell", frame, s, write_cell_vtp, pr->pvd_cell);
 }
 
 static dem_status emit_summary(struct probe *pr, uint64_t frame, const dem_system *s, dem_error *err)
@@ -590,6 +653,8 @@ int main(int argc, char **argv)
     dem_select_free(&cl.sel);
     if (pr.pvd_particles && fclose(pr.pvd_particles) != 0) cli_die("cannot write particles.pvd: %s", strerror(errno));
     if (pr.pvd_contacts && fclose(pr.pvd_contacts) != 0) cli_die("cannot write contacts.pvd: %s", strerror(errno));
+    if (pr.pvd_walls && fclose(pr.pvd_walls) != 0) cli_die("cannot write walls.pvd: %s", strerror(errno));
+    if (pr.pvd_cell && fclose(pr.pvd_cell) != 0) cli_die("cannot write cell.pvd: %s", strerror(errno));
     free(pr.path);
     return 0;
 }

@@ -46,7 +46,7 @@ SOLID=0.020943951023931956
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
     [[ "${lines[0]}" == "Usage: dem-probe "* ]]
-    for opt in --summary --particles --contacts --vtk --frame --last --every --select --ids \
+    for opt in --summary --particles --contacts --vtk --vtk-prefix --frame --last --every --select --ids \
                --region --fields --box --help; do
         [[ "$output" == *" $opt"* ]] || { echo "help does not teach $opt"; return 1; }
     done
@@ -413,8 +413,9 @@ make_truncated() {
     for k in 0 1 2; do
         [ -s out/deep/particles_00000$k.vtp ]
         [ -s out/deep/contacts_00000$k.vtp ]
+        [ -s out/deep/walls_00000$k.vtp ]   # mkframes' default frame has walls (tests/bats/vtk.bats)
     done
-    [ "$(ls out/deep | wc -l)" -eq 8 ]
+    [ "$(ls out/deep | wc -l)" -eq 12 ]
     xml_ok < out/deep/particles.pvd
     xml_ok < out/deep/contacts.pvd
     [ "$(grep -c '<DataSet ' out/deep/particles.pvd)" -eq 3 ]
@@ -487,7 +488,7 @@ Verts offsets Int64 1 3" ]
 @test "--vtk with frame and particle selection" {
     mkframes -n 5 > a.dem
     dem-probe --vtk out --every 2 --ids 2 a.dem
-    [ "$(ls out | tr '\n' ' ')" = "contacts.pvd contacts_000000.vtp contacts_000002.vtp contacts_000004.vtp particles.pvd particles_000000.vtp particles_000002.vtp particles_000004.vtp " ]
+    [ "$(ls out | tr '\n' ' ')" = "contacts.pvd contacts_000000.vtp contacts_000002.vtp contacts_000004.vtp particles.pvd particles_000000.vtp particles_000002.vtp particles_000004.vtp walls.pvd walls_000000.vtp walls_000002.vtp walls_000004.vtp " ]
     [ "$(vtpcheck -a id out/particles_000002.vtp)" = 2 ]
     grep -q 'NumberOfLines="2"' out/contacts_000004.vtp   # 2-1 and 2^53+1 - 2
     dem-probe --vtk last --last a.dem

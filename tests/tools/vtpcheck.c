@@ -8,7 +8,7 @@
  * Checks: header_type UInt64 and LittleEndian; the blocks follow each other exactly as the
  * offsets say (each a UInt64 byte count, then the bytes), the last one ends right before
  * "\n  </AppendedData>\n</VTKFile>\n" at the end of the file; every array holds whole tuples, as
- * many as its section needs (points, cells); offsets increase and end at the connectivity length;
+ * many as its section needs (points, cells: verts, lines and polys); offsets increase and end at the connectivity length;
  * connectivity names existing points. Exit status 1 with a message on the first problem. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,7 +32,7 @@ typedef struct {
     uint8_t *buf;
     size_t len;
     size_t base; /* first byte after '_' */
-    uint64_t npoints, nverts, nlines;
+    uint64_t npoints, nverts, nlines, npolys;
     array a[MAX_ARRAYS];
     int n;
 } vtp;
@@ -103,13 +103,14 @@ static void parse_header(vtp *v)
     v->npoints = attr_u64(piece, "NumberOfPoints", 0);
     v->nverts = attr_u64(piece, "NumberOfVerts", 0);
     v->nlines = attr_u64(piece, "NumberOfLines", 0);
+    v->npolys = attr_u64(piece, "NumberOfPolys", 0);
     const char *us = strchr(app, '_');
     if (!us) fail("%s", "no '_' opening the appended data");
     v->base = (size_t)(us + 1 - text);
-    static const char *const sections[] = {"PointData", "CellData", "Points", "Verts", "Lines"};
+    static const char *const sections[] = {"PointData", "CellData", "Points", "Verts", "Lines", "Polys"};
     for (const char *p = piece; p < app; p++) {
         if (*p != '<') continue;
-        for (size_t s = 0; s < 5; s++) {
+        for (size_t s = 0; s < 6; s++) {
             size_t n = strlen(sections[s]);
             if (!strncmp(p + 1, sections[s], n) && (p[1 + n] == '>' || p[1 + n] == ' '))
                 snprintf(v->a[v->n].section, sizeof v->a[v->n].section, "%s", sections[s]);
@@ -177,13 +178,14 @@ static void check_counts(const vtp *v)
     for (int k = 0; k < v->n; k++) {
         const array *a = &v->a[k];
         uint64_t want = !strcmp(a->section, "PointData") || !strcmp(a->section, "Points") ? v->npoints
-                      : !strcmp(a->section, "CellData") ? v->nverts + v->nlines : a->tuples;
+                      : !strcmp(a->section, "CellData") ? v->nverts + v->nlines + v->npolys : a->tuples;
         if (a->tuples != want) fail("array %s: tuple count differs from its section's", a->name);
     }
     const array *pts = find(v, "Points", "Points");
     if (!pts || pts->ncomp != 3) fail("%s", "no 3-component Points array");
     check_cells(v, "Verts", v->nverts);
     check_cells(v, "Lines", v->nlines);
+    check_cells(v, "Polys", v->npolys);
 }
 
 static void print_value(const array *a, uint64_t i)
