@@ -111,12 +111,16 @@ typedef struct {
 
 /* Random sequential addition: radii drawn first from the seeded generator, sorted largest
  * first, then each sphere tried at uniformly random positions inside the region until it
- * overlaps no sphere placed before (a cell grid of cells >= 2 rmax finds the neighbours). Ids
- * follow the placement order. Where s->cell is periodic, the region must span the cell (a box
- * along that axis; a cylinder only along its own axis, with LO, HI the cell's bounds): spheres
- * may cross those faces, and overlaps are judged by the minimum image. Fails with DEM_ERR_LIMIT,
- * naming how many spheres were placed and the solid fraction reached, when one finds no room
- * (and then removes the spheres it placed). */
+ * overlaps no sphere placed before, no particle already in s and no wall of s (it must lie
+ * wholly on the particles' side of every wall; touching is allowed). A cell grid of cells >= the
+ * largest sum of two radii finds the neighbours. Ids count on from the largest id in s (1, 2,
+ * ... in an empty system), in placement order. Where s->cell is periodic, the region must span
+ * the cell (a box along that axis; a cylinder only along its own axis, with LO, HI the cell's
+ * bounds): spheres may cross those faces, and overlaps are judged by the minimum image. Fails
+ * with DEM_ERR_LIMIT, naming how many spheres were placed and the solid fraction they reached,
+ * when one finds no room (and then removes the spheres it placed: s is as before). */
+dem_status dem_pack_insert(dem_system *s, const dem_random_spec *spec, dem_error *err);
+/* A random packing: dem_pack_insert, normally into a system without particles or walls. */
 dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err);
 
 /* ---- TSV import ----------------------------------------------------------------------------- */
