@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,16 @@ static const char help_text[] =
 
 enum source { SRC_NONE, SRC_LATTICE, SRC_RANDOM, SRC_FROM };
 
+/* The input of --from, its first bytes read ahead to tell a dem stream (a gzip member) from a
+ * table; the readers get them back before the rest. */
+struct input {
+    int fd;
+    const char *name; /* for messages: the path, or "standard input" */
+    unsigned char head[2];
+    size_t nhead, used;
+    int stream;       /* the input starts with the gzip magic 1f 8b: a dem stream */
+};
+
 /* The command line, parsed and checked, as the library wants it. */
 struct cmdline {
     enum source source;
@@ -178,8 +189,15 @@ struct cmdline {
     int periodic_lattice;
     /* random */
     dem_random_spec random;
-    /* table */
+    /* table or stream */
     const char *from;
+    struct input in;
+    /* edits of a stream's frame */
+    long long frame;        /* --frame K (-1: the last) */
+    const char **deletes, **set_materials, **remove_walls;
+    int ndeletes, nset_materials, nremove_walls;
+    int insert;             /* --insert N given: c->random holds its spec */
+    const char *insert_material;
     /* materials: material 0, then --material specs, then --assign MAT:SEL in order */
     dem_material mat0;
     const char **materials, **assign, **walls, **fixed, **groups;
@@ -206,7 +224,7 @@ enum {
     OPT_FROM, OPT_DENSITY, OPT_YOUNG, OPT_POISSON, OPT_FRICTION, OPT_RESTITUTION, OPT_ROLLING,
     OPT_TWISTING, OPT_SURFACE, OPT_MATERIAL, OPT_ASSIGN, OPT_WALL, OPT_ENCLOSE, OPT_WALL_MATERIAL,
     OPT_PERIODIC, OPT_PERIODIC_AXES, OPT_VELOCITY, OPT_VELOCITY_RANDOM, OPT_OMEGA, OPT_FIXED, OPT_GROUP,
-    OPT_LEVEL
+    OPT_LEVEL, OPT_INSERT, OPT_INSERT_MATERIAL, OPT_DELETE, OPT_REMOVE_WALL, OPT_SET_MATERIAL, OPT_FRAME
 };
 
 static const struct option long_options[] = {
@@ -244,6 +262,12 @@ static const struct option long_options[] = {
     {"omega", required_argument, NULL, OPT_OMEGA},
     {"fixed", required_argument, NULL, OPT_FIXED},
     {"group", required_argument, NULL, OPT_GROUP},
+    {"insert", required_argument, NULL, OPT_INSERT},
+    {"insert-material", required_argument, NULL, OPT_INSERT_MATERIAL},
+    {"delete", required_argument, NULL, OPT_DELETE},
+    {"remove-wall", required_argument, NULL, OPT_REMOVE_WALL},
+    {"set-material", required_argument, NULL, OPT_SET_MATERIAL},
+    {"frame", required_argument, NULL, OPT_FRAME},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"verbose", no_argument, NULL, 'v'},
     {"output", required_argument, NULL, 'o'},
@@ -260,6 +284,8 @@ struct raw_args {
     const char *size_opt;    /* the size-distribution option given, if any */
     int sizes;               /* size-distribution options given */
     int radius_given, max_attempts_given;
+    const char *mat0_opt;    /* a material-0 option given (--density, --young, ...) */
+    int seed_given;
 };
 
 static void set_source(struct cmdline *c, struct raw_args *raw, enum source s, const char *opt)
@@ -337,23 +363,56 @@ static void reject_unless(int given, int ok, const char *opt, const char *needs)
 static void check_combinations(struct cmdline *c, const struct raw_args *raw)
 {
     if (!raw->sources) cli_usage("give one of --lattice KIND, --random N or --from FILE");
-    int lat = c->source == SRC_LATTICE, rnd = c->source == SRC_RANDOM;
+    int lat = c->source == SRC_LATTICE, rnd = c->source == SRC_RANDOM, from = c->source == SRC_FROM;
+    int ins = c->insert; /* --insert: only with --from (checked below), the region and sizes as --random's */
     reject_unless(raw->cells != NULL, lat, "--cells", "--lattice");
     reject_unless(raw->spacing != NULL, lat, "--spacing", "--lattice");
     reject_unless(raw->origin != NULL, lat, "--origin", "--lattice");
-    reject_unless(raw->box != NULL, rnd, "--box", "--random");
-    reject_unless(raw->cylinder != NULL, rnd, "--cylinder", "--random");
-    reject_unless(raw->max_attempts_given, rnd, "--max-attempts", "--random");
-    reject_unless(raw->sizes && !raw->radius_given, rnd, raw->size_opt, "--random");
-    reject_unless(raw->radius_given, lat || rnd, "--radius", "--lattice and --random");
+    reject_unless(ins, from, "--insert", "--from with a dem stream");
+    reject_unless(c->ndeletes, from, "--delete", "--from with a dem stream");
+    reject_unless(c->nremove_walls, from, "--remove-wall", "--from with a dem stream");
+    reject_unless(c->nset_materials, from, "--set-material", "--from with a dem stream");
+    reject_unless(c->frame >= 0, from, "--frame", "--from with a dem stream");
+    reject_unless(c->insert_material != NULL, ins, "--insert-material", "--insert");
+    reject_unless(raw->box != NULL, rnd || ins, "--box", "--random and --insert");
+    reject_unless(raw->cylinder != NULL, rnd || ins, "--cylinder", "--random and --insert");
+    reject_unless(raw->max_attempts_given, rnd || ins, "--max-attempts", "--random and --insert");
+    reject_unless(raw->sizes && !raw->radius_given, rnd || ins, raw->size_opt, "--random and --insert");
+    reject_unless(raw->radius_given, lat || rnd || ins, "--radius", "--lattice, --random and --insert");
     reject_unless(c->periodic_lattice, lat, "--periodic lattice", "--lattice");
     reject_unless(raw->axes != NULL, c->periodic, "--periodic-axes", "--periodic");
     if (lat && !raw->cells) cli_usage("--lattice needs --cells NX,NY,NZ");
     if (lat && !raw->radius_given) cli_usage("--lattice needs --radius R");
-    if (rnd && !raw->box && !raw->cylinder) cli_usage("--random needs a region: --box or --cylinder");
-    if (rnd && raw->box && raw->cylinder) cli_usage("--box and --cylinder exclude each other: give one region");
-    if (rnd && !raw->sizes)
-        cli_usage("--random needs a size distribution: --radius, --radius-uniform, --bidisperse or --lognormal");
+    const char *rnd_opt = rnd ? "--random" : "--insert";
+    if ((rnd || ins) && !raw->box && !raw->cylinder) cli_usage("%s needs a region: --box or --cylinder", rnd_opt);
+    if ((rnd || ins) && raw->box && raw->cylinder) cli_usage("--box and --cylinder exclude each other: give one region");
+    if ((rnd || ins) && !raw->sizes)
+        cli_usage("%s needs a size distribution: --radius, --radius-uniform, --bidisperse or --lognormal", rnd_opt);
+}
+
+/* Once --from's input is known to be a table or a stream: what applies to which. */
+static void check_source(const struct cmdline *c, const struct raw_args *raw)
+{
+    if (c->source != SRC_FROM) return;
+    const char *what = c->in.name;
+    if (!c->in.stream) {
+        const char *edit = c->insert ? "--insert" : c->ndeletes ? "--delete" : c->nremove_walls ? "--remove-wall"
+                         : c->nset_materials ? "--set-material" : c->frame >= 0 ? "--frame" : NULL;
+        if (edit) cli_usage("%s applies only to a dem stream, and %s is a table (its first bytes are not a gzip member)", edit, what);
+        return;
+    }
+    /* A stream's frame keeps its materials, cell and walls: what makes a new system is refused. */
+    if (raw->mat0_opt)
+        cli_usage("%s sets material 0 of a new system; %s is a dem stream, which keeps its materials: change one with "
+                  "--set-material 0:KEY=VALUE (e.g. --set-material 0:density=2600)", raw->mat0_opt, what);
+    if (c->enclose)
+        cli_usage("--enclose walls a new system; %s is a dem stream, which keeps its walls: add walls with --wall, remove them with --remove-wall", what);
+    if (c->periodic)
+        cli_usage("--periodic makes the cell of a new system; %s is a dem stream, which keeps its periodic cell", what);
+    if (raw->axes) cli_usage("--periodic-axes applies only to --periodic, not to a dem stream (%s keeps its cell)", what);
+    if (!c->insert && (c->has_velocity || c->has_velocity_random || c->has_omega))
+        cli_usage("%s sets the velocities of new particles: from a dem stream (%s) it applies to the --insert particles, and no --insert is given",
+                  c->has_velocity ? "--velocity" : c->has_velocity_random ? "--velocity-random" : "--omega", what);
 }
 
 /* Values that are well formed but impossible, found before any work is done. */
@@ -371,7 +430,7 @@ static void check_values(struct cmdline *c, const struct raw_args *raw)
                       2.0 * l->radius);
         if (dem_lattice_check(l, &err)) cli_usage_err("--cells", &err);
     }
-    if (c->source == SRC_RANDOM) {
+    if (c->source == SRC_RANDOM || c->insert) {
         if (dem_size_check(&c->random.size, &err)) cli_usage_err(raw->size_opt, &err);
         if (raw->box && dem_region_parse_box(raw->box, &c->random.region, &err)) cli_usage_err("--box", &err);
         if (raw->cylinder && dem_region_parse_cylinder(raw->cylinder, &c->random.region, &err))
@@ -380,6 +439,58 @@ static void check_values(struct cmdline *c, const struct raw_args *raw)
     if (raw->axes && dem_pack_parse_axes(raw->axes, &c->periodic_axes, &err)) cli_usage_err("--periodic-axes", &err);
     if (c->has_velocity_random && !(c->velocity_sigma >= 0.0))
         cli_usage("--velocity-random: SIGMA %g m/s must be >= 0", c->velocity_sigma);
+}
+
+/* The edit options' own syntax, before any input is read. */
+static void check_selections(const struct cmdline *c)
+{
+    dem_error err;
+    for (int k = 0; k < c->ndeletes; k++) {
+        dem_select sel;
+        if (dem_select_parse(&sel, c->deletes[k], &err)) cli_usage_err("--delete", &err);
+        dem_select_free(&sel);
+    }
+    for (int k = 0; k < c->nremove_walls; k++) cli_int("--remove-wall", c->remove_walls[k], 0, LLONG_MAX);
+    for (int k = 0; k < c->nset_materials; k++) {
+        const char *t = c->set_materials[k], *colon = strchr(t, ':');
+        if (!colon || colon == t || !colon[1])
+            cli_usage("--set-material: '%s' is not MAT:KEY=VALUE,... (e.g. 0:density=2600, steel:friction=0.3)", t);
+    }
+}
+
+/* Open --from's input and read its first two bytes: 1f 8b (gzip) starts a dem stream. */
+static void open_input(struct input *in, const char *path)
+{
+    memset(in, 0, sizeof *in);
+    in->fd = cli_open_input(path);
+    in->name = strcmp(path, "-") ? path : "standard input";
+    while (in->nhead < sizeof in->head) {
+        ssize_t got = read(in->fd, in->head + in->nhead, sizeof in->head - in->nhead);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) cli_die("cannot read '%s': %s", in->name, strerror(errno));
+        if (got == 0) break;
+        in->nhead += (size_t)got;
+    }
+    in->stream = in->nhead == 2 && in->head[0] == 0x1f && in->head[1] == 0x8b;
+}
+
+/* The input's bytes: the two read ahead, then the rest (dem_read_fn). */
+static long input_read(void *ctx, void *buf, size_t n, dem_error *err)
+{
+    struct input *in = ctx;
+    if (in->used < in->nhead) {
+        size_t k = in->nhead - in->used < n ? in->nhead - in->used : n;
+        memcpy(buf, in->head + in->used, k);
+        in->used += k;
+        return (long)k;
+    }
+    for (;;) {
+        ssize_t got = read(in->fd, buf, n);
+        if (got >= 0) return (long)got;
+        if (errno == EINTR) continue;
+        dem_fail(err, DEM_ERR_IO, "cannot read '%s': %s", in->name, strerror(errno));
+        return -1;
+    }
 }
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
@@ -392,6 +503,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->random.max_attempts = DEM_PACK_ATTEMPTS_DEFAULT;
     c->periodic_axes = DEM_CELL_PERIODIC_A | DEM_CELL_PERIODIC_B | DEM_CELL_PERIODIC_C;
     c->level = DEM_LEVEL_DEFAULT;
+    c->frame = -1;
     int opt;
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((opt = getopt_long(argc, argv, ":hvo:", long_options, NULL)) != -1) {
@@ -414,19 +526,22 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_RADIUS_UNIFORM: set_size(c, &raw, DEM_SIZE_UNIFORM, "--radius-uniform", optarg); break;
         case OPT_BIDISPERSE: set_size(c, &raw, DEM_SIZE_BIDISPERSE, "--bidisperse", optarg); break;
         case OPT_LOGNORMAL: set_size(c, &raw, DEM_SIZE_LOGNORMAL, "--lognormal", optarg); break;
-        case OPT_SEED: c->random.seed = c->seed = (uint64_t)cli_int("--seed", optarg, 0, LLONG_MAX); break;
+        case OPT_SEED:
+            raw.seed_given = 1;
+            c->random.seed = c->seed = (uint64_t)cli_int("--seed", optarg, 0, LLONG_MAX);
+            break;
         case OPT_MAX_ATTEMPTS:
             raw.max_attempts_given = 1;
             c->random.max_attempts = (long)cli_int("--max-attempts", optarg, 1, 1000000000);
             break;
-        case OPT_DENSITY: c->mat0.density = cli_double("--density", optarg); break;
-        case OPT_YOUNG: c->mat0.young = cli_double("--young", optarg); break;
-        case OPT_POISSON: c->mat0.poisson = cli_double("--poisson", optarg); break;
-        case OPT_FRICTION: c->mat0.friction = cli_double("--friction", optarg); break;
-        case OPT_RESTITUTION: c->mat0.restitution = cli_double("--restitution", optarg); break;
-        case OPT_ROLLING: c->mat0.rolling_friction = cli_double("--rolling-friction", optarg); break;
-        case OPT_TWISTING: c->mat0.twisting_friction = cli_double("--twisting-friction", optarg); break;
-        case OPT_SURFACE: c->mat0.surface_energy = cli_double("--surface-energy", optarg); break;
+        case OPT_DENSITY: raw.mat0_opt = "--density"; c->mat0.density = cli_double("--density", optarg); break;
+        case OPT_YOUNG: raw.mat0_opt = "--young"; c->mat0.young = cli_double("--young", optarg); break;
+        case OPT_POISSON: raw.mat0_opt = "--poisson"; c->mat0.poisson = cli_double("--poisson", optarg); break;
+        case OPT_FRICTION: raw.mat0_opt = "--friction"; c->mat0.friction = cli_double("--friction", optarg); break;
+        case OPT_RESTITUTION: raw.mat0_opt = "--restitution"; c->mat0.restitution = cli_double("--restitution", optarg); break;
+        case OPT_ROLLING: raw.mat0_opt = "--rolling-friction"; c->mat0.rolling_friction = cli_double("--rolling-friction", optarg); break;
+        case OPT_TWISTING: raw.mat0_opt = "--twisting-friction"; c->mat0.twisting_friction = cli_double("--twisting-friction", optarg); break;
+        case OPT_SURFACE: raw.mat0_opt = "--surface-energy"; c->mat0.surface_energy = cli_double("--surface-energy", optarg); break;
         case OPT_MATERIAL: push_list(&c->materials, &c->nmaterials, argc, optarg); break;
         case OPT_ASSIGN: push_list(&c->assign, &c->nassign, argc, optarg); break;
         case OPT_WALL: push_list(&c->walls, &c->nwalls, argc, optarg); break;
@@ -443,12 +558,26 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_FIXED: push_list(&c->fixed, &c->nfixed, argc, optarg); break;
         case OPT_GROUP: push_list(&c->groups, &c->ngroups, argc, optarg); break;
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
+        case OPT_INSERT:
+            c->insert = 1;
+            c->random.n = (size_t)cli_int("--insert", optarg, 1, DEM_PACK_MAX_PARTICLES);
+            break;
+        case OPT_INSERT_MATERIAL: c->insert_material = optarg; break;
+        case OPT_DELETE: push_list(&c->deletes, &c->ndeletes, argc, optarg); break;
+        case OPT_REMOVE_WALL: push_list(&c->remove_walls, &c->nremove_walls, argc, optarg); break;
+        case OPT_SET_MATERIAL: push_list(&c->set_materials, &c->nset_materials, argc, optarg); break;
+        case OPT_FRAME: c->frame = cli_int("--frame", optarg, 0, LLONG_MAX); break;
         default: cli_bad_option(opt, argv);
         }
     }
     if (optind < argc) cli_usage("unexpected argument '%s' (dem-pack reads a table only with --from)", argv[optind]);
     check_combinations(c, &raw);
     check_values(c, &raw);
+    check_selections(c);
+    if (c->source == SRC_FROM) {
+        open_input(&c->in, c->from);
+        check_source(c, &raw);
+    }
 }
 
 /* ---- building the system ------------------------------------------------------------------ */
@@ -483,25 +612,54 @@ static void set_cell(dem_system *s, const struct cmdline *c)
     if (dem_pack_set_cell(s, lo, hi, c->periodic_axes, &err)) cli_usage_err("--periodic", &err);
 }
 
-static char *read_all(const char *path, size_t *len)
+static char *read_all(struct input *in, size_t *len)
 {
-    int fd = cli_open_input(path);
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
     if (!buf) cli_die("out of memory");
     for (;;) {
-        if (n == cap && !(buf = realloc(buf, cap *= 2))) cli_die("out of memory reading '%s'", path);
-        ssize_t got = read(fd, buf + n, cap - n);
-        if (got < 0) cli_die("cannot read '%s': %s", path, strerror(errno));
+        if (n == cap && !(buf = realloc(buf, cap *= 2))) cli_die("out of memory reading '%s'", in->name);
+        dem_error err;
+        long got = input_read(in, buf + n, cap - n, &err);
+        if (got < 0) cli_die_err(&err);
         if (got == 0) break;
         n += (size_t)got;
     }
-    if (fd != STDIN_FILENO) close(fd);
     *len = n;
     return buf;
 }
 
-static void make_particles(dem_system *s, const struct cmdline *c)
+/* Frame c->frame of the stream (the last if -1), whole, into s. */
+static void read_frame(dem_system *s, struct cmdline *c)
+{
+    dem_error err;
+    dem_reader *r = dem_reader_new(input_read, &c->in, &err);
+    if (!r) cli_die_err(&err);
+    dem_system next;
+    dem_system_init(&next);
+    int st, got = 0;
+    while ((st = dem_reader_next(r, &next, &err)) == 1) {
+        dem_system t = *s;
+        *s = next;
+        next = t;
+        got = 1;
+        if (c->frame >= 0 && dem_reader_frames(r) == (uint64_t)c->frame + 1) break;
+    }
+    dem_system_free(&next);
+    if (st < 0) {
+        if (got && c->frame < 0)
+            cli_die("%s: %s (the %llu complete frame%s before it: 'dem-probe --salvage' writes them out, to continue from the last)",
+                    c->in.name, err.msg, (unsigned long long)dem_reader_frames(r), dem_reader_frames(r) == 1 ? "" : "s");
+        cli_die("%s: %s", c->in.name, err.msg);
+    }
+    if (c->frame >= 0 && dem_reader_frames(r) != (uint64_t)c->frame + 1)
+        cli_die("--frame %lld: %s has only %llu frame%s (0 to %llu)", c->frame, c->in.name, (unsigned long long)dem_reader_frames(r),
+                dem_reader_frames(r) == 1 ? "" : "s", (unsigned long long)dem_reader_frames(r) - 1);
+    if (st == 0) cli_input_end(r);
+    dem_reader_free(r);
+}
+
+static void make_particles(dem_system *s, struct cmdline *c)
 {
     dem_error err;
     dem_status st = DEM_OK;
@@ -513,9 +671,9 @@ static void make_particles(dem_system *s, const struct cmdline *c)
         break;
     case SRC_FROM: {
         size_t len;
-        char *text = read_all(c->from, &len);
+        char *text = read_all(&c->in, &len);
         st = dem_pack_parse_tsv(s, text, len, &err);
-        if (st) dem_error_prefix(&err, "%s: ", strcmp(c->from, "-") ? c->from : "standard input");
+        if (st) dem_error_prefix(&err, "%s: ", c->in.name);
         free(text);
         break;
     }
@@ -525,8 +683,9 @@ static void make_particles(dem_system *s, const struct cmdline *c)
 }
 
 /* Parse "MAT:SEL" of --assign; the material name may not contain ':'. */
-static void assign_materials(dem_system *s, const struct cmdline *c)
+static size_t assign_materials(dem_system *s, const struct cmdline *c)
 {
+    size_t total = 0;
     for (int k = 0; k < c->nassign; k++) {
         const char *text = c->assign[k], *colon = strchr(text, ':');
         if (!colon || colon == text) cli_usage("--assign: '%s' is not MAT:SEL (e.g. 1:all, steel:radius=0.002,0.003)", text);
@@ -539,24 +698,30 @@ static void assign_materials(dem_system *s, const struct cmdline *c)
         dem_select sel;
         dem_error err;
         if (dem_select_parse(&sel, colon + 1, &err)) cli_usage_err("--assign", &err);
-        if (dem_pack_assign(s, mat, &sel, NULL, &err)) cli_die_err(&err);
+        size_t count;
+        if (dem_pack_assign(s, mat, &sel, &count, &err)) cli_die_err(&err);
+        total += count;
         dem_select_free(&sel);
     }
+    return total;
 }
 
-static void fix_particles(dem_system *s, const struct cmdline *c)
+static size_t fix_particles(dem_system *s, const struct cmdline *c)
 {
+    size_t total = 0;
     for (int k = 0; k < c->nfixed; k++) {
         dem_select sel;
         dem_error err;
         if (dem_select_parse(&sel, c->fixed[k], &err)) cli_usage_err("--fixed", &err);
-        dem_pack_fix(s, &sel);
+        total += dem_pack_fix(s, &sel);
         dem_select_free(&sel);
     }
+    return total;
 }
 
-static void set_groups(dem_system *s, const struct cmdline *c)
+static size_t set_groups(dem_system *s, const struct cmdline *c)
 {
+    size_t total = 0;
     for (int k = 0; k < c->ngroups; k++) {
         const char *arg = c->groups[k], *colon = strchr(arg, ':');
         if (!colon) cli_usage("--group: '%s' is not G:SEL", arg);
@@ -569,17 +734,19 @@ static void set_groups(dem_system *s, const struct cmdline *c)
         dem_select sel;
         dem_error err;
         if (dem_select_parse(&sel, colon + 1, &err)) cli_usage_err("--group", &err);
-        dem_pack_group(s, g, &sel);
+        total += dem_pack_group(s, g, &sel);
         dem_select_free(&sel);
     }
+    return total;
 }
 
-static void set_velocities(dem_system *s, const struct cmdline *c)
+/* The particles from index first on (0: all of a new system; from a stream: the inserted ones). */
+static void set_velocities(dem_system *s, const struct cmdline *c, size_t first)
 {
     dem_error err;
-    if (c->has_velocity) dem_pack_set_velocity(s, c->velocity);
-    if (c->has_velocity_random && dem_pack_random_velocity(s, c->velocity_sigma, c->seed, &err)) cli_die_err(&err);
-    if (c->has_omega) dem_pack_set_omega(s, c->omega);
+    if (c->has_velocity) dem_pack_set_velocity_from(s, first, c->velocity);
+    if (c->has_velocity_random && dem_pack_random_velocity_from(s, first, c->velocity_sigma, c->seed, &err)) cli_die_err(&err);
+    if (c->has_omega) dem_pack_set_omega_from(s, first, c->omega);
 }
 
 static void add_walls(dem_system *s, const struct cmdline *c)
@@ -605,6 +772,126 @@ static void add_walls(dem_system *s, const struct cmdline *c)
         if (!st) st = dem_pack_enclose_box(s, lo, hi, mat, &err);
     }
     if (st) cli_die("--enclose: %s", err.msg);
+}
+
+/* ---- editing a stream's frame -------------------------------------------------------------- */
+/* What the edits did, for -v. */
+struct edits {
+    size_t walls_removed, wall_contacts_removed, deleted, contacts_removed, set_materials, masses;
+    size_t materials_added, walls_added, inserted, changed;
+    uint64_t first_id, last_id;
+};
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void remove_walls(dem_system *s, const struct cmdline *c, struct edits *e)
+{
+    if (!c->nremove_walls) return;
+    size_t *idx = malloc((size_t)c->nremove_walls * sizeof *idx);
+    if (!idx) cli_die("out of memory");
+    for (int k = 0; k < c->nremove_walls; k++) idx[k] = (size_t)cli_int("--remove-wall", c->remove_walls[k], 0, LLONG_MAX);
+    qsort(idx, (size_t)c->nremove_walls, sizeof *idx, cmp_size);
+    dem_error err;
+    if (dem_pack_remove_walls(s, idx, (size_t)c->nremove_walls, &e->wall_contacts_removed, &err)) cli_usage_err("--remove-wall", &err);
+    e->walls_removed = (size_t)c->nremove_walls;
+    free(idx);
+}
+
+static void delete_particles(dem_system *s, const struct cmdline *c, struct edits *e)
+{
+    for (int k = 0; k < c->ndeletes; k++) {
+        dem_select sel;
+        dem_error err;
+        size_t np, nc;
+        if (dem_select_parse(&sel, c->deletes[k], &err)) cli_usage_err("--delete", &err);
+        if (dem_pack_delete(s, &sel, &np, &nc, &err)) cli_die("--delete %s: %s", c->deletes[k], err.msg);
+        dem_select_free(&sel);
+        e->deleted += np;
+        e->contacts_removed += nc;
+    }
+}
+
+/* --set-material MAT:KEY=VALUE,...; the material name may not contain ':'. */
+static void set_materials(dem_system *s, const struct cmdline *c, struct edits *e)
+{
+    for (int k = 0; k < c->nset_materials; k++) {
+        const char *text = c->set_materials[k], *colon = strchr(text, ':');
+        char name[DEM_NAME_MAX + 1];
+        size_t n = (size_t)(colon - text);
+        if (n > DEM_NAME_MAX) cli_usage("--set-material: '%s': no material has a name that long", text);
+        memcpy(name, text, n);
+        name[n] = 0;
+        uint32_t mat = material_arg(s, "--set-material", name);
+        dem_error err;
+        size_t count;
+        if (dem_pack_set_material(s, mat, colon + 1, &count, &err)) cli_usage_err("--set-material", &err);
+        e->set_materials++;
+        e->masses += count;
+    }
+}
+
+static void insert_particles(dem_system *s, struct cmdline *c, struct edits *e)
+{
+    if (!c->insert) return;
+    dem_error err;
+    c->random.material = c->insert_material ? material_arg(s, "--insert-material", c->insert_material) : 0;
+    size_t base = s->nparticles;
+    dem_status st = dem_pack_insert(s, &c->random, &err);
+    if (st == DEM_ERR_ARG) cli_usage("--insert: %s", err.msg); /* the region against the frame's cell */
+    if (st) cli_die_err(&err);
+    e->inserted = s->nparticles - base;
+    e->first_id = s->particles[base].id;
+    e->last_id = s->particles[s->nparticles - 1].id;
+}
+
+/* A frame of the stream, whole, with the edits in their documented order. Returns the index of
+ * the first inserted particle. */
+static size_t edit_stream(dem_system *s, struct cmdline *c, struct edits *e)
+{
+    dem_error err;
+    read_frame(s, c);
+    remove_walls(s, c, e);
+    delete_particles(s, c, e);
+    set_materials(s, c, e);
+    for (int k = 0; k < c->nmaterials; k++)
+        if (dem_pack_add_material(s, c->materials[k], &err)) cli_usage_err("--material", &err);
+    if (dem_pack_check_materials(s, &err)) cli_usage("%s", err.msg);
+    e->materials_added = (size_t)c->nmaterials;
+    add_walls(s, c);
+    e->walls_added = (size_t)c->nwalls;
+    size_t base = s->nparticles;
+    insert_particles(s, c, e);
+    e->changed = assign_materials(s, c) + fix_particles(s, c) + set_groups(s, c);
+    if (c->insert) set_velocities(s, c, base);
+    if (dem_pack_check_ranges(s, &err)) cli_die_err(&err);
+    /* Anything that changes the dynamics: the forces are recomputed and the budget restarts. An
+     * added material that no particle or wall uses changes nothing. */
+    if (e->walls_removed || e->deleted || e->set_materials || e->walls_added || e->inserted || e->changed)
+        dem_pack_restart_budget(s);
+    return base;
+}
+
+static void report_edits(const dem_system *s, const struct edits *e)
+{
+    fprintf(stderr, "%s: frame at step %llu, time %.17g s: ", cli_prog(), (unsigned long long)s->step, s->time);
+    int any = 0;
+#define ITEM(cond, ...) do { if (cond) { if (any++) fputs(", ", stderr); fprintf(stderr, __VA_ARGS__); } } while (0)
+    ITEM(e->walls_removed, "removed %zu wall%s and %zu wall contact%s", e->walls_removed, e->walls_removed == 1 ? "" : "s",
+         e->wall_contacts_removed, e->wall_contacts_removed == 1 ? "" : "s");
+    ITEM(e->deleted || e->contacts_removed, "deleted %zu particle%s and %zu contact%s", e->deleted, e->deleted == 1 ? "" : "s",
+         e->contacts_removed, e->contacts_removed == 1 ? "" : "s");
+    ITEM(e->set_materials, "changed %zu material%s (%zu masses follow)", e->set_materials, e->set_materials == 1 ? "" : "s", e->masses);
+    ITEM(e->materials_added, "added %zu material%s", e->materials_added, e->materials_added == 1 ? "" : "s");
+    ITEM(e->walls_added, "added %zu wall%s", e->walls_added, e->walls_added == 1 ? "" : "s");
+    ITEM(e->inserted, "inserted %zu particle%s (ids %llu to %llu)", e->inserted, e->inserted == 1 ? "" : "s",
+         (unsigned long long)e->first_id, (unsigned long long)e->last_id);
+#undef ITEM
+    fputs(any ? "; " : "kept as it is; ", stderr);
+    fputs(isnan(s->energy[DEM_E_INITIAL]) && any ? "the energy budget restarts here\n" : "the energy budget continues\n", stderr);
 }
 
 /* The volume the solid fraction of --verbose refers to, and its name. */
@@ -660,6 +947,18 @@ static void write_frame(const dem_system *s, int level)
     cli_output_close();
 }
 
+static void free_lists(struct cmdline *c)
+{
+    free(c->materials);
+    free(c->assign);
+    free(c->walls);
+    free(c->fixed);
+    free(c->groups);
+    free(c->deletes);
+    free(c->set_materials);
+    free(c->remove_walls);
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-pack");
@@ -668,6 +967,20 @@ int main(int argc, char **argv)
     cli_output_open(c.output);
     dem_system s;
     dem_system_init(&s);
+    if (c.source == SRC_FROM && c.in.stream) {
+        struct edits e;
+        memset(&e, 0, sizeof e);
+        edit_stream(&s, &c, &e);
+        if (c.verbose) {
+            report_edits(&s, &e);
+            report(&s, &c);
+        }
+        write_frame(&s, c.level);
+        if (c.in.fd != STDIN_FILENO) close(c.in.fd);
+        dem_system_free(&s);
+        free_lists(&c);
+        return 0;
+    }
     build_materials(&s, &c);
     set_cell(&s, &c); /* first: a random packing crosses the periodic faces */
     make_particles(&s, &c);
@@ -675,18 +988,15 @@ int main(int argc, char **argv)
     assign_materials(&s, &c);
     fix_particles(&s, &c);
     set_groups(&s, &c);
-    set_velocities(&s, &c);
+    set_velocities(&s, &c, 0);
     if (c.periodic_lattice) dem_pack_wrap_into_cell(&s); /* the lattice is periodic in its period */
     if (dem_pack_check_in_cell(&s, &err)) cli_die("--periodic: %s", err.msg);
     if (dem_pack_check_ranges(&s, &err)) cli_die_err(&err);
     add_walls(&s, &c);
     if (c.verbose) report(&s, &c);
     write_frame(&s, c.level);
+    if (c.source == SRC_FROM && c.in.fd != STDIN_FILENO) close(c.in.fd);
     dem_system_free(&s);
-    free(c.materials);
-    free(c.assign);
-    free(c.walls);
-    free(c.fixed);
-    free(c.groups);
+    free_lists(&c);
     return 0;
 }
