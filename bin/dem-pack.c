@@ -465,6 +465,10 @@ static void check_source(const struct cmdline *c, const struct raw_args *raw)
     if (c->periodic)
         cli_usage("--periodic makes the cell of a new system; %s is a dem stream, which keeps its periodic cell", what);
     if (raw->axes) cli_usage("--periodic-axes applies only to --periodic, not to a dem stream (%s keeps its cell)", what);
+    if (raw->seed_given && !c->insert)
+        cli_usage("--seed seeds --insert and --velocity-random: from a dem stream (%s) they need --insert, and none is given", what);
+    if (c->wall_material && !c->nwalls)
+        cli_usage("--wall-material applies to the walls --wall adds, and no --wall is given (%s keeps its walls' materials)", what);
     if (!c->insert && (c->has_velocity || c->has_velocity_random || c->has_omega))
         cli_usage("%s sets the velocities of new particles: from a dem stream (%s) it applies to the --insert particles, and no --insert is given",
                   c->has_velocity ? "--velocity" : c->has_velocity_random ? "--velocity-random" : "--omega", what);

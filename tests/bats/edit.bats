@@ -192,7 +192,7 @@ ids_above() { dem-probe --particles "$1" | awk -F'\t' -v h="$2" 'NR > 1 && $7 > 
     for args in "--cells 2,2,2" "--density 3000" "--enclose" "--periodic 0,0,0,1,1,1" "--velocity 0,0,1" \
                 "--radius 1e-3" "--insert 5 --radius 1e-3" "--insert 5 --box 0,0,0,1,1,1" "--remove-wall 6" \
                 "--remove-wall 1 --remove-wall 1" "--delete bogus" "--delete above=w,1" "--set-material 0" \
-                "--insert-material 0" "--insert 5 --box 0,0,0,0.006,0.006,0.01 --radius 1e-4 --insert-material steel"; do
+                "--insert-material 0" "--seed 3" "--wall-material 0" "--insert 5 --box 0,0,0,0.006,0.006,0.01 --radius 1e-4 --insert-material steel"; do
         run dem-pack --from "$BED" $args -o "$TMP/x.dem"
         [ "$status" -eq 2 ] || { echo "status $status for: $args"; false; }
         [[ "$output" == *"Try 'dem-pack --help' for more information."* ]] || { echo "no hint for: $args"; false; }
