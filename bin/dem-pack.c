@@ -705,17 +705,21 @@ static void read_frame(dem_system *s, struct cmdline *c)
         if (c->frame >= 0 && dem_reader_frames(r) == (uint64_t)c->frame + 1) break;
     }
     dem_system_free(&next);
+    unsigned long long frames = (unsigned long long)dem_reader_frames(r);
+    if (st == 0) cli_input_end(r);
+    dem_reader_free(r); /* before any message: a failed read leaks nothing */
     if (st < 0) {
+        dem_system_free(s);
         if (got && c->frame < 0)
             cli_die("%s: %s (the %llu complete frame%s before it: 'dem-probe --salvage' writes them out, to continue from the last)",
-                    c->in.name, err.msg, (unsigned long long)dem_reader_frames(r), dem_reader_frames(r) == 1 ? "" : "s");
+                    c->in.name, err.msg, frames, frames == 1 ? "" : "s");
         cli_die("%s: %s", c->in.name, err.msg);
     }
-    if (c->frame >= 0 && dem_reader_frames(r) != (uint64_t)c->frame + 1)
-        cli_die("--frame %lld: %s has only %llu frame%s (0 to %llu)", c->frame, c->in.name, (unsigned long long)dem_reader_frames(r),
-                dem_reader_frames(r) == 1 ? "" : "s", (unsigned long long)dem_reader_frames(r) - 1);
-    if (st == 0) cli_input_end(r);
-    dem_reader_free(r);
+    if (c->frame >= 0 && frames != (unsigned long long)c->frame + 1) {
+        dem_system_free(s);
+        cli_die("--frame %lld: %s has only %llu frame%s (0 to %llu)", c->frame, c->in.name, frames, frames == 1 ? "" : "s",
+                frames - 1);
+    }
 }
 
 static void make_particles(dem_system *s, struct cmdline *c)
