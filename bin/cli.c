@@ -53,6 +53,7 @@ _Noreturn void cli_usage(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", prog_name);
     va_end(ap);
+    drop_output(); /* a usage error found after -o FILE was opened leaves no temporary */
     exit(CLI_EXIT_USAGE);
 }
 

@@ -104,8 +104,20 @@ dem_status dem_select_parse(dem_select *sel, const char *text, dem_error *err)
         sel->rmax = v[1];
         return DEM_OK;
     }
+    int above = strncmp(text, "above=", 6) == 0;
+    if (above || strncmp(text, "below=", 6) == 0) {
+        const char *t = text + 6;
+        int axis = t[0] == 'x' ? 0 : t[0] == 'y' ? 1 : t[0] == 'z' ? 2 : -1;
+        if (axis < 0 || t[1] != ',' || dem_parse_double(t + 2, &sel->height, NULL))
+            return dem_fail(err, DEM_ERR_ARG, "selection '%s': expected %s=AXIS,H with AXIS x, y or z and H a finite number (m)",
+                            text, above ? "above" : "below");
+        sel->kind = above ? DEM_SEL_ABOVE : DEM_SEL_BELOW;
+        sel->axis = axis;
+        return DEM_OK;
+    }
     return dem_fail(err, DEM_ERR_ARG,
-                    "selection '%s': expected all, ids=LIST, box=X0,Y0,Z0,X1,Y1,Z1 or radius=RMIN,RMAX", text);
+                    "selection '%s': expected all, ids=LIST, box=X0,Y0,Z0,X1,Y1,Z1, radius=RMIN,RMAX, above=AXIS,H or below=AXIS,H",
+                    text);
 }
 
 int dem_select_match(const dem_select *sel, const dem_particle *p)
@@ -120,6 +132,8 @@ int dem_select_match(const dem_select *sel, const dem_particle *p)
         return p->pos.x >= sel->lo.x && p->pos.x <= sel->hi.x && p->pos.y >= sel->lo.y &&
                p->pos.y <= sel->hi.y && p->pos.z >= sel->lo.z && p->pos.z <= sel->hi.z;
     case DEM_SEL_RADIUS: return p->radius >= sel->rmin && p->radius <= sel->rmax;
+    case DEM_SEL_ABOVE: return dem_v3_get(p->pos, sel->axis) > sel->height;
+    case DEM_SEL_BELOW: return dem_v3_get(p->pos, sel->axis) < sel->height;
     }
     return 0;
 }

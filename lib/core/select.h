@@ -1,5 +1,6 @@
 /* select.h - particle selections shared by every program: "ids=1-10,15", "box=X0,Y0,Z0,X1,Y1,Z1",
- * "radius=RMIN,RMAX", "all". A selection is parsed once and matched against particles. */
+ * "radius=RMIN,RMAX", "above=AXIS,H", "below=AXIS,H", "all". A selection is parsed once and
+ * matched against particles. */
 #ifndef DEM_SELECT_H
 #define DEM_SELECT_H
 
@@ -8,7 +9,7 @@
 #include "core/error.h"
 #include "io/system.h"
 
-typedef enum { DEM_SEL_ALL, DEM_SEL_IDS, DEM_SEL_BOX, DEM_SEL_RADIUS } dem_select_kind;
+typedef enum { DEM_SEL_ALL, DEM_SEL_IDS, DEM_SEL_BOX, DEM_SEL_RADIUS, DEM_SEL_ABOVE, DEM_SEL_BELOW } dem_select_kind;
 
 typedef struct {
     uint64_t lo, hi; /* inclusive */
@@ -20,6 +21,8 @@ typedef struct {
     size_t nranges;
     dem_vec3 lo, hi;      /* DEM_SEL_BOX: centres with lo <= x <= hi */
     double rmin, rmax;    /* DEM_SEL_RADIUS: rmin <= r <= rmax */
+    int axis;             /* DEM_SEL_ABOVE, DEM_SEL_BELOW: 0 x, 1 y, 2 z */
+    double height;        /* ABOVE: centres with x[axis] > height; BELOW: x[axis] < height, m */
 } dem_select;
 
 /* Parse a selection; on error the message quotes the text. Free with dem_select_free. */

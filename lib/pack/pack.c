@@ -296,12 +296,13 @@ typedef struct {
 
 #define NONE SIZE_MAX
 
-static dem_status grid_init(grid *g, const extent *e, size_t n, double rmax, dem_error *err)
+/* reach: the largest sum of two radii that can touch (2 rmax among new spheres alone). */
+static dem_status grid_init(grid *g, const extent *e, size_t n, double reach, dem_error *err)
 {
     double vol = e->len[0] * e->len[1] * e->len[2];
-    /* The margin keeps len/ncells >= 2 rmax despite rounding. Cells of about one sphere each
+    /* The margin keeps len/ncells >= reach despite rounding. Cells of about one sphere each
      * when the packing is dilute keep the grid no bigger than the packing. */
-    double h = fmax(2.0 * rmax * (1.0 + 1e-9), cbrt(vol / (double)n));
+    double h = fmax(reach * (1.0 + 1e-9), cbrt(vol / (double)n));
     double total;
     for (;;) {
         total = 1.0;
@@ -377,8 +378,14 @@ static dem_vec3 min_image(const extent *e, dem_vec3 d)
     return d;
 }
 
-/* Does a sphere at x of radius r overlap one of the placed spheres p[0..]? Touching is fine. */
-static int overlaps_any(const grid *g, const extent *e, const dem_particle *p, dem_vec3 x, double r)
+/* A sphere the grid knows: an existing particle near the region, or one placed here. */
+typedef struct {
+    dem_vec3 pos;
+    double radius;
+} ball;
+
+/* Does a sphere at x of radius r overlap one of the spheres p[0..] in the grid? Touching is fine. */
+static int overlaps_any(const grid *g, const extent *e, const ball *p, dem_vec3 x, double r)
 {
     int c[3] = {grid_coord(g, e, 0, x.x), grid_coord(g, e, 1, x.y), grid_coord(g, e, 2, x.z)};
     int nb[3][3], nn[3];
@@ -488,9 +495,27 @@ static int cmp_desc(const void *a, const void *b)
     return x > y ? -1 : x < y;
 }
 
-/* Place radii[0..n) one by one; on failure report and remove what was placed. */
-static dem_status place_all(dem_system *s, const dem_random_spec *spec, const extent *e, grid *g,
-                            const double *radii, dem_rng *rng, dem_error *err)
+/* Does a sphere at x of radius r reach through one of the walls (be it on the wrong side)? */
+static int crosses_wall(const dem_system *s, dem_vec3 x, double r)
+{
+    for (size_t k = 0; k < s->nwalls; k++) {
+        const dem_wall *wl = &s->walls[k];
+        dem_vec3 rel = dem_v3_sub(x, wl->point);
+        double gap;
+        if (wl->kind == DEM_WALL_PLANE) gap = dem_v3_dot(rel, wl->normal);
+        else {
+            double d = dem_v3_norm(dem_v3_madd(rel, wl->normal, -dem_v3_dot(rel, wl->normal)));
+            gap = wl->flags & DEM_WALL_OUTSIDE ? d - wl->radius : wl->radius - d;
+        }
+        if (gap < r) return 1;
+    }
+    return 0;
+}
+
+/* Place radii[0..n) one by one, ids from first_id on; the grid holds the nobst obstacles in
+ * balls[0..nobst). On failure report and remove what was placed. */
+static dem_status place_all(dem_system *s, const dem_random_spec *spec, const extent *e, grid *g, ball *balls,
+                            size_t nobst, const double *radii, uint64_t first_id, dem_rng *rng, dem_error *err)
 {
     size_t base = s->nparticles;
     dem_status st;
@@ -500,10 +525,15 @@ static dem_status place_all(dem_system *s, const dem_random_spec *spec, const ex
         dem_vec3 x = dem_v3_zero();
         for (attempt = 0; attempt < spec->max_attempts; attempt++) {
             x = draw_position(&spec->region, e, r, rng);
-            if (!overlaps_any(g, e, s->particles + base, x, r)) break;
+            if (!overlaps_any(g, e, balls, x, r) && !crosses_wall(s, x, r)) break;
         }
         if (attempt == spec->max_attempts) {
-            double phi = dem_pack_solid_volume(s) / dem_region_volume(&spec->region);
+            double vol = 0.0; /* of the spheres placed here */
+            for (size_t m = base; m < s->nparticles; m++) {
+                double q = s->particles[m].radius;
+                vol += 4.0 / 3.0 * M_PI * q * q * q;
+            }
+            double phi = vol / dem_region_volume(&spec->region);
             s->nparticles = base;
             return dem_fail(err, DEM_ERR_LIMIT,
                             "placed %zu of %zu spheres (solid fraction %.4f of the region) before sphere %zu "
@@ -516,12 +546,45 @@ static dem_status place_all(dem_system *s, const dem_random_spec *spec, const ex
             s->nparticles = base;
             return st;
         }
-        grid_insert(g, e, x, k);
+        s->particles[s->nparticles - 1].id = first_id + k;
+        balls[nobst + k] = (ball){x, r};
+        grid_insert(g, e, x, nobst + k);
     }
     return DEM_OK;
 }
 
-dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err)
+/* The particles already in s that a sphere of radius up to rmax inside the extent could touch
+ * (centres wrapped into the extent along periodic axes), into balls[0..*n); their largest
+ * radius in *robst. */
+static void gather_obstacles(const dem_system *s, const extent *e, double rmax, ball *balls, size_t *n, double *robst)
+{
+    size_t m = 0;
+    double big = 0.0;
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        dem_vec3 x = p->pos;
+        int near = 1;
+        for (int a = 0; a < 3 && near; a++) {
+            double v = dem_v3_get(x, a), lo = e->lo[a], len = e->len[a];
+            if (e->periodic[a]) {
+                v -= len * floor((v - lo) / len);
+                if (!(v < lo + len)) v = lo; /* rounding onto the far face */
+                if (v < lo) v = lo;
+                dem_v3_set(&x, a, v);
+            } else {
+                double reach = p->radius + rmax;
+                near = v >= lo - reach && v <= lo + len + reach;
+            }
+        }
+        if (!near) continue;
+        balls[m++] = (ball){x, p->radius};
+        if (p->radius > big) big = p->radius;
+    }
+    *n = m;
+    *robst = big;
+}
+
+dem_status dem_pack_insert(dem_system *s, const dem_random_spec *spec, dem_error *err)
 {
     dem_status st;
     if (spec->n < 1 || spec->n > DEM_PACK_MAX_PARTICLES)
@@ -529,23 +592,44 @@ dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error
     if (spec->max_attempts < 1) return dem_fail(err, DEM_ERR_ARG, "max attempts %ld must be at least 1", spec->max_attempts);
     if (spec->material >= s->nmaterials)
         return dem_fail(err, DEM_ERR_ARG, "material %u does not exist (%zu materials)", spec->material, s->nmaterials);
+    uint64_t first_id = 1;
+    for (size_t k = 0; k < s->nparticles; k++)
+        if (s->particles[k].id >= first_id) first_id = s->particles[k].id + 1;
+    if (first_id == 0 || UINT64_MAX - first_id < spec->n)
+        return dem_fail(err, DEM_ERR_LIMIT, "the ids of %zu new spheres would pass 2^64 - 1 (largest id %llu)", spec->n,
+                        (unsigned long long)(first_id - 1));
     extent e;
     if ((st = make_extent(s, &spec->region, &e, err))) return st;
     double *radii = malloc(spec->n * sizeof *radii);
-    if (!radii) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu radii", spec->n);
+    ball *balls = malloc((s->nparticles + spec->n) * sizeof *balls);
+    if (!radii || !balls) {
+        free(radii);
+        free(balls);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu radii", spec->n);
+    }
     dem_rng rng;
     dem_rng_seed(&rng, spec->seed);
     grid g = {{0, 0, 0}, {0, 0, 0}, NULL, NULL};
+    size_t nobst = 0;
+    double robst = 0.0;
     if ((st = dem_size_draw(&spec->size, spec->n, &rng, radii, err))) goto done;
     /* Largest first: big spheres find room while the region is empty. Equal radii are equal
      * bit for bit, so the sorted array is the same whatever qsort does with ties. */
     qsort(radii, spec->n, sizeof *radii, cmp_desc);
     if ((st = check_fit(&spec->region, &e, radii[0], err))) goto done;
+    gather_obstacles(s, &e, radii[0], balls, &nobst, &robst);
     if ((st = dem_system_reserve_particles(s, s->nparticles + spec->n, err))) goto done;
-    if ((st = grid_init(&g, &e, spec->n, radii[0], err))) goto done;
-    st = place_all(s, spec, &e, &g, radii, &rng, err);
+    if ((st = grid_init(&g, &e, nobst + spec->n, fmax(2.0 * radii[0], radii[0] + robst), err))) goto done;
+    for (size_t k = 0; k < nobst; k++) grid_insert(&g, &e, balls[k].pos, k);
+    st = place_all(s, spec, &e, &g, balls, nobst, radii, first_id, &rng, err);
     grid_free(&g);
 done:
     free(radii);
+    free(balls);
     return st;
+}
+
+dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err)
+{
+    return dem_pack_insert(s, spec, err);
 }

@@ -111,12 +111,16 @@ typedef struct {
 
 /* Random sequential addition: radii drawn first from the seeded generator, sorted largest
  * first, then each sphere tried at uniformly random positions inside the region until it
- * overlaps no sphere placed before (a cell grid of cells >= 2 rmax finds the neighbours). Ids
- * follow the placement order. Where s->cell is periodic, the region must span the cell (a box
- * along that axis; a cylinder only along its own axis, with LO, HI the cell's bounds): spheres
- * may cross those faces, and overlaps are judged by the minimum image. Fails with DEM_ERR_LIMIT,
- * naming how many spheres were placed and the solid fraction reached, when one finds no room
- * (and then removes the spheres it placed). */
+ * overlaps no sphere placed before, no particle already in s and no wall of s (it must lie
+ * wholly on the particles' side of every wall; touching is allowed). A cell grid of cells >= the
+ * largest sum of two radii finds the neighbours. Ids count on from the largest id in s (1, 2,
+ * ... in an empty system), in placement order. Where s->cell is periodic, the region must span
+ * the cell (a box along that axis; a cylinder only along its own axis, with LO, HI the cell's
+ * bounds): spheres may cross those faces, and overlaps are judged by the minimum image. Fails
+ * with DEM_ERR_LIMIT, naming how many spheres were placed and the solid fraction they reached,
+ * when one finds no room (and then removes the spheres it placed: s is as before). */
+dem_status dem_pack_insert(dem_system *s, const dem_random_spec *spec, dem_error *err);
+/* A random packing: dem_pack_insert, normally into a system without particles or walls. */
 dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err);
 
 /* ---- TSV import ----------------------------------------------------------------------------- */
@@ -143,6 +147,11 @@ dem_status dem_pack_check_materials(const dem_system *s, dem_error *err);
 /* Give material mat to the particles sel matches and recompute their mass and inertia from its
  * density. Returns the number of particles changed in *count (may be NULL). */
 dem_status dem_pack_assign(dem_system *s, uint32_t mat, const dem_select *sel, size_t *count, dem_error *err);
+/* Change material mat by "key=value,..." (the keys of dem_pack_add_material; keys not given
+ * keep their values; a new name must be unique). The result must pass the material checks, else
+ * nothing changes. If density is given, the mass and moment of inertia of every particle of
+ * material mat follow it (dem_sphere_mass), *count (may be NULL) tells how many. */
+dem_status dem_pack_set_material(dem_system *s, uint32_t mat, const char *spec, size_t *count, dem_error *err);
 /* Set DEM_PARTICLE_FIXED on the particles sel matches; returns how many. */
 size_t dem_pack_fix(dem_system *s, const dem_select *sel);
 /* Put the particles sel matches in interaction group G (1..32): their group mask becomes bit
@@ -150,14 +159,19 @@ size_t dem_pack_fix(dem_system *s, const dem_select *sel);
 size_t dem_pack_group(dem_system *s, int group, const dem_select *sel);
 
 /* ---- velocities ------------------------------------------------------------------------------ */
-/* Set the velocity (angular velocity) of every particle that is not fixed. */
+/* Set the velocity (angular velocity) of every particle that is not fixed; the _from forms only
+ * of the particles from index first on (those just added). */
 void dem_pack_set_velocity(dem_system *s, dem_vec3 v);
 void dem_pack_set_omega(dem_system *s, dem_vec3 w);
+void dem_pack_set_velocity_from(dem_system *s, size_t first, dem_vec3 v);
+void dem_pack_set_omega_from(dem_system *s, size_t first, dem_vec3 w);
 /* Add to every non-fixed particle's velocity a random vector with components ~ N(0, sigma^2),
  * then subtract the mass-weighted mean of what was added: the fluctuations carry no momentum.
  * The draws come from the generator of seed advanced by one jump, a stream independent of the
  * one dem_pack_random uses. */
 dem_status dem_pack_random_velocity(dem_system *s, double sigma, uint64_t seed, dem_error *err);
+/* The same over the particles from index first on only (the mean removed over them). */
+dem_status dem_pack_random_velocity_from(dem_system *s, size_t first, double sigma, uint64_t seed, dem_error *err);
 
 /* ---- periodic cell --------------------------------------------------------------------------- */
 /* "xyz", "xy", "z", ... (any order, no repeats) to DEM_CELL_PERIODIC_* flags. */
@@ -200,6 +214,23 @@ dem_status dem_pack_enclose_box(dem_system *s, dem_vec3 lo, dem_vec3 hi, uint32_
 /* The mantle of a cylinder region (particles inside) and, unless its axis is periodic, plane
  * walls at both ends. */
 dem_status dem_pack_enclose_cylinder(dem_system *s, const dem_region *r, uint32_t mat, dem_error *err);
+
+/* ---- editing a frame (edit.c) ---------------------------------------------------------------- */
+/* Remove the walls walls[0..n) (indices into s->walls; each must exist, none named twice). The
+ * remaining walls keep their order, renumbered 0, 1, ...; the wall-contact records of removed
+ * walls are dropped and the others renamed to the new indices. *contacts_removed (may be NULL):
+ * how many records went. Fails with DEM_ERR_ARG, changing nothing, on a bad index. */
+dem_status dem_pack_remove_walls(dem_system *s, const size_t *walls, size_t n, size_t *contacts_removed, dem_error *err);
+/* Remove the particles sel matches and every contact record naming one of them (as i, or as j
+ * of a particle pair); the others keep their order and values. Refuses (changing nothing) a
+ * member of a rigid clump. Counts removed in *particles_removed, *contacts_removed (may be NULL). */
+dem_status dem_pack_delete(dem_system *s, const dem_select *sel, size_t *particles_removed, size_t *contacts_removed,
+                           dem_error *err);
+/* After an edit: the frame's forces are no longer those of its state (HEAD flag
+ * DEM_HEAD_FORCES_CURRENT cleared: the next dem-step computes them) and the energy budget
+ * restarts (e_initial NaN: the next dem-step takes the edited frame's energy as its reference;
+ * the dissipation and work accumulators keep their totals). */
+void dem_pack_restart_budget(dem_system *s);
 
 /* ---- measures -------------------------------------------------------------------------------- */
 /* Bounding box of the spheres (centre -+ radius); fails if there are none. */

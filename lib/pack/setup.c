@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,8 @@ static int all_digits(const char *t)
     return 1;
 }
 
-static dem_status check_name(const dem_system *s, const char *name, const char *spec, dem_error *err)
+/* A valid name for a material, used by no material other than material skip. */
+static dem_status check_name(const dem_system *s, const char *name, const char *spec, size_t skip, dem_error *err)
 {
     size_t n = strlen(name);
     if (n == 0) return dem_fail(err, DEM_ERR_ARG, "material '%s': the name is empty", spec);
@@ -60,7 +62,7 @@ static dem_status check_name(const dem_system *s, const char *name, const char *
     if (strchr(name, '=')) return dem_fail(err, DEM_ERR_ARG, "material '%s': name '%s' contains '='", spec, name);
     if (all_digits(name)) return dem_fail(err, DEM_ERR_ARG, "material '%s': name '%s' is a number, which would read as a material index", spec, name);
     for (size_t k = 0; k < s->nmaterials; k++)
-        if (strcmp(s->materials[k].name, name) == 0)
+        if (k != skip && strcmp(s->materials[k].name, name) == 0)
             return dem_fail(err, DEM_ERR_ARG, "material '%s': name '%s' is already used by material %zu", spec, name, k);
     return DEM_OK;
 }
@@ -111,8 +113,43 @@ dem_status dem_pack_add_material(dem_system *s, const char *spec, dem_error *err
         if (!end) break;
         p = end + 1;
     }
-    if ((st = check_name(s, m.name, spec, err))) return st;
+    if ((st = check_name(s, m.name, spec, SIZE_MAX, err))) return st;
     return dem_system_push_material(s, &m, err);
+}
+
+dem_status dem_pack_set_material(dem_system *s, uint32_t mat, const char *spec, size_t *count, dem_error *err)
+{
+    if (count) *count = 0;
+    if (mat >= s->nmaterials)
+        return dem_fail(err, DEM_ERR_ARG, "material %u does not exist (%zu materials)", mat, s->nmaterials);
+    dem_material m = s->materials[mat];
+    unsigned seen = 0;
+    const char *p = spec;
+    dem_status st;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if ((st = apply_item(&m, p, n, spec, &seen, err))) return st;
+        if (!end) break;
+        p = end + 1;
+    }
+    if ((seen & (1u << NKEYS)) && (st = check_name(s, m.name, spec, mat, err))) return st;
+    dem_material old = s->materials[mat];
+    s->materials[mat] = m;
+    if ((st = dem_pack_check_materials(s, err))) {
+        s->materials[mat] = old;
+        return st;
+    }
+    if (!(seen & 1u)) return DEM_OK; /* key 0, density: masses and inertias follow it */
+    size_t n = 0;
+    for (size_t k = 0; k < s->nparticles; k++) {
+        dem_particle *q = &s->particles[k];
+        if (q->material != mat) continue;
+        dem_sphere_mass(q->radius, m.density, &q->mass, &q->inertia);
+        n++;
+    }
+    if (count) *count = n;
+    return DEM_OK;
 }
 
 dem_status dem_pack_find_material(const dem_system *s, const char *text, uint32_t *index, dem_error *err)
@@ -190,19 +227,22 @@ size_t dem_pack_group(dem_system *s, int group, const dem_select *sel)
 /* ==== velocities ============================================================================ */
 static int is_fixed(const dem_particle *p) { return (p->flags & DEM_PARTICLE_FIXED) != 0; }
 
-void dem_pack_set_velocity(dem_system *s, dem_vec3 v)
+void dem_pack_set_velocity_from(dem_system *s, size_t first, dem_vec3 v)
 {
-    for (size_t k = 0; k < s->nparticles; k++)
+    for (size_t k = first; k < s->nparticles; k++)
         if (!is_fixed(&s->particles[k])) s->particles[k].vel = v;
 }
 
-void dem_pack_set_omega(dem_system *s, dem_vec3 w)
+void dem_pack_set_omega_from(dem_system *s, size_t first, dem_vec3 w)
 {
-    for (size_t k = 0; k < s->nparticles; k++)
+    for (size_t k = first; k < s->nparticles; k++)
         if (!is_fixed(&s->particles[k])) s->particles[k].omega = w;
 }
 
-dem_status dem_pack_random_velocity(dem_system *s, double sigma, uint64_t seed, dem_error *err)
+void dem_pack_set_velocity(dem_system *s, dem_vec3 v) { dem_pack_set_velocity_from(s, 0, v); }
+void dem_pack_set_omega(dem_system *s, dem_vec3 w) { dem_pack_set_omega_from(s, 0, w); }
+
+dem_status dem_pack_random_velocity_from(dem_system *s, size_t first, double sigma, uint64_t seed, dem_error *err)
 {
     if (!(sigma >= 0.0) || !isfinite(sigma))
         return dem_fail(err, DEM_ERR_ARG, "velocity spread %g m/s must be >= 0", sigma);
@@ -211,7 +251,7 @@ dem_status dem_pack_random_velocity(dem_system *s, double sigma, uint64_t seed, 
     dem_rng_jump(&rng);
     dem_vec3 momentum = dem_v3_zero();
     double mass = 0.0;
-    for (size_t k = 0; k < s->nparticles; k++) {
+    for (size_t k = first; k < s->nparticles; k++) {
         dem_particle *p = &s->particles[k];
         if (is_fixed(p)) continue;
         double a = dem_rng_normal(&rng), b = dem_rng_normal(&rng), c = dem_rng_normal(&rng);
@@ -222,10 +262,15 @@ dem_status dem_pack_random_velocity(dem_system *s, double sigma, uint64_t seed, 
     }
     if (mass > 0.0) {
         dem_vec3 mean = dem_v3_scale(momentum, 1.0 / mass);
-        for (size_t k = 0; k < s->nparticles; k++)
+        for (size_t k = first; k < s->nparticles; k++)
             if (!is_fixed(&s->particles[k])) s->particles[k].vel = dem_v3_sub(s->particles[k].vel, mean);
     }
     return DEM_OK;
+}
+
+dem_status dem_pack_random_velocity(dem_system *s, double sigma, uint64_t seed, dem_error *err)
+{
+    return dem_pack_random_velocity_from(s, 0, sigma, seed, err);
 }
 
 /* ==== periodic cell ========================================================================= */

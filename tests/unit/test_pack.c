@@ -1,6 +1,7 @@
 /* test_pack.c - unit tests of lib/rng.h and lib/pack.h: the generator's known answers, lattice
  * geometry, random packings (no overlaps, inside the region, reproducible), size distributions,
- * TSV import and its messages, materials, walls, the periodic cell and initial velocities. */
+ * TSV import and its messages, materials, walls, the periodic cell and initial velocities, and
+ * the edits of a frame (insertion among particles and walls, removing walls and particles). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -741,6 +742,131 @@ static void test_velocities(void)
     dem_system_free(&t);
 }
 
+/* dem_pack_insert into a system with particles and a wall: no overlap with either, the old
+ * particles untouched, ids after the largest; a jam leaves the system as it was. */
+static void test_insert(void)
+{
+    dem_system s;
+    system_with_default_material(&s);
+    dem_random_spec old = random_spec(150, mono(0.001), "0,0,0,0.02,0.02,0.01", 5);
+    dem_error err;
+    CHECK(dem_pack_random(&s, &old, &err) == DEM_OK);
+    for (size_t k = 0; k < s.nparticles; k++) s.particles[k].id = 10 * (k + 1); /* ids 10 .. 1500 */
+    dem_wall lid;
+    memset(&lid, 0, sizeof lid);
+    lid.kind = DEM_WALL_PLANE;
+    lid.point = dem_v3(0, 0, 0.015);
+    lid.normal = dem_v3(0, 0, -1);
+    CHECK(dem_system_push_wall(&s, &lid, NULL) == DEM_OK);
+    size_t n0 = s.nparticles;
+    dem_particle *copy = malloc(n0 * sizeof *copy);
+    memcpy(copy, s.particles, n0 * sizeof *copy);
+    dem_random_spec ins = random_spec(200, mono(0.0008), "0,0,0,0.02,0.02,0.02", 6);
+    dem_status st = dem_pack_insert(&s, &ins, &err);
+    CHECK_MSG(st == DEM_OK, "%s", err.msg);
+    CHECK(s.nparticles == n0 + 200);
+    CHECK(memcmp(copy, s.particles, n0 * sizeof *copy) == 0);
+    double gap, dist;
+    pair_extremes(&s, &gap, &dist);
+    CHECK_MSG(gap >= -1e-15, "overlap %g", -gap);
+    int ok = 1, below = 0;
+    for (size_t k = n0; k < s.nparticles; k++) {
+        const dem_particle *p = &s.particles[k];
+        ok &= p->id == 1500 + (k - n0) + 1;
+        ok &= p->pos.z + p->radius <= 0.015 * (1 + 1e-12); /* on the particles' side of the lid */
+        below += p->pos.z < 0.01;                           /* some among the old ones */
+    }
+    CHECK(ok);
+    CHECK_MSG(below > 0, "no new sphere below z = 0.01 (%d)", below);
+    CHECK(dem_system_check(&s, NULL) == DEM_OK);
+    /* too many: DEM_ERR_LIMIT, nothing added */
+    size_t n1 = s.nparticles;
+    dem_random_spec jam = random_spec(5000, mono(0.0008), "0,0,0,0.02,0.02,0.02", 7);
+    jam.max_attempts = 100;
+    CHECK(dem_pack_insert(&s, &jam, &err) == DEM_ERR_LIMIT);
+    CHECK(strstr(err.msg, "found no free position in 100 attempts") != NULL);
+    CHECK(s.nparticles == n1);
+    free(copy);
+    dem_system_free(&s);
+}
+
+static dem_contact contact(uint64_t i, uint64_t j, int wall)
+{
+    dem_contact c;
+    memset(&c, 0, sizeof c);
+    c.i = i;
+    c.j = j;
+    c.flags = wall ? DEM_CONTACT_WALL : 0;
+    c.overlap = 1e-6 * (double)(i + 7 * j + 100 * wall); /* tells the records apart */
+    c.normal = dem_v3(0, 0, 1);
+    return c;
+}
+
+/* Removing walls renumbers the rest and their contacts; deleting particles drops their
+ * contacts; both keep the order of what stays; above=/below= select by a centre coordinate. */
+static void test_remove_walls_delete(void)
+{
+    dem_system s;
+    system_with_default_material(&s);
+    for (int k = 1; k <= 4; k++) dem_pack_push_sphere(&s, dem_v3(0.001 * k, 0, 0.001 * k), 0.0005, 0, NULL);
+    for (int k = 0; k < 3; k++) {
+        dem_wall w;
+        memset(&w, 0, sizeof w);
+        w.kind = DEM_WALL_PLANE;
+        w.normal = dem_v3(0, 0, 1);
+        w.point = dem_v3(0, 0, -0.001 * k);
+        dem_system_push_wall(&s, &w, NULL);
+    }
+    dem_contact cs[] = {contact(1, 2, 0), contact(2, 3, 0), contact(3, 4, 0), contact(1, 0, 1), contact(2, 1, 1), contact(4, 2, 1)};
+    for (size_t k = 0; k < 6; k++) dem_system_push_contact(&s, &cs[k], NULL);
+    CHECK(dem_system_check(&s, NULL) == DEM_OK);
+    dem_error err;
+    size_t bad[] = {3}, twice[] = {1, 1}, one[] = {1}, nc = 99, np = 99;
+    CHECK(dem_pack_remove_walls(&s, bad, 1, &nc, &err) == DEM_ERR_ARG && s.nwalls == 3 && s.ncontacts == 6);
+    CHECK(dem_pack_remove_walls(&s, twice, 2, &nc, &err) == DEM_ERR_ARG && s.nwalls == 3 && s.ncontacts == 6);
+    CHECK(dem_pack_remove_walls(&s, one, 1, &nc, &err) == DEM_OK);
+    CHECK(nc == 1 && s.nwalls == 2 && s.walls[1].point.z == -0.002);
+    CHECK(s.ncontacts == 5 && s.contacts[3].j == 0 && s.contacts[4].i == 4 && s.contacts[4].j == 1);
+    CHECK(s.contacts[4].overlap == cs[5].overlap);
+    dem_select sel;
+    CHECK(dem_select_parse(&sel, "ids=2", NULL) == DEM_OK);
+    CHECK(dem_pack_delete(&s, &sel, &np, &nc, &err) == DEM_OK);
+    dem_select_free(&sel);
+    CHECK(np == 1 && nc == 2 && s.nparticles == 3);
+    CHECK(s.particles[0].id == 1 && s.particles[1].id == 3 && s.particles[2].id == 4);
+    CHECK(s.ncontacts == 3 && s.contacts[0].overlap == cs[2].overlap && s.contacts[1].overlap == cs[3].overlap &&
+          s.contacts[2].overlap == cs[5].overlap);
+    CHECK(dem_system_check(&s, NULL) == DEM_OK);
+    /* above=z,H: centres strictly above; below=AXIS,H: strictly below */
+    CHECK(dem_select_parse(&sel, "above=z,0.003", NULL) == DEM_OK);
+    CHECK(!dem_select_match(&sel, &s.particles[1]) && dem_select_match(&sel, &s.particles[2]));
+    CHECK(dem_select_parse(&sel, "below=x,0.003", NULL) == DEM_OK);
+    CHECK(dem_select_match(&sel, &s.particles[0]) && !dem_select_match(&sel, &s.particles[1]));
+    CHECK(dem_select_parse(&sel, "above=w,1", &err) == DEM_ERR_ARG);
+    CHECK(dem_select_parse(&sel, "below=z,", &err) == DEM_ERR_ARG);
+    CHECK(dem_select_parse(&sel, "above=z,0.0035", NULL) == DEM_OK);
+    CHECK(dem_pack_delete(&s, &sel, &np, &nc, &err) == DEM_OK && np == 1 && nc == 2 && s.ncontacts == 1);
+    dem_system_free(&s);
+}
+
+/* --set-material: masses follow a new density; an invalid value changes nothing. */
+static void test_set_material(void)
+{
+    dem_system s;
+    system_with_default_material(&s);
+    dem_pack_push_sphere(&s, dem_v3(0, 0, 0), 0.001, 0, NULL);
+    double m0 = s.particles[0].mass, i0 = s.particles[0].inertia;
+    dem_error err;
+    size_t n = 9;
+    CHECK(dem_pack_set_material(&s, 0, "friction=0.2", &n, &err) == DEM_OK && n == 0 && s.particles[0].mass == m0);
+    CHECK(dem_pack_set_material(&s, 0, "density=5000,name=heavy", &n, &err) == DEM_OK && n == 1);
+    CHECK(s.particles[0].mass == 2 * m0 && s.particles[0].inertia == 2 * i0 && strcmp(s.materials[0].name, "heavy") == 0);
+    CHECK(dem_pack_set_material(&s, 0, "name=heavy", &n, &err) == DEM_OK); /* its own name */
+    CHECK(dem_pack_set_material(&s, 0, "poisson=0.7", &n, &err) == DEM_ERR_VALUE && s.materials[0].poisson == 0.25);
+    CHECK(dem_pack_set_material(&s, 1, "density=1", &n, &err) == DEM_ERR_ARG);
+    dem_system_free(&s);
+}
+
 int main(void)
 {
     test_rng_known_answers();
@@ -760,5 +886,8 @@ int main(void)
     test_walls();
     test_cell();
     test_velocities();
+    test_insert();
+    test_remove_walls_delete();
+    test_set_material();
     UNIT_DONE();
 }
