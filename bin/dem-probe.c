@@ -172,10 +172,12 @@ struct cmdline {
     int has_select;
     dem_select sel;           /* --select, --ids or --region */
     dem_particle_columns columns;
+    unsigned rattler_contacts;  /* --rattler-contacts K */
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
-       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_LAMMPS };
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_LAMMPS,
+       OPT_RATTLER };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
@@ -195,6 +197,7 @@ static const struct option long_options[] = {
     {"region", required_argument, NULL, OPT_REGION},
     {"fields", required_argument, NULL, OPT_FIELDS},
     {"box", required_argument, NULL, OPT_BOX},
+    {"rattler-contacts", required_argument, NULL, OPT_RATTLER},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -205,7 +208,7 @@ enum select_form { SELECT_TEXT, SELECT_IDS, SELECT_REGION };
 /* What parse_args collects before checking the combinations. */
 struct raw_args {
     int modes, frame_opts, select_opts;
-    const char *mode_opt, *select_opt, *select_text, *fields, *box;
+    const char *mode_opt, *select_opt, *select_text, *fields, *box, *rattler;
     enum select_form select_form;
 };
 
@@ -262,6 +265,7 @@ static void check_combinations(const struct cmdline *c, const struct raw_args *r
     if (raw->frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
     if (raw->fields && c->mode != MODE_PARTICLES) cli_usage("--fields needs --particles");
     if (raw->box && c->mode != MODE_SUMMARY) cli_usage("--box applies to the summary only");
+    if (raw->rattler && c->mode != MODE_SUMMARY) cli_usage("--rattler-contacts applies to the summary only");
     if (c->output && c->mode != MODE_SALVAGE) cli_usage("-o applies to --salvage only (the other modes print text on standard output)");
     if (c->mode == MODE_SALVAGE && (raw->frame_opts || raw->select_opts))
         cli_usage("--salvage keeps every complete frame: no frame selection or particle selection");
@@ -278,6 +282,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->mode = MODE_SUMMARY;
     c->frame = -1;
     c->every = 1;
+    c->rattler_contacts = DEM_RATTLER_CONTACTS;
     int opt;
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
@@ -300,6 +305,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_REGION: set_selection(&raw, "--region", optarg, SELECT_REGION); break;
         case OPT_FIELDS: raw.fields = optarg; break;
         case OPT_BOX: raw.box = optarg; break;
+        case OPT_RATTLER: raw.rattler = optarg; c->rattler_contacts = (unsigned)cli_int("--rattler-contacts", optarg, 1, 1000); break;
         default: cli_bad_option(opt, argv);
         }
     }
@@ -323,6 +329,8 @@ struct probe {
     int header_done;
     unsigned hist_slots;       /* --contacts: the history columns, fixed by the first frame */
     int warned_box;
+    char note[256];            /* the container's volume at the last frame: one note per run */
+    int note_axis;
     uint64_t printed;          /* frames printed */
     dem_id_index ix;
     FILE *pvd_particles, *pvd_contacts;
@@ -432,7 +440,9 @@ static dem_status emit_summary(struct probe *pr, uint64_t frame, const dem_syste
         cli_warn("frame %llu has a periodic cell: its solid fraction uses the cell, not --box", (unsigned long long)frame);
         pr->warned_box = 1;
     }
-    dem_summarize(s, pr->cl->has_box ? &pr->cl->box : NULL, &sum);
+    dem_status st = dem_summarize(s, pr->cl->has_box ? &pr->cl->box : NULL, pr->cl->rattler_contacts, &sum, err);
+    if (st) return st;
+    pr->note_axis = dem_container_note(s, sum.volume_source, sum.volume, pr->note, sizeof pr->note);
     return dem_tsv_summary_row(stdout, frame, s, &sum, err);
 }
 
@@ -471,6 +481,18 @@ static void finish_output(struct probe *pr)
 {
     if (!pr->header_done) print_header(pr);
     cli_check_output(stdout, "standard output");
+}
+
+/* The note on the container's volume, once per run, of the last frame printed (a bed has formed
+ * by then); only after a run that succeeded, so that an error stays the last word. */
+static void print_note(struct probe *pr)
+{
+    if (!pr->note[0]) return;
+    if (pr->note_axis >= 0)
+        fprintf(stderr, "dem-probe: solid_fraction is over %s (last frame): measure the bed with --box or --profile %c\n",
+                pr->note, "xyz"[pr->note_axis]);
+    else
+        fprintf(stderr, "dem-probe: solid_fraction is over %s\n", pr->note);
 }
 
 /* ---- frame selection ---------------------------------------------------------------------- */
@@ -584,6 +606,7 @@ int main(int argc, char **argv)
     if (cl.last) run_last(&pr, r);
     else run_frames(&pr, r);
     finish_output(&pr);
+    print_note(&pr);
 
     dem_reader_free(r);
     dem_id_index_free(&pr.ix);

@@ -3,6 +3,9 @@
 #define DEM_H
 
 #include "analysis/analysis.h"
+#include "analysis/coordination.h"
+#include "analysis/overlap_volume.h"
+#include "analysis/unbalanced.h"
 #include "core/codec.h"
 #include "analysis/energy.h"
 #include "core/error.h"
