@@ -2,6 +2,7 @@
  * VTK files for ParaView. The measurements and writers live in lib/analysis.c and lib/vtk.c;
  * this file parses the command line, picks the frames and sends each one to the chosen output. */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "analysis/profile.h"
+#include "analysis/stress.h"
 #include "cli.h"
 #include "dem.h"
 #include "io/lammps_dump.h"
@@ -157,7 +160,8 @@ static const char help_text[] =
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
 
-enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE };
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE,
+            MODE_PROFILE };
 
 struct cmdline {
     enum mode mode;
@@ -173,11 +177,14 @@ struct cmdline {
     dem_select sel;           /* --select, --ids or --region */
     dem_particle_columns columns;
     unsigned rattler_contacts;  /* --rattler-contacts K */
+    int profile_axis;           /* --profile AXIS */
+    long long bins;             /* --bins N */
+    double range_lo, range_hi;  /* --range LO,HI; nan if not given */
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
        OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_LAMMPS,
-       OPT_RATTLER };
+       OPT_RATTLER, OPT_PROFILE, OPT_BINS, OPT_RANGE };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
@@ -198,6 +205,9 @@ static const struct option long_options[] = {
     {"fields", required_argument, NULL, OPT_FIELDS},
     {"box", required_argument, NULL, OPT_BOX},
     {"rattler-contacts", required_argument, NULL, OPT_RATTLER},
+    {"profile", required_argument, NULL, OPT_PROFILE},
+    {"bins", required_argument, NULL, OPT_BINS},
+    {"range", required_argument, NULL, OPT_RANGE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -208,7 +218,7 @@ enum select_form { SELECT_TEXT, SELECT_IDS, SELECT_REGION };
 /* What parse_args collects before checking the combinations. */
 struct raw_args {
     int modes, frame_opts, select_opts;
-    const char *mode_opt, *select_opt, *select_text, *fields, *box, *rattler;
+    const char *mode_opt, *select_opt, *select_text, *fields, *box, *rattler, *bins, *range;
     enum select_form select_form;
 };
 
@@ -264,11 +274,13 @@ static void check_combinations(const struct cmdline *c, const struct raw_args *r
 {
     if (raw->frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
     if (raw->fields && c->mode != MODE_PARTICLES) cli_usage("--fields needs --particles");
-    if (raw->box && c->mode != MODE_SUMMARY) cli_usage("--box applies to the summary only");
+    if (raw->box && c->mode != MODE_SUMMARY && c->mode != MODE_PROFILE) cli_usage("--box applies to the summary and --profile only");
+    if ((raw->bins || raw->range) && c->mode != MODE_PROFILE) cli_usage("%s applies to --profile only", raw->bins ? "--bins" : "--range");
     if (raw->rattler && c->mode != MODE_SUMMARY) cli_usage("--rattler-contacts applies to the summary only");
     if (c->output && c->mode != MODE_SALVAGE) cli_usage("-o applies to --salvage only (the other modes print text on standard output)");
     if (c->mode == MODE_SALVAGE && (raw->frame_opts || raw->select_opts))
         cli_usage("--salvage keeps every complete frame: no frame selection or particle selection");
+    if (raw->select_opts && c->mode == MODE_PROFILE) cli_usage("%s does not apply to --profile (the slices hold every particle)", raw->select_opt);
     if (raw->select_opts && (c->mode == MODE_SUMMARY || c->mode == MODE_CELL || c->mode == MODE_WALLS))
         cli_usage("%s applies to --particles, --contacts, --lammps-dump and --vtk, not to %s", raw->select_opt,
                   c->mode == MODE_SUMMARY ? "the summary" : c->mode == MODE_CELL ? "--cell" : "--walls");
@@ -283,6 +295,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->frame = -1;
     c->every = 1;
     c->rattler_contacts = DEM_RATTLER_CONTACTS;
+    c->bins = 20;
+    c->range_lo = c->range_hi = NAN;
     int opt;
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
@@ -305,6 +319,21 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_REGION: set_selection(&raw, "--region", optarg, SELECT_REGION); break;
         case OPT_FIELDS: raw.fields = optarg; break;
         case OPT_BOX: raw.box = optarg; break;
+        case OPT_PROFILE:
+            set_mode(c, &raw, MODE_PROFILE, "--profile");
+            if (strlen(optarg) != 1 || !strchr("xyz", optarg[0])) cli_usage("--profile: '%s': the axis is x, y or z", optarg);
+            c->profile_axis = optarg[0] - 'x';
+            break;
+        case OPT_BINS: raw.bins = optarg; c->bins = cli_int("--bins", optarg, 1, 1000000); break;
+        case OPT_RANGE: {
+            double v[2];
+            raw.range = optarg;
+            cli_doubles("--range", optarg, v, 2);
+            if (!(v[0] < v[1])) cli_usage("--range: '%s' must have LO < HI", optarg);
+            c->range_lo = v[0];
+            c->range_hi = v[1];
+            break;
+        }
         case OPT_RATTLER: raw.rattler = optarg; c->rattler_contacts = (unsigned)cli_int("--rattler-contacts", optarg, 1, 1000); break;
         default: cli_bad_option(opt, argv);
         }
@@ -348,6 +377,10 @@ static void print_header(struct probe *pr)
     case MODE_CONTACTS: st = dem_tsv_contacts_header(stdout, pr->hist_slots, &err); break;
     case MODE_CELL: st = dem_tsv_cell_header(stdout, &err); break;
     case MODE_WALLS: st = dem_tsv_walls_header(stdout, &err); break;
+    case MODE_PROFILE:
+        dem_tsv_frame_header(stdout);
+        fputs("\tbin\tlo[m]\thi[m]\tvolume[m^3]\tparticles\tsolid_fraction\tcoordination\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tp[Pa]\tq[Pa]\n", stdout);
+        break;
     case MODE_VTK: case MODE_SALVAGE: case MODE_LAMMPS: break; /* no TSV header */
     }
     if (st) cli_die_err(&err);
@@ -446,10 +479,55 @@ static dem_status emit_summary(struct probe *pr, uint64_t frame, const dem_syste
     return dem_tsv_summary_row(stdout, frame, s, &sum, err);
 }
 
+static void cell_out(double v)
+{
+    putchar('\t');
+    dem_tsv_double(stdout, v);
+}
+
+static dem_status emit_profile(struct probe *pr, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    const struct cmdline *c = pr->cl;
+    dem_profile_geometry g;
+    dem_status st = dem_profile_geometry_of(s, c->profile_axis, (size_t)c->bins, c->has_box ? &c->box : NULL,
+                                            c->range_lo, c->range_hi, &g, err);
+    if (st) return dem_fail(err, st, "frame %llu: %s", (unsigned long long)frame, err->msg);
+    dem_profile_bin *bins = malloc((size_t)c->bins * sizeof *bins);
+    if (!bins) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %lld slices", c->bins);
+    st = dem_profile_measure(s, &pr->ix, &g, bins, err);
+    for (size_t b = 0; !st && b < g.bins; b++) {
+        const dem_profile_bin *p = &bins[b];
+        for (int r = 0; r < 3; r++)
+            for (int k = 0; k < 3; k++)
+                if (!isfinite(p->sigma.m[r][k]))
+                    st = dem_fail(err, DEM_ERR_VALUE, "frame %llu: the stress of slice %zu is not finite: the frame's values are too large",
+                                  (unsigned long long)frame, b);
+        if (st) break;
+        dem_tsv_frame_cells(stdout, frame, s);
+        printf("\t%zu", b);
+        cell_out(p->lo);
+        cell_out(p->hi);
+        cell_out(p->volume);
+        printf("\t%zu", p->particles);
+        cell_out(p->solid_fraction);
+        cell_out(p->coordination);
+        cell_out(p->sigma.m[0][0]);
+        cell_out(p->sigma.m[1][1]);
+        cell_out(p->sigma.m[2][2]);
+        cell_out(dem_stress_p(p->sigma));
+        cell_out(dem_stress_q(p->sigma));
+        putchar('\n');
+    }
+    free(bins);
+    if (st) return st;
+    return dem_tsv_check(stdout, err);
+}
+
 static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *s, dem_error *err)
 {
     switch (pr->cl->mode) {
     case MODE_SUMMARY: return emit_summary(pr, frame, s, err);
+    case MODE_PROFILE: return emit_profile(pr, frame, s, err);
     case MODE_PARTICLES: return dem_tsv_particles_rows(stdout, frame, s, &pr->cl->columns, pr->sel, &pr->ix, err);
     case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
     case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
@@ -467,7 +545,7 @@ static void emit_frame(struct probe *pr, uint64_t frame, const dem_system *s)
     if (pr->cl->mode == MODE_CONTACTS && !pr->header_done) pr->hist_slots = s->hist_slots;
     if (!pr->header_done) print_header(pr);
     /* Contacts name particles by id: finding their positions and selection needs the index. */
-    int need_index = pr->cl->mode == MODE_VTK || pr->cl->mode == MODE_PARTICLES || pr->cl->mode == MODE_LAMMPS ||
+    int need_index = pr->cl->mode == MODE_VTK || pr->cl->mode == MODE_PROFILE || pr->cl->mode == MODE_PARTICLES || pr->cl->mode == MODE_LAMMPS ||
                      (pr->cl->mode == MODE_CONTACTS && pr->sel);
     if (need_index && dem_id_index_build(&pr->ix, s, &err)) cli_die_err(&err);
     if (emit_rows(pr, frame, s, &err)) cli_die_err(&err);
