@@ -491,7 +491,11 @@ static dem_status emit_profile(struct probe *pr, uint64_t frame, const dem_syste
     dem_profile_geometry g;
     dem_status st = dem_profile_geometry_of(s, c->profile_axis, (size_t)c->bins, c->has_box ? &c->box : NULL,
                                             c->range_lo, c->range_hi, &g, err);
-    if (st) return dem_fail(err, st, "frame %llu: %s", (unsigned long long)frame, err->msg);
+    if (st) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return dem_fail(err, st, "frame %llu: %s", (unsigned long long)frame, msg);
+    }
     dem_profile_bin *bins = malloc((size_t)c->bins * sizeof *bins);
     if (!bins) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %lld slices", c->bins);
     st = dem_profile_measure(s, &pr->ix, &g, bins, err);
