@@ -49,7 +49,7 @@ SOLID=0.020943951023931956
     [ -z "$stderr" ]
     [[ "${lines[0]}" == "Usage: dem-probe "* ]]
     for opt in --summary --particles --contacts --vtk --frame --last --every --select --ids \
-               --region --fields --box --help; do
+               --region --fields --box --profile --bins --range --rattler-contacts --help; do
         [[ "$output" == *" $opt"* ]] || { echo "help does not teach $opt"; return 1; }
     done
     [[ "$output" == *"Examples:"* ]]
