@@ -57,7 +57,7 @@ static const char help_text[] =
 "                       with fewer than K contacts (--rattler-contacts, default 4; wall\n"
 "                       contacts count) is removed, which lowers its neighbours' counts,\n"
 "                       until all that remain have K; C_m: the particle contacts among the\n"
-"                       N_m that remain (nan if none); rattler_fraction = (N - N_m) / N;\n"
+"                       N_m that remain (0 if none remain); rattler_fraction = (N - N_m) / N;\n"
 "                     unbalanced: mean |net force| on the free particles / mean |contact\n"
 "                       force|, the ratio dem-step --until unbalanced=U stops on (0 without\n"
 "                       contacts).\n"

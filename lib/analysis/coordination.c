@@ -96,7 +96,9 @@ dem_status dem_coordination_measure(const dem_system *s, const dem_id_index *ix,
         out->mech_particles++;
         for (size_t a = start[p]; a < start[p + 1]; a++) sum_m += !gone[adj[a]];
     }
-    out->coordination_mech = out->mech_particles ? (double)sum_m / (double)out->mech_particles : NAN;
+    /* every particle a rattler: no mechanical network, Z_m = 0 (nan only without particles) */
+    out->coordination_mech = out->mech_particles ? (double)sum_m / (double)out->mech_particles
+                                                 : out->particles ? 0.0 : NAN;
     out->rattler_fraction = out->particles ? (double)(out->particles - out->mech_particles) / (double)out->particles : NAN;
 done:
     free(count);

@@ -11,7 +11,8 @@
  *             has at least K (done over the whole frame: whether a particle is a rattler does
  *             not depend on the box);
  *   Z_m     = sum over the counted particles that remain of their contacts with remaining
- *             particles / N_m, N_m those particles (2 C_m / N_m without a box); nan if N_m = 0;
+ *             particles / N_m, N_m those particles (2 C_m / N_m without a box); 0 if every counted
+ *             particle is a rattler, nan if N = 0;
  *   rattler_fraction = (N - N_m) / N, nan if N = 0. */
 #ifndef DEM_COORDINATION_H
 #define DEM_COORDINATION_H
