@@ -2,6 +2,7 @@
  * VTK files for ParaView. The measurements and writers live in lib/analysis.c and lib/vtk.c;
  * this file parses the command line, picks the frames and sends each one to the chosen output. */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "analysis/profile.h"
+#include "analysis/stress.h"
 #include "cli.h"
 #include "dem.h"
 #include "io/lammps_dump.h"
@@ -31,21 +34,56 @@ static const char help_text[] =
 "  --summary          one row per frame with the columns\n"
 "                       frame step time[s] particles contacts wall_contacts coordination\n"
 "                       solid_fraction vx_mean[m/s] vy_mean[m/s] vz_mean[m/s]\n"
-"                       granular_temperature[m^2/s^2] ekin_t[J] ekin_r[J]\n"
+"                       granular_temperature[m^2/s^2] ekin_t[J] ekin_r[J] volume[m^3]\n"
+"                       coordination_mech rattler_fraction unbalanced\n"
 "                     contacts, wall_contacts: contact records with overlap > 0 between two\n"
 "                       particles, and between a particle and a wall;\n"
 "                     coordination: mean coordination number Z = 2*contacts/particles (wall\n"
 "                       contacts excluded, particles without contacts included);\n"
-"                     solid_fraction: sum of the sphere volumes 4/3 pi r^3 over a volume:\n"
-"                       the periodic cell |det H| if the frame has one, else the --box\n"
-"                       (counting the spheres whose centre lies in it), else the box bounded\n"
-"                       by six axis-aligned plane walls, else the cylinder pi R^2 h of a\n"
-"                       cylinder wall along x, y or z between two end planes, else nan;\n"
+"                     solid_fraction: the solid volume over volume[m^3], the volume of: the\n"
+"                       periodic cell |det H| if the frame has one, else the --box (each\n"
+"                       sphere counts with the exact part of it inside the box), else the\n"
+"                       box bounded by six axis-aligned plane walls, else the cylinder\n"
+"                       pi R^2 h of a cylinder wall along x, y or z between two end planes\n"
+"                       (cell and containers: every sphere counted whole), else nan;\n"
+"                       over a container a note on standard error (one per run, of the last\n"
+"                       frame) names it and how far the particles reach: a settled bed fills\n"
+"                       only the bottom of its box; measure it with --box or --profile;\n"
 "                     vx_mean, vy_mean, vz_mean: plain mean of the particle velocities;\n"
 "                     granular_temperature: 1/(3N) sum_i |vmean - v_i|^2, N particles\n"
 "                       (De Klerk et al., J. Comput. Phys. 462 (2022) 111253, eq 36);\n"
-"                     ekin_t = sum 1/2 m |v|^2, ekin_r = sum 1/2 I |w|^2 (all particles).\n"
+"                     ekin_t = sum 1/2 m |v|^2, ekin_r = sum 1/2 I |w|^2 (all particles);\n"
+"                     coordination_mech: Z_m = 2 C_m / N_m without rattlers: every particle\n"
+"                       with fewer than K contacts (--rattler-contacts, default 4; wall\n"
+"                       contacts count) is removed, which lowers its neighbours' counts,\n"
+"                       until all that remain have K; C_m: the particle contacts among the\n"
+"                       N_m that remain (0 if none remain); rattler_fraction = (N - N_m) / N;\n"
+"                     unbalanced: mean |net force| on the free particles / mean |contact\n"
+"                       force|, the ratio dem-step --until unbalanced=U stops on (0 without\n"
+"                       contacts).\n"
+"                     With --box: particles, contacts, wall_contacts, coordination,\n"
+"                     coordination_mech and rattler_fraction count the particles whose centre\n"
+"                     lies in the box: Z = (sum over them of their particle contacts) / (their\n"
+"                     number), so a contact between two of them counts for both, a contact\n"
+"                     across a face for its inner end; contacts: those with an end in the box;\n"
+"                     the means, temperature, energies and unbalanced are the whole frame's.\n"
 "                     Without particles: coordination, means and temperature are nan.\n"
+"  --profile AXIS     AXIS x, y or z: one row per slice per frame, --bins N slices (default\n"
+"                     20) of equal thickness across the container along AXIS:\n"
+"                       frame step time[s] bin lo[m] hi[m] volume[m^3] particles\n"
+"                       solid_fraction coordination sxx[Pa] syy[Pa] szz[Pa] p[Pa] q[Pa]\n"
+"                     the cross-section: the --box's, else the box of six axis-aligned\n"
+"                     walls, else a rectangular periodic cell (a sheared cell is refused),\n"
+"                     else a cylinder wall along AXIS between end planes (its disc); the\n"
+"                     range along AXIS: --range LO,HI, else the same container's extent.\n"
+"                     volume: cross-section x thickness; solid_fraction: the exact volume of\n"
+"                     the spheres between the slice's two planes (in a periodic cell with\n"
+"                     their images across its faces) over it; particles, coordination: those\n"
+"                     centred in [lo, hi) (the last slice [lo, hi]), Z = their particle\n"
+"                     contacts / their number; sxx syy szz p q: the Love-Weber stress (see\n"
+"                     dem-stress --help) of the contacts whose contact point lies in the\n"
+"                     slice, over its volume; compression positive. A bed's height is where\n"
+"                     solid_fraction drops to 0; its bulk where it is flat.\n"
 "  --particles        one row per selected particle per frame, in id order:\n"
 "                       frame step time[s] id x[m] y[m] z[m] vx[m/s] vy[m/s] vz[m/s]\n"
 "                       wx[rad/s] wy[rad/s] wz[rad/s] fx[N] fy[N] fz[N] r[m]\n"
@@ -152,10 +190,17 @@ static const char help_text[] =
 "                     tx[N*m] ty[N*m] tz[N*m] ix iy iz, or all for every field not shown yet.\n"
 "                     Integer fields print as integers (flags bit 0: fixed).\n"
 "  --box X0,Y0,Z0,X1,Y1,Z1\n"
-"                     (--summary) the control volume of solid_fraction, m, for frames without\n"
-"                     a periodic cell. A sphere counts whole if its centre lies in the box and\n"
-"                     not at all otherwise: spheres cut by the faces make an error of order\n"
-"                     r * (box surface) / (box volume).\n"
+"                     (--summary) the control volume, m, for frames without a periodic cell:\n"
+"                     each sphere counts with the exact volume of its part inside the box\n"
+"                     (caps in closed form; edges and corners by a quadrature within 1e-13\n"
+"                     of the sphere's volume), the counts with the particles centred in it;\n"
+"                     (--profile) the cross-section and default range of the slices.\n"
+"  --bins N           (--profile) the number of slices, N >= 1 (default 20)\n"
+"  --range LO,HI      (--profile) the slices' range along the axis, m\n"
+"  --rattler-contacts K\n"
+"                     (--summary) the contacts a particle needs not to be a rattler (K >= 1,\n"
+"                     default 4, the d + 1 of frictionless spheres; a frictional sphere can\n"
+"                     be held by fewer, and K = 2 or 3 is also in use).\n"
 "  -h, --help         print this help and exit\n"
 "\n"
 "Examples:\n"
@@ -163,6 +208,8 @@ static const char help_text[] =
 "      one summary row per frame\n"
 "  dem-probe --last --box 0,0,0,0.1,0.1,0.05 run.dem\n"
 "      the last frame, solid fraction in a 10 cm x 10 cm x 5 cm box\n"
+"  dem-probe --last --profile z --bins 30 bed.dem\n"
+"      a settled bed in 30 horizontal slices: where it ends, its bulk solid fraction, szz\n"
 "  dem-probe --particles --ids 1-10 --fields mass,group run.dem\n"
 "      particles 1 to 10 in every frame, with their mass and interaction group\n"
 "  dem-probe --contacts --frame 3 run.dem | awk -F'\\t' 'NR == 1 || $4 == 7'\n"
@@ -177,7 +224,8 @@ static const char help_text[] =
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
 
-enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE };
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE,
+            MODE_PROFILE };
 
 struct cmdline {
     enum mode mode;
@@ -193,11 +241,15 @@ struct cmdline {
     int has_select;
     dem_select sel;           /* --select, --ids or --region */
     dem_particle_columns columns;
+    unsigned rattler_contacts;  /* --rattler-contacts K */
+    int profile_axis;           /* --profile AXIS */
+    long long bins;             /* --bins N */
+    double range_lo, range_hi;  /* --range LO,HI; nan if not given */
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
        OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_LAMMPS,
-       OPT_VTK_PREFIX };
+       OPT_VTK_PREFIX, OPT_RATTLER, OPT_PROFILE, OPT_BINS, OPT_RANGE };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
@@ -218,6 +270,10 @@ static const struct option long_options[] = {
     {"region", required_argument, NULL, OPT_REGION},
     {"fields", required_argument, NULL, OPT_FIELDS},
     {"box", required_argument, NULL, OPT_BOX},
+    {"rattler-contacts", required_argument, NULL, OPT_RATTLER},
+    {"profile", required_argument, NULL, OPT_PROFILE},
+    {"bins", required_argument, NULL, OPT_BINS},
+    {"range", required_argument, NULL, OPT_RANGE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -228,7 +284,7 @@ enum select_form { SELECT_TEXT, SELECT_IDS, SELECT_REGION };
 /* What parse_args collects before checking the combinations. */
 struct raw_args {
     int modes, frame_opts, select_opts;
-    const char *mode_opt, *select_opt, *select_text, *fields, *box;
+    const char *mode_opt, *select_opt, *select_text, *fields, *box, *rattler, *bins, *range;
     enum select_form select_form;
 };
 
@@ -284,10 +340,13 @@ static void check_combinations(const struct cmdline *c, const struct raw_args *r
 {
     if (raw->frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
     if (raw->fields && c->mode != MODE_PARTICLES) cli_usage("--fields needs --particles");
-    if (raw->box && c->mode != MODE_SUMMARY) cli_usage("--box applies to the summary only");
+    if (raw->box && c->mode != MODE_SUMMARY && c->mode != MODE_PROFILE) cli_usage("--box applies to the summary and --profile only");
+    if ((raw->bins || raw->range) && c->mode != MODE_PROFILE) cli_usage("%s applies to --profile only", raw->bins ? "--bins" : "--range");
+    if (raw->rattler && c->mode != MODE_SUMMARY) cli_usage("--rattler-contacts applies to the summary only");
     if (c->output && c->mode != MODE_SALVAGE) cli_usage("-o applies to --salvage only (the other modes print text on standard output)");
     if (c->mode == MODE_SALVAGE && (raw->frame_opts || raw->select_opts))
         cli_usage("--salvage keeps every complete frame: no frame selection or particle selection");
+    if (raw->select_opts && c->mode == MODE_PROFILE) cli_usage("%s does not apply to --profile (the slices hold every particle)", raw->select_opt);
     if (raw->select_opts && (c->mode == MODE_SUMMARY || c->mode == MODE_CELL || c->mode == MODE_WALLS))
         cli_usage("%s applies to --particles, --contacts, --lammps-dump and --vtk, not to %s", raw->select_opt,
                   c->mode == MODE_SUMMARY ? "the summary" : c->mode == MODE_CELL ? "--cell" : "--walls");
@@ -311,6 +370,9 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     c->mode = MODE_SUMMARY;
     c->frame = -1;
     c->every = 1;
+    c->rattler_contacts = DEM_RATTLER_CONTACTS;
+    c->bins = 20;
+    c->range_lo = c->range_hi = NAN;
     int opt;
     opterr = 0; /* our own messages, in the cli_usage format */
     while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
@@ -334,6 +396,22 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_REGION: set_selection(&raw, "--region", optarg, SELECT_REGION); break;
         case OPT_FIELDS: raw.fields = optarg; break;
         case OPT_BOX: raw.box = optarg; break;
+        case OPT_PROFILE:
+            set_mode(c, &raw, MODE_PROFILE, "--profile");
+            if (strlen(optarg) != 1 || !strchr("xyz", optarg[0])) cli_usage("--profile: '%s': the axis is x, y or z", optarg);
+            c->profile_axis = optarg[0] - 'x';
+            break;
+        case OPT_BINS: raw.bins = optarg; c->bins = cli_int("--bins", optarg, 1, 1000000); break;
+        case OPT_RANGE: {
+            double v[2];
+            raw.range = optarg;
+            cli_doubles("--range", optarg, v, 2);
+            if (!(v[0] < v[1])) cli_usage("--range: '%s' must have LO < HI", optarg);
+            c->range_lo = v[0];
+            c->range_hi = v[1];
+            break;
+        }
+        case OPT_RATTLER: raw.rattler = optarg; c->rattler_contacts = (unsigned)cli_int("--rattler-contacts", optarg, 1, 1000); break;
         default: cli_bad_option(opt, argv);
         }
     }
@@ -358,6 +436,8 @@ struct probe {
     int header_done;
     unsigned hist_slots;       /* --contacts: the history columns, fixed by the first frame */
     int warned_box;
+    char note[256];            /* the container's volume at the last frame: one note per run */
+    int note_axis;
     uint64_t printed;          /* frames printed */
     dem_id_index ix;
     FILE *pvd_particles, *pvd_contacts, *pvd_walls, *pvd_cell; /* walls, cell: NULL until a frame has them */
@@ -375,6 +455,10 @@ static void print_header(struct probe *pr)
     case MODE_CONTACTS: st = dem_tsv_contacts_header(stdout, pr->hist_slots, &err); break;
     case MODE_CELL: st = dem_tsv_cell_header(stdout, &err); break;
     case MODE_WALLS: st = dem_tsv_walls_header(stdout, &err); break;
+    case MODE_PROFILE:
+        dem_tsv_frame_header(stdout);
+        fputs("\tbin\tlo[m]\thi[m]\tvolume[m^3]\tparticles\tsolid_fraction\tcoordination\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tp[Pa]\tq[Pa]\n", stdout);
+        break;
     case MODE_VTK: case MODE_SALVAGE: case MODE_LAMMPS: break; /* no TSV header */
     }
     if (st) cli_die_err(&err);
@@ -495,14 +579,65 @@ static dem_status emit_summary(struct probe *pr, uint64_t frame, const dem_syste
         cli_warn("frame %llu has a periodic cell: its solid fraction uses the cell, not --box", (unsigned long long)frame);
         pr->warned_box = 1;
     }
-    dem_summarize(s, pr->cl->has_box ? &pr->cl->box : NULL, &sum);
+    dem_status st = dem_summarize(s, pr->cl->has_box ? &pr->cl->box : NULL, pr->cl->rattler_contacts, &sum, err);
+    if (st) return st;
+    pr->note_axis = dem_container_note(s, sum.volume_source, sum.volume, pr->note, sizeof pr->note);
     return dem_tsv_summary_row(stdout, frame, s, &sum, err);
+}
+
+static void cell_out(double v)
+{
+    putchar('\t');
+    dem_tsv_double(stdout, v);
+}
+
+static dem_status emit_profile(struct probe *pr, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    const struct cmdline *c = pr->cl;
+    dem_profile_geometry g;
+    dem_status st = dem_profile_geometry_of(s, c->profile_axis, (size_t)c->bins, c->has_box ? &c->box : NULL,
+                                            c->range_lo, c->range_hi, &g, err);
+    if (st) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return dem_fail(err, st, "frame %llu: %s", (unsigned long long)frame, msg);
+    }
+    dem_profile_bin *bins = malloc((size_t)c->bins * sizeof *bins);
+    if (!bins) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %lld slices", c->bins);
+    st = dem_profile_measure(s, &pr->ix, &g, bins, err);
+    for (size_t b = 0; !st && b < g.bins; b++) {
+        const dem_profile_bin *p = &bins[b];
+        for (int r = 0; r < 3; r++)
+            for (int k = 0; k < 3; k++)
+                if (!isfinite(p->sigma.m[r][k]))
+                    st = dem_fail(err, DEM_ERR_VALUE, "frame %llu: the stress of slice %zu is not finite: the frame's values are too large",
+                                  (unsigned long long)frame, b);
+        if (st) break;
+        dem_tsv_frame_cells(stdout, frame, s);
+        printf("\t%zu", b);
+        cell_out(p->lo);
+        cell_out(p->hi);
+        cell_out(p->volume);
+        printf("\t%zu", p->particles);
+        cell_out(p->solid_fraction);
+        cell_out(p->coordination);
+        cell_out(p->sigma.m[0][0]);
+        cell_out(p->sigma.m[1][1]);
+        cell_out(p->sigma.m[2][2]);
+        cell_out(dem_stress_p(p->sigma));
+        cell_out(dem_stress_q(p->sigma));
+        putchar('\n');
+    }
+    free(bins);
+    if (st) return st;
+    return dem_tsv_check(stdout, err);
 }
 
 static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *s, dem_error *err)
 {
     switch (pr->cl->mode) {
     case MODE_SUMMARY: return emit_summary(pr, frame, s, err);
+    case MODE_PROFILE: return emit_profile(pr, frame, s, err);
     case MODE_PARTICLES: return dem_tsv_particles_rows(stdout, frame, s, &pr->cl->columns, pr->sel, &pr->ix, err);
     case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
     case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
@@ -520,7 +655,7 @@ static void emit_frame(struct probe *pr, uint64_t frame, const dem_system *s)
     if (pr->cl->mode == MODE_CONTACTS && !pr->header_done) pr->hist_slots = s->hist_slots;
     if (!pr->header_done) print_header(pr);
     /* Contacts name particles by id: finding their positions and selection needs the index. */
-    int need_index = pr->cl->mode == MODE_VTK || pr->cl->mode == MODE_PARTICLES || pr->cl->mode == MODE_LAMMPS ||
+    int need_index = pr->cl->mode == MODE_VTK || pr->cl->mode == MODE_PROFILE || pr->cl->mode == MODE_PARTICLES || pr->cl->mode == MODE_LAMMPS ||
                      (pr->cl->mode == MODE_CONTACTS && pr->sel);
     if (need_index && dem_id_index_build(&pr->ix, s, &err)) cli_die_err(&err);
     if (emit_rows(pr, frame, s, &err)) cli_die_err(&err);
@@ -534,6 +669,18 @@ static void finish_output(struct probe *pr)
 {
     if (!pr->header_done) print_header(pr);
     cli_check_output(stdout, "standard output");
+}
+
+/* The note on the container's volume, once per run, of the last frame printed (a bed has formed
+ * by then); only after a run that succeeded, so that an error stays the last word. */
+static void print_note(struct probe *pr)
+{
+    if (!pr->note[0]) return;
+    if (pr->note_axis >= 0)
+        fprintf(stderr, "dem-probe: solid_fraction is over %s (last frame): measure the bed with --box or --profile %c\n",
+                pr->note, "xyz"[pr->note_axis]);
+    else
+        fprintf(stderr, "dem-probe: solid_fraction is over %s\n", pr->note);
 }
 
 /* ---- frame selection ---------------------------------------------------------------------- */
@@ -647,6 +794,7 @@ int main(int argc, char **argv)
     if (cl.last) run_last(&pr, r);
     else run_frames(&pr, r);
     finish_output(&pr);
+    print_note(&pr);
 
     dem_reader_free(r);
     dem_id_index_free(&pr.ix);

@@ -27,6 +27,7 @@ static const char help_text[] =
 "                       frame step time[s] volume[m^3] sxx[Pa] syy[Pa] szz[Pa] sxy[Pa]\n"
 "                       sxz[Pa] syz[Pa] p[Pa] q[Pa] s1[Pa] s2[Pa] s3[Pa] s1_s3 coordination\n"
 "                       exx[-] eyy[-] ezz[-] exy[-] exz[-] eyz[-] ev[-] void_ratio[-]\n"
+"                       coordination_mech rattler_fraction\n"
 "                     the Love-Weber average stress over a volume V (Hanley eq 23):\n"
 "                       sigma = (1/V) [ sum over particle pairs   l (x) f\n"
 "                                     - sum over wall contacts   xr (x) f ]\n"
@@ -49,14 +50,21 @@ static const char help_text[] =
 "                     the von Mises measure of the deviator (q = s1 - s3 when s2 = s3);\n"
 "                     s1 >= s2 >= s3: principal stresses (Jacobi rotations); s1_s3 = s1/s3\n"
 "                     (inf or nan when s3 = 0); coordination: 2 contacts / particles (contact\n"
-"                     records with overlap > 0 between particles; walls excluded).\n"
+"                     records with overlap > 0 between particles; walls excluded); with --box\n"
+"                     the particles centred in it, Z = their particle contacts / their number\n"
+"                     (as dem-probe --box); coordination_mech, rattler_fraction: the same\n"
+"                     without rattlers, particles with fewer than K contacts removed\n"
+"                     iteratively (--rattler-contacts; see dem-probe --help).\n"
 "                     The volume V, in this order:\n"
 "                       --box: a box; only contacts whose contact point lies in it are\n"
 "                         summed, and only particles whose centre lies in it count (for\n"
 "                         coordination and --kinetic). Contacts cut by the faces make an\n"
 "                         error of order (box surface x particle size) / (box volume);\n"
 "                       a periodic cell: V = |det H|, every contact;\n"
-"                       six axis-aligned plane walls: the box they enclose, every contact.\n"
+"                       six axis-aligned plane walls: the box they enclose, every contact;\n"
+"                         a note on standard error (one per run) names it and how far the\n"
+"                         particles reach: a bed settled in a tall box fills its bottom\n"
+"                         only, and its stress is that of the bed times its share of V.\n"
 "                     Without any of them the frame is refused: give --box.\n"
 "                     The strain of the periodic cell, EXTENSION POSITIVE (like the velocity\n"
 "                     gradient L and F; the opposite of the stresses): the logarithmic\n"
@@ -70,7 +78,8 @@ static const char help_text[] =
 "                     when the cell shrinks). With --box both are still the whole cell's.\n"
 "                     nan: no periodic cell, strain not defined.\n"
 "                     void_ratio = V / Vs - 1: V the volume above, Vs = sum 4/3 pi r^3 over the\n"
-"                     particles counted (those of coordination); overlaps are ignored (a lens\n"
+"                     particles counted, with --box the exact parts of every sphere inside\n"
+"                     the box (as dem-probe's solid fraction); overlaps are ignored (a lens\n"
 "                     shared by two spheres counts twice in Vs); nan without particles.\n"
 "  --per-particle     one row per particle per frame:\n"
 "                       frame step time[s] id volume[m^3] sxx[Pa] syy[Pa] szz[Pa] sxy[Pa]\n"
@@ -96,6 +105,9 @@ static const char help_text[] =
 "                     momentum flux of the velocity fluctuations, De Klerk et al. 2022\n"
 "                     Fig. 12b; compression positive, so a gas of free particles has\n"
 "                     p = 2/3 E'kin / V). Quasi-static packings have a negligible one.\n"
+"  --rattler-contacts K\n"
+"                     (default mode) the contacts a particle needs not to be a rattler\n"
+"                     (K >= 1, default 4)\n"
 "  --frame K          only frame K (0 is the first)\n"
 "  --last             only the last complete frame\n"
 "  --every K          frames 0, K, 2K, ... (K >= 1)\n"
@@ -131,9 +143,10 @@ struct cmdline {
     int has_box;
     dem_aabb box;
     int kinetic;
+    unsigned rattler_contacts;
 };
 
-enum { OPT_PER_PARTICLE = 256, OPT_WALLS, OPT_BOX, OPT_KINETIC, OPT_FRAME, OPT_LAST, OPT_EVERY };
+enum { OPT_PER_PARTICLE = 256, OPT_WALLS, OPT_BOX, OPT_KINETIC, OPT_FRAME, OPT_LAST, OPT_EVERY, OPT_RATTLER };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
@@ -142,11 +155,13 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"box", required_argument, NULL, OPT_BOX}, {"kinetic", no_argument, NULL, OPT_KINETIC},
         {"frame", required_argument, NULL, OPT_FRAME}, {"last", no_argument, NULL, OPT_LAST},
         {"every", required_argument, NULL, OPT_EVERY}, {"help", no_argument, NULL, 'h'},
+        {"rattler-contacts", required_argument, NULL, OPT_RATTLER},
         {NULL, 0, NULL, 0}};
     memset(c, 0, sizeof *c);
     c->frame = -1;
     c->every = 1;
-    int frame_opts = 0, modes = 0, opt;
+    c->rattler_contacts = DEM_RATTLER_CONTACTS;
+    int frame_opts = 0, modes = 0, opt, rattler = 0;
     const char *mode_opt = NULL, *box = NULL;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -163,6 +178,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         }
         case OPT_BOX: box = optarg; break;
         case OPT_KINETIC: c->kinetic = 1; break;
+        case OPT_RATTLER: rattler = 1; c->rattler_contacts = (unsigned)cli_int("--rattler-contacts", optarg, 1, 1000); break;
         case OPT_FRAME: frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: frame_opts++; c->last = 1; break;
         case OPT_EVERY: frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
@@ -173,6 +189,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
     if (c->kinetic && c->mode != MODE_ASSEMBLY) cli_usage("--kinetic applies to the assembly stress only, not to %s", mode_opt);
     if (box && c->mode == MODE_WALLS) cli_usage("--box does not apply to --walls");
+    if (rattler && c->mode != MODE_ASSEMBLY) cli_usage("--rattler-contacts applies to the assembly stress only, not to %s", mode_opt);
     if (box) {
         double v[6];
         cli_doubles("--box", box, v, 6);
@@ -194,6 +211,8 @@ struct out {
     size_t cap_sig;
     dem_wall_load *loads;
     size_t cap_loads;
+    char note[256]; /* the container's volume at the last frame: one note per run */
+    int note_axis;
 };
 
 static void print_header(struct out *o)
@@ -203,7 +222,7 @@ static void print_header(struct out *o)
     case MODE_ASSEMBLY:
         fputs("\tvolume[m^3]\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tsxy[Pa]\tsxz[Pa]\tsyz[Pa]\tp[Pa]\tq[Pa]"
               "\ts1[Pa]\ts2[Pa]\ts3[Pa]\ts1_s3\tcoordination"
-              "\texx[-]\teyy[-]\tezz[-]\texy[-]\texz[-]\teyz[-]\tev[-]\tvoid_ratio[-]\n", stdout);
+              "\texx[-]\teyy[-]\tezz[-]\texy[-]\texz[-]\teyz[-]\tev[-]\tvoid_ratio[-]\tcoordination_mech\trattler_fraction\n", stdout);
         break;
     case MODE_PARTICLES:
         fputs("\tid\tvolume[m^3]\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tsxy[Pa]\tsxz[Pa]\tsyz[Pa]\tp[Pa]\tq[Pa]\n", stdout);
@@ -271,7 +290,13 @@ static void emit_assembly(struct out *o, uint64_t frame, const dem_system *s)
     cell(inv.s1 / inv.s3);
     cell(st.coordination);
     strain_cells(frame, s, &st);
+    dem_coordination_stats z;
+    if (dem_coordination_measure(s, &o->ix, st.source == DEM_VOLUME_BOX ? &o->cl->box : NULL, o->cl->rattler_contacts, &z, &err))
+        cli_die("frame %llu: %s", (unsigned long long)frame, err.msg);
+    cell(z.coordination_mech);
+    cell(z.rattler_fraction);
     putchar('\n');
+    o->note_axis = dem_container_note(s, st.source, st.volume, o->note, sizeof o->note);
 }
 
 static void emit_particles(struct out *o, uint64_t frame, const dem_system *s)
@@ -356,6 +381,12 @@ int main(int argc, char **argv)
     cli_frames sel = {cl.frame, cl.last, cl.every};
     cli_frame_handlers h = {&o, NULL, emit_frame, finish};
     cli_run_frames(cl.input, &sel, &h);
+    if (o.note[0]) { /* once per run, of the last frame, after a run that succeeded */
+        if (o.note_axis >= 0)
+            fprintf(stderr, "dem-stress: the stress is averaged over %s (last frame): measure the bed with --box\n", o.note);
+        else
+            fprintf(stderr, "dem-stress: the stress is averaged over %s\n", o.note);
+    }
     dem_id_index_free(&o.ix);
     free(o.sig);
     free(o.loads);

@@ -3,6 +3,10 @@
 #define DEM_H
 
 #include "analysis/analysis.h"
+#include "analysis/coordination.h"
+#include "analysis/overlap_volume.h"
+#include "analysis/profile.h"
+#include "analysis/unbalanced.h"
 #include "core/codec.h"
 #include "analysis/energy.h"
 #include "core/error.h"

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/coordination.h"
+#include "analysis/overlap_volume.h"
+#include "analysis/unbalanced.h"
 #include "core/text.h"
 
 /* ============================== control volumes ============================== */
@@ -133,12 +136,13 @@ double dem_kinetic_energy_r(const dem_system *s)
     return e;
 }
 
-/* Sum of the sphere volumes, of every particle or (box not NULL) of those centred in the box. */
+/* Sum of the sphere volumes, of every particle or (box not NULL) of their parts inside the box. */
 static double solid_volume(const dem_system *s, const dem_aabb *box)
 {
     double v = 0.0;
     for (size_t k = 0; k < s->nparticles; k++)
-        if (!box || dem_aabb_contains(*box, s->particles[k].pos)) v += dem_sphere_volume(s->particles[k].radius);
+        v += box ? dem_sphere_box_volume(s->particles[k].pos, s->particles[k].radius, box->lo, box->hi)
+                 : dem_sphere_volume(s->particles[k].radius);
     return v;
 }
 
@@ -170,17 +174,60 @@ double dem_solid_fraction(const dem_system *s, const dem_aabb *box, double *volu
     return src == DEM_VOLUME_NONE ? NAN : solid / vol;
 }
 
-void dem_summarize(const dem_system *s, const dem_aabb *box, dem_summary *out)
+dem_status dem_summarize(const dem_system *s, const dem_aabb *box, unsigned rattler_contacts, dem_summary *out,
+                         dem_error *err)
 {
     memset(out, 0, sizeof *out);
-    out->particles = s->nparticles;
-    dem_count_contacts(s, &out->contacts, &out->wall_contacts);
-    out->coordination = dem_coordination(out->contacts, out->particles);
     out->solid_fraction = dem_solid_fraction(s, box, &out->volume, &out->volume_source);
+    dem_id_index ix;
+    dem_id_index_init(&ix);
+    dem_coordination_stats z;
+    dem_status st = dem_id_index_build(&ix, s, err);
+    if (!st) st = dem_coordination_measure(s, &ix, out->volume_source == DEM_VOLUME_BOX ? box : NULL, rattler_contacts, &z, err);
+    dem_id_index_free(&ix);
+    if (st) return st;
+    out->particles = z.particles;
+    out->contacts = z.contacts;
+    out->wall_contacts = z.wall_contacts;
+    out->coordination = z.coordination;
+    out->coordination_mech = z.coordination_mech;
+    out->rattler_fraction = z.rattler_fraction;
     out->vel_mean = dem_mean_velocity(s);
     out->granular_temperature = dem_granular_temperature(s);
     out->ekin_t = dem_kinetic_energy_t(s);
     out->ekin_r = dem_kinetic_energy_r(s);
+    out->unbalanced = dem_unbalanced_frame(s);
+    return DEM_OK;
+}
+
+int dem_container_note(const dem_system *s, dem_volume_source source, double volume, char *buf, size_t size)
+{
+    buf[0] = 0;
+    if (source != DEM_VOLUME_WALLS && source != DEM_VOLUME_CYLINDER) return -1;
+    int n = snprintf(buf, size, "%s, %.3g m^3", source == DEM_VOLUME_WALLS ? "the box enclosed by the six walls"
+                                                                         : "the cylinder wall between its end planes",
+                     volume);
+    dem_aabb box;
+    if (source != DEM_VOLUME_WALLS || !dem_walls_box(s, &box) || s->nparticles == 0 || n < 0 || (size_t)n >= size) return -1;
+    /* the axis along which the particles fill the smallest part of the box, from its lower face */
+    int best = -1;
+    double best_frac = 0.9, best_top = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double top = -INFINITY;
+        for (size_t k = 0; k < s->nparticles; k++)
+            top = fmax(top, dem_v3_get(s->particles[k].pos, a) + s->particles[k].radius);
+        double lo = dem_v3_get(box.lo, a), hi = dem_v3_get(box.hi, a);
+        double frac = (top - lo) / (hi - lo);
+        if (frac < best_frac) {
+            best = a;
+            best_frac = frac;
+            best_top = top;
+        }
+    }
+    if (best < 0) return -1;
+    snprintf(buf + n, size - (size_t)n, "; the particles reach %c = %.3g of the box's %.3g to %.3g", "xyz"[best],
+             best_top, dem_v3_get(box.lo, best), dem_v3_get(box.hi, best));
+    return best;
 }
 
 /* ============================== lookup by id ============================== */
@@ -334,7 +381,7 @@ dem_status dem_tsv_summary_header(FILE *out, dem_error *err)
     dem_tsv_frame_header(out);
     fputs("\tparticles\tcontacts\twall_contacts\tcoordination\tsolid_fraction"
           "\tvx_mean[m/s]\tvy_mean[m/s]\tvz_mean[m/s]\tgranular_temperature[m^2/s^2]"
-          "\tekin_t[J]\tekin_r[J]\n", out);
+          "\tekin_t[J]\tekin_r[J]\tvolume[m^3]\tcoordination_mech\trattler_fraction\tunbalanced\n", out);
     return dem_tsv_check(out, err);
 }
 
@@ -343,8 +390,8 @@ dem_status dem_tsv_summary_header(FILE *out, dem_error *err)
  * the solid fraction without a volume, the means of no particle. */
 static dem_status check_summary(uint64_t frame, const dem_summary *sum, dem_error *err)
 {
-    const char *names[] = {"coordination", "vx_mean", "vy_mean", "vz_mean", "granular_temperature", "ekin_t", "ekin_r"};
-    double v[] = {sum->coordination, sum->vel_mean.x, sum->vel_mean.y, sum->vel_mean.z, sum->granular_temperature, sum->ekin_t, sum->ekin_r};
+    const char *names[] = {"vx_mean", "vy_mean", "vz_mean", "granular_temperature", "ekin_t", "ekin_r", "unbalanced"};
+    double v[] = {sum->vel_mean.x, sum->vel_mean.y, sum->vel_mean.z, sum->granular_temperature, sum->ekin_t, sum->ekin_r, sum->unbalanced};
     if (sum->volume_source != DEM_VOLUME_NONE && !(isfinite(sum->volume) && sum->volume > 0.0 && isfinite(sum->solid_fraction)))
         return dem_fail(err, DEM_ERR_VALUE, "frame %llu: the volume the solid fraction refers to is %g m^3: the frame's coordinates are too large to measure it",
                         (unsigned long long)frame, sum->volume);
@@ -370,6 +417,10 @@ dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, c
     cell_double(out, sum->granular_temperature);
     cell_double(out, sum->ekin_t);
     cell_double(out, sum->ekin_r);
+    cell_double(out, sum->volume);
+    cell_double(out, sum->coordination_mech);
+    cell_double(out, sum->rattler_fraction);
+    cell_double(out, sum->unbalanced);
     fputc('\n', out);
     return dem_tsv_check(out, err);
 }

@@ -69,29 +69,44 @@ typedef enum {
 
 /* Solid fraction: sum of the sphere volumes over the control volume, chosen in this order:
  * the periodic cell if the frame has one; else *box if box is not NULL; else the box of six
- * axis-aligned plane walls; else none (nan). With a user box, a sphere is counted whole when its
- * centre lies in the box and not at all otherwise: spheres cut by the faces make an error of
- * the order of (box surface * r) / (box volume). Fills the volume used (m^3, nan if none) and
- * its source when those pointers are not NULL. */
+ * axis-aligned plane walls; else a cylinder container (DEM_VOLUME_CYLINDER); else none (nan).
+ * With a user box, each sphere counts with the exact part of its volume inside the box
+ * (overlap_volume.h); with the cell or a container, every sphere counts whole. Fills the volume
+ * used (m^3, nan if none) and its source when those pointers are not NULL. */
 double dem_solid_fraction(const dem_system *s, const dem_aabb *box, double *volume,
                           dem_volume_source *source);
 
-/* Everything dem-probe's summary prints about one frame. */
+/* Everything dem-probe's summary prints about one frame. With a box (and no periodic cell),
+ * particles, contacts, wall_contacts and the coordination numbers refer to the particles whose
+ * centre lies in the box (coordination.h), the solid fraction to the parts of the spheres in
+ * it; the means, the temperature, the energies and the unbalanced ratio to the whole frame. */
 typedef struct {
     size_t particles;
     size_t contacts;             /* particle-particle records with overlap > 0 */
     size_t wall_contacts;        /* particle-wall records with overlap > 0 */
-    double coordination;         /* 2 contacts / particles */
+    double coordination;         /* 2 contacts / particles (see coordination.h with a box) */
     double volume;               /* m^3 of the solid fraction, nan if none */
     dem_volume_source volume_source;
     double solid_fraction;       /* - */
     dem_vec3 vel_mean;           /* m/s */
     double granular_temperature; /* m^2/s^2 */
     double ekin_t, ekin_r;       /* J */
+    double coordination_mech;    /* without rattlers (coordination.h) */
+    double rattler_fraction;
+    double unbalanced;           /* unbalanced.h */
 } dem_summary;
 
-/* box: the user's control volume, or NULL (see dem_solid_fraction). */
-void dem_summarize(const dem_system *s, const dem_aabb *box, dem_summary *out);
+/* box: the user's control volume, or NULL (see dem_solid_fraction); rattler_contacts: K of
+ * coordination.h (>= 1). Fails out of memory or on a contact naming a missing particle. */
+dem_status dem_summarize(const dem_system *s, const dem_aabb *box, unsigned rattler_contacts, dem_summary *out,
+                         dem_error *err);
+
+/* The container a default measure used, in words for a note on standard error: which volume
+ * (the box of the six walls or the cylinder, its size in m^3) and, if the particles fill less
+ * than 90% of the walls' box along an axis, how far they reach, e.g. "the box enclosed by the
+ * six walls, 1.2e-05 m^3; the particles reach z = 0.011 of the box's 0 to 0.04". Returns that
+ * axis (0, 1, 2; the one they fill least), or -1; buf is empty for other sources. */
+int dem_container_note(const dem_system *s, dem_volume_source source, double volume, char *buf, size_t size);
 
 /* ---- particle lookup by id ---------------------------------------------------------------- */
 typedef struct {

@@ -1,6 +1,9 @@
 /* stress.c - Love-Weber stress, particle stresses, principal values, wall loads (see stress.h). */
 #include "analysis/stress.h"
 
+#include "analysis/coordination.h"
+#include "analysis/overlap_volume.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,12 +231,18 @@ dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, cons
         const dem_particle *p = &s->particles[k];
         if (box && !dem_aabb_contains(region, p->pos)) continue;
         out->particles++;
-        out->solid_volume += dem_sphere_volume(p->radius);
         mass += p->mass;
         mom = dem_v3_madd(mom, p->vel, p->mass);
     }
-    out->coordination = dem_coordination(out->contacts, out->particles);
-    out->void_ratio = out->particles ? out->volume / out->solid_volume - 1.0 : NAN;
+    for (size_t k = 0; k < s->nparticles; k++) { /* the parts of the spheres inside the box */
+        const dem_particle *p = &s->particles[k];
+        out->solid_volume += box ? dem_sphere_box_volume(p->pos, p->radius, region.lo, region.hi) : dem_sphere_volume(p->radius);
+    }
+    dem_coordination_stats z; /* the one definition of Z (coordination.h) */
+    dem_status st = dem_coordination_measure(s, ix, box, DEM_RATTLER_CONTACTS, &z, err);
+    if (st) return st;
+    out->coordination = z.coordination;
+    out->void_ratio = out->solid_volume > 0.0 ? out->volume / out->solid_volume - 1.0 : NAN;
     if (kinetic && mass > 0.0) {
         dem_vec3 mean = dem_v3_scale(mom, 1.0 / mass);
         dem_mat3 kin = dem_m3_zero();

@@ -87,15 +87,16 @@ typedef struct {
     size_t particles;           /* counted: all, or centred in the box */
     size_t contacts;            /* particle-particle records with overlap > 0 counted */
     size_t wall_contacts;       /* particle-wall records with overlap > 0 counted */
-    double coordination;        /* 2 contacts / particles (walls excluded); nan without particles */
-    double solid_volume;        /* sum of 4/3 pi r^3 over the counted particles, overlaps ignored, m^3 */
-    double void_ratio;          /* volume / solid_volume - 1, -; nan without particles */
+    double coordination;        /* Z of coordination.h over the particles centred in the box (or all) */
+    double solid_volume;        /* the spheres' volume inside the box (overlap_volume.h; all of it
+                                 * without a box), overlaps between spheres ignored, m^3 */
+    double void_ratio;          /* volume / solid_volume - 1, -; nan without solid volume */
 } dem_stress;
 
 /* Love-Weber stress of a frame over a control volume:
  *   box != NULL: the box; only contact records whose contact point lies in it are summed, and
- *                the particles whose centre lies in it are counted (coordination, kinetic part,
- *                solid volume and void ratio);
+ *                the particles whose centre lies in it are counted (coordination, kinetic
+ *                part); the solid volume is the exact part of every sphere inside the box;
  *   else the periodic cell (V = |det H|, every contact), else the box of six axis-aligned plane
  *   walls (dem_walls_box, every contact).
  * Every contact record is summed (records with overlap <= 0 carry no force unless a model

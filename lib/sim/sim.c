@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/unbalanced.h"
 #include "sim/books.h"
 #include "sim/boundary.h"
 #include "sim/cell.h"
@@ -277,19 +278,14 @@ double dem_sim_unbalanced(dem_sim *sim)
     if (!sim->forces_current) forces_setup(sim);
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
-    double fnet = 0.0, fc = 0.0;
-    size_t nfree = 0, ncon = 0;
-    for (size_t a = 0; a < P->n; a++) {
-        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
-        fnet += dem_v3_norm(P->f[a]); /* gravity included: the net force */
-        nfree++;
-    }
+    dem_unbalanced_sum u = {0.0, 0.0, 0, 0}; /* the one definition, shared with dem-probe */
+    for (size_t a = 0; a < P->n; a++)
+        if (!(P->flags[a] & DEM_PARTICLE_FIXED)) dem_unbalanced_add_particle(&u, P->f[a]); /* gravity included */
     for (size_t q = 0; q < c->npairs; q++)
-        if (c->ptouch[q]) { fc += dem_v3_norm(dem_contact_force(&c->out[q])); ncon++; }
+        if (c->ptouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->out[q]));
     for (size_t q = 0; q < c->nwslots; q++)
-        if (c->wtouch[q]) { fc += dem_v3_norm(dem_contact_force(&c->wout[q])); ncon++; }
-    if (!ncon || !nfree || fc == 0.0) return 0.0;
-    return (fnet / (double)nfree) / (fc / (double)ncon);
+        if (c->wtouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->wout[q]));
+    return dem_unbalanced_ratio(&u);
 }
 
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)

@@ -33,7 +33,9 @@ xml_ok() {
     fi
 }
 
-SUMMARY_HEADER="frame${T}step${T}time[s]${T}particles${T}contacts${T}wall_contacts${T}coordination${T}solid_fraction${T}vx_mean[m/s]${T}vy_mean[m/s]${T}vz_mean[m/s]${T}granular_temperature[m^2/s^2]${T}ekin_t[J]${T}ekin_r[J]"
+SUMMARY_HEADER="frame${T}step${T}time[s]${T}particles${T}contacts${T}wall_contacts${T}coordination${T}solid_fraction${T}vx_mean[m/s]${T}vy_mean[m/s]${T}vz_mean[m/s]${T}granular_temperature[m^2/s^2]${T}ekin_t[J]${T}ekin_r[J]${T}volume[m^3]${T}coordination_mech${T}rattler_fraction${T}unbalanced"
+# the note on the container dem-probe writes after a summary over the six walls of mkframes
+WALLS_NOTE="dem-probe: solid_fraction is over the box enclosed by the six walls, 2 m^3; the particles reach z = 0.7 of the box's 0 to 2 (last frame): measure the bed with --box or --profile z"
 PARTICLE_HEADER="frame${T}step${T}time[s]${T}id${T}x[m]${T}y[m]${T}z[m]${T}vx[m/s]${T}vy[m/s]${T}vz[m/s]${T}wx[rad/s]${T}wy[rad/s]${T}wz[rad/s]${T}fx[N]${T}fy[N]${T}fz[N]${T}r[m]"
 CONTACT_HEADER="frame${T}step${T}time[s]${T}i${T}j${T}wall${T}sx${T}sy${T}sz${T}overlap[m]${T}nx${T}ny${T}nz${T}fnx[N]${T}fny[N]${T}fnz[N]${T}ftx[N]${T}fty[N]${T}ftz[N]${T}sliding${T}diss_friction[J]${T}diss_damp_n[J]${T}diss_damp_t[J]"
 # 4/3 pi (0.1^3 + 0.1^3 + 0.2^3) / 2 m^3: the three hand-made spheres in the walls box or the cell
@@ -47,7 +49,7 @@ SOLID=0.020943951023931956
     [ -z "$stderr" ]
     [[ "${lines[0]}" == "Usage: dem-probe "* ]]
     for opt in --summary --particles --contacts --vtk --vtk-prefix --frame --last --every --select --ids \
-               --region --fields --box --help; do
+               --region --fields --box --profile --bins --range --rattler-contacts --help; do
         [[ "$output" == *" $opt"* ]] || { echo "help does not teach $opt"; return 1; }
     done
     [[ "$output" == *"Examples:"* ]]
@@ -114,7 +116,7 @@ SOLID=0.020943951023931956
     mkframes -n 3 > a.dem
     run --separate-stderr dem-probe a.dem
     [ "$status" -eq 0 ]
-    [ -z "$stderr" ]
+    [ "$stderr" = "$WALLS_NOTE" ]
     [ "${#lines[@]}" -eq 4 ]
     [ "${lines[0]}" = "$SUMMARY_HEADER" ]
     # 3 particles, contact 2-1 (overlap 0.005), record 2^53+1 - 2 (overlap -0.01: not a contact),
@@ -155,16 +157,29 @@ SOLID=0.020943951023931956
     [ "$(dem-probe o.dem | col contacts)" = 1 ]
 }
 
-@test "summary --box: the spheres centred in the box over its volume" {
+@test "summary --box: the parts of the spheres inside the box over its volume" {
     mkframes -n 1 -m open > o.dem
-    [ "$(dem-probe --box 0,0,0,1,1,2 o.dem | col solid_fraction)" = "$SOLID" ]
-    # only particle 1 (x = 0.095 m, r = 0.1 m) is centred in x < 0.2
-    want=$(awk 'BEGIN { pi = atan2(0, -1); printf "%.17g", 4/3*pi*0.001 / 0.2 }')
+    # particle 1 (x = 0.095 m, r = 0.1 m) sticks out of x = 0 by a cap of height 0.005 m;
+    # particle 2 (x = 0.285 m, r = 0.1 m) reaches into x < 0.2 by a cap of height 0.015 m
+    want=$(awk 'BEGIN { pi = atan2(0, -1); v = 4/3*pi*0.001; cap1 = pi*0.005^2*(0.3 - 0.005)/3;
+        printf "%.17g", (2*v + 8*v - cap1) / 2 }')
+    close_to "$(dem-probe --box 0,0,0,1,1,2 o.dem | col solid_fraction)" "$want"
+    want=$(awk 'BEGIN { pi = atan2(0, -1); v = 4/3*pi*0.001; cap1 = pi*0.005^2*(0.3 - 0.005)/3;
+        cap2 = pi*0.015^2*(0.3 - 0.015)/3; printf "%.17g", (v - cap1 + cap2) / 0.2 }')
     close_to "$(dem-probe --box 0,0,0,0.2,1,1 o.dem | col solid_fraction)" "$want"
     [ "$(dem-probe --box 5,5,5,6,6,6 o.dem | col solid_fraction)" = 0 ]
-    # walls: the box wins over them
+    # walls: the box wins over them, and no note about the walls
     mkframes -n 1 -m walls > w.dem
-    close_to "$(dem-probe --box 0,0,0,0.2,1,1 w.dem | col solid_fraction)" "$want"
+    run --separate-stderr dem-probe --box 0,0,0,0.2,1,1 w.dem
+    [ -z "$stderr" ]
+    close_to "$(col solid_fraction <<< "$output")" "$want"
+    [ "$(col 'volume[m^3]' <<< "$output")" = 0.2 ]
+    # only particle 1 is centred in the box: 1 particle, its contact with 2 and with wall 0;
+    # Z = 1 contact / 1 particle
+    [ "$(col particles <<< "$output")" = 1 ]
+    [ "$(col contacts <<< "$output")" = 1 ]
+    [ "$(col wall_contacts <<< "$output")" = 1 ]
+    [ "$(col coordination <<< "$output")" = 1 ]
 }
 
 @test "summary --box on a periodic frame: the cell is used, with a warning" {
@@ -179,7 +194,7 @@ SOLID=0.020943951023931956
     mkframes -n 1 -p 0 > e.dem
     run dem-probe e.dem
     [ "$status" -eq 0 ]
-    [ "${lines[1]}" = "0${T}0${T}0${T}0${T}0${T}0${T}nan${T}0${T}nan${T}nan${T}nan${T}nan${T}0${T}0" ]
+    [ "${lines[1]}" = "0${T}0${T}0${T}0${T}0${T}0${T}nan${T}0${T}nan${T}nan${T}nan${T}nan${T}0${T}0${T}2${T}nan${T}nan${T}0" ]
 }
 
 # ---- particles -----------------------------------------------------------------------------

@@ -216,7 +216,7 @@ setup() {
         wait $pid || status=$?
         [ "$status" -eq "${sig#*:}" ]
         grep -q "interrupted (SIG${sig%:*})" err.txt
-        run dem-probe out.dem
+        run --separate-stderr dem-probe out.dem
         [ "$status" -eq 0 ]
         [ "${#lines[@]}" -eq 2 ]
     done

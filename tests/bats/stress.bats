@@ -95,7 +95,7 @@ STRAIN_COLS=("exx[-]" "eyy[-]" "ezz[-]" "exy[-]" "exz[-]" "eyz[-]" "ev[-]")
 @test "headers: names with units, one per mode" {
     dem-pack --lattice sc --cells 2,2,2 --radius 1e-3 --periodic lattice > sc.dem
     run dem-stress sc.dem
-    [ "${lines[0]}" = "frame${T}step${T}time[s]${T}volume[m^3]${T}sxx[Pa]${T}syy[Pa]${T}szz[Pa]${T}sxy[Pa]${T}sxz[Pa]${T}syz[Pa]${T}p[Pa]${T}q[Pa]${T}s1[Pa]${T}s2[Pa]${T}s3[Pa]${T}s1_s3${T}coordination${T}exx[-]${T}eyy[-]${T}ezz[-]${T}exy[-]${T}exz[-]${T}eyz[-]${T}ev[-]${T}void_ratio[-]" ]
+    [ "${lines[0]}" = "frame${T}step${T}time[s]${T}volume[m^3]${T}sxx[Pa]${T}syy[Pa]${T}szz[Pa]${T}sxy[Pa]${T}sxz[Pa]${T}syz[Pa]${T}p[Pa]${T}q[Pa]${T}s1[Pa]${T}s2[Pa]${T}s3[Pa]${T}s1_s3${T}coordination${T}exx[-]${T}eyy[-]${T}ezz[-]${T}exy[-]${T}exz[-]${T}eyz[-]${T}ev[-]${T}void_ratio[-]${T}coordination_mech${T}rattler_fraction" ]
     run dem-stress --per-particle sc.dem
     [ "${lines[0]}" = "frame${T}step${T}time[s]${T}id${T}volume[m^3]${T}sxx[Pa]${T}syy[Pa]${T}szz[Pa]${T}sxy[Pa]${T}sxz[Pa]${T}syz[Pa]${T}p[Pa]${T}q[Pa]" ]
     [ "${#lines[@]}" -eq 9 ]
@@ -302,6 +302,9 @@ STRAIN_COLS=("exx[-]" "eyy[-]" "ezz[-]" "exy[-]" "exz[-]" "eyz[-]" "ev[-]")
     dem-stress --box -0.1,-0.1,-0.1,0.1,0.1,0.1 free.dem > b.tsv
     for c in "${STRAIN_COLS[@]}"; do [ "$(col "$c" 1 < b.tsv)" = nan ]; done
     close_to "$(col "void_ratio[-]" 1 < b.tsv)" "$(calc "0.008 / (4 / 3 * 4 * atan2(1, 1) * 1e-9) - 1")" 1e-12
+    # a box face through the sphere's centre: half of it is inside (exact partial volumes)
+    dem-stress --box -0.1,-0.1,-0.1,0,0.1,0.1 free.dem > h.tsv
+    close_to "$(col "void_ratio[-]" 1 < h.tsv)" "$(calc "0.004 / (2 / 3 * 4 * atan2(1, 1) * 1e-9) - 1")" 1e-12
     # no particle counted: no void ratio
     [ "$(dem-stress --box 1,1,1,2,2,2 free.dem | col "void_ratio[-]" 1)" = nan ]
     # a cell with --box: the cell's strain still, the void ratio over the box
