@@ -107,7 +107,7 @@ static const char help_text[] =
 "                     p = 2/3 E'kin / V). Quasi-static packings have a negligible one.\n"
 "  --rattler-contacts K\n"
 "                     (default mode) the contacts a particle needs not to be a rattler\n"
-"                     (K >= 1, default 4)\n"
+"                     (K >= 1, default 2; frictionless packings: 4; see dem-probe --help)\n"
 "  --frame K          only frame K (0 is the first)\n"
 "  --last             only the last complete frame\n"
 "  --every K          frames 0, K, 2K, ... (K >= 1)\n"
