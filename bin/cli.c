@@ -219,12 +219,9 @@ void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_han
 }
 
 /* ---------------------------------------------------------------- running a simulation */
-void cli_read_last_frame(const char *path, dem_system *s)
+void cli_read_frame(dem_reader *r, const char *name, long long frame, dem_system *s)
 {
     dem_error err;
-    int fd = cli_open_input(path);
-    dem_reader *r = dem_reader_new_fd(fd, &err);
-    if (!r) cli_die_err(&err);
     dem_system next;
     dem_system_init(&next);
     int st, got = 0;
@@ -233,15 +230,33 @@ void cli_read_last_frame(const char *path, dem_system *s)
         *s = next;
         next = t;
         got = 1;
+        if (frame >= 0 && dem_reader_frames(r) == (uint64_t)frame + 1) break;
     }
     dem_system_free(&next);
-    if (st < 0 && got)
-        cli_die("%s (the %llu complete frame%s before it: 'dem-probe --salvage' writes them out, to continue from the last)", err.msg,
-                (unsigned long long)dem_reader_frames(r), dem_reader_frames(r) == 1 ? "" : "s");
-    if (st < 0) cli_die_err(&err);
-    if (!got) cli_die("no frame in the input");
-    cli_input_end(r);
-    dem_reader_free(r);
+    unsigned long long frames = (unsigned long long)dem_reader_frames(r);
+    if (st == 0 && got) cli_input_end(r);
+    dem_reader_free(r); /* before any message: a failed read leaks nothing */
+    const char *pre = name ? name : "", *sep = name ? ": " : "";
+    if (st < 0 || !got) dem_system_free(s);
+    if (st < 0 && got && frame < 0)
+        cli_die("%s%s%s (the %llu complete frame%s before it: 'dem-probe --salvage' writes them out, to continue from the last)",
+                pre, sep, err.msg, frames, frames == 1 ? "" : "s");
+    if (st < 0) cli_die("%s%s%s", pre, sep, err.msg);
+    if (!got) cli_die("%s%sno frame in the input", pre, sep);
+    if (frame >= 0 && frames != (unsigned long long)frame + 1) {
+        dem_system_free(s);
+        cli_die("--frame %lld: %s has only %llu frame%s (0 to %llu)", frame, name ? name : "the input", frames,
+                frames == 1 ? "" : "s", frames - 1);
+    }
+}
+
+void cli_read_last_frame(const char *path, dem_system *s)
+{
+    dem_error err;
+    int fd = cli_open_input(path);
+    dem_reader *r = dem_reader_new_fd(fd, &err);
+    if (!r) cli_die_err(&err);
+    cli_read_frame(r, NULL, -1, s);
     if (fd != 0) close(fd);
 }
 

@@ -97,6 +97,10 @@ void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_han
 /* The last complete frame of the stream at path ('-' or NULL: stdin) into s; exit 1 if the
  * stream is damaged or empty. */
 void cli_read_last_frame(const char *path, dem_system *s);
+/* Frame `frame` of r (0 the first; -1 the last complete one) into s, then free r. Exit 1 if the
+ * stream is damaged (saying how many complete frames precede the damage), has no frame, or has
+ * no such frame; messages begin with "name: " unless name is NULL. */
+void cli_read_frame(dem_reader *r, const char *name, long long frame, dem_system *s);
 /* Advance sim by steps (0: write the state as it is), writing a frame to stdout every `every`
  * steps (0: none) and after the last, at deflate level `level`. s is the frame the sim was built
  * from (its tables receive each frame). Progress on stderr when it is a terminal. SIGINT or

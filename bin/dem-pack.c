@@ -694,32 +694,7 @@ static void read_frame(dem_system *s, struct cmdline *c)
     dem_error err;
     dem_reader *r = dem_reader_new(input_read, &c->in, &err);
     if (!r) cli_die_err(&err);
-    dem_system next;
-    dem_system_init(&next);
-    int st, got = 0;
-    while ((st = dem_reader_next(r, &next, &err)) == 1) {
-        dem_system t = *s;
-        *s = next;
-        next = t;
-        got = 1;
-        if (c->frame >= 0 && dem_reader_frames(r) == (uint64_t)c->frame + 1) break;
-    }
-    dem_system_free(&next);
-    unsigned long long frames = (unsigned long long)dem_reader_frames(r);
-    if (st == 0) cli_input_end(r);
-    dem_reader_free(r); /* before any message: a failed read leaks nothing */
-    if (st < 0) {
-        dem_system_free(s);
-        if (got && c->frame < 0)
-            cli_die("%s: %s (the %llu complete frame%s before it: 'dem-probe --salvage' writes them out, to continue from the last)",
-                    c->in.name, err.msg, frames, frames == 1 ? "" : "s");
-        cli_die("%s: %s", c->in.name, err.msg);
-    }
-    if (c->frame >= 0 && frames != (unsigned long long)c->frame + 1) {
-        dem_system_free(s);
-        cli_die("--frame %lld: %s has only %llu frame%s (0 to %llu)", c->frame, c->in.name, frames, frames == 1 ? "" : "s",
-                frames - 1);
-    }
+    cli_read_frame(r, c->in.name, c->frame, s);
 }
 
 static void make_particles(dem_system *s, struct cmdline *c)

@@ -97,6 +97,21 @@ static dem_status apply_item(dem_material *m, const char *item, size_t n, const 
     return DEM_OK;
 }
 
+/* Every key=value item of spec ("density=7800,young=2e11") applied to m; *seen collects the keys. */
+static dem_status apply_spec(dem_material *m, const char *spec, unsigned *seen, dem_error *err)
+{
+    const char *p = spec;
+    dem_status st;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if ((st = apply_item(m, p, n, spec, seen, err))) return st;
+        if (!end) break;
+        p = end + 1;
+    }
+    return DEM_OK;
+}
+
 dem_status dem_pack_add_material(dem_system *s, const char *spec, dem_error *err)
 {
     if (s->nmaterials == 0) return dem_fail(err, DEM_ERR_ARG, "material '%s': there is no material 0 to copy", spec);
@@ -104,15 +119,8 @@ dem_status dem_pack_add_material(dem_system *s, const char *spec, dem_error *err
     memset(m.name, 0, sizeof m.name);
     snprintf(m.name, sizeof m.name, "material%zu", s->nmaterials);
     unsigned seen = 0;
-    const char *p = spec;
     dem_status st;
-    for (;;) {
-        const char *end = strchr(p, ',');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if ((st = apply_item(&m, p, n, spec, &seen, err))) return st;
-        if (!end) break;
-        p = end + 1;
-    }
+    if ((st = apply_spec(&m, spec, &seen, err))) return st;
     if ((st = check_name(s, m.name, spec, SIZE_MAX, err))) return st;
     return dem_system_push_material(s, &m, err);
 }
@@ -124,15 +132,8 @@ dem_status dem_pack_set_material(dem_system *s, uint32_t mat, const char *spec, 
         return dem_fail(err, DEM_ERR_ARG, "material %u does not exist (%zu materials)", mat, s->nmaterials);
     dem_material m = s->materials[mat];
     unsigned seen = 0;
-    const char *p = spec;
     dem_status st;
-    for (;;) {
-        const char *end = strchr(p, ',');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if ((st = apply_item(&m, p, n, spec, &seen, err))) return st;
-        if (!end) break;
-        p = end + 1;
-    }
+    if ((st = apply_spec(&m, spec, &seen, err))) return st;
     if ((seen & (1u << NKEYS)) && (st = check_name(s, m.name, spec, mat, err))) return st;
     dem_material old = s->materials[mat];
     s->materials[mat] = m;
