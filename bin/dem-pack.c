@@ -659,6 +659,17 @@ static uint32_t material_arg(const dem_system *s, const char *opt, const char *t
     return mat;
 }
 
+/* The material named (or numbered) by text up to end, the ':' of "MAT:...". */
+static uint32_t material_before(const dem_system *s, const char *opt, const char *text, const char *end)
+{
+    char name[DEM_NAME_MAX + 1];
+    size_t n = (size_t)(end - text);
+    if (n > DEM_NAME_MAX) cli_usage("%s: '%s': no material has a name that long", opt, text);
+    memcpy(name, text, n);
+    name[n] = 0;
+    return material_arg(s, opt, name);
+}
+
 static void set_cell(dem_system *s, const struct cmdline *c)
 {
     if (!c->periodic) return;
@@ -727,12 +738,7 @@ static size_t assign_materials(dem_system *s, const struct cmdline *c)
     for (int k = 0; k < c->nassign; k++) {
         const char *text = c->assign[k], *colon = strchr(text, ':');
         if (!colon || colon == text) cli_usage("--assign: '%s' is not MAT:SEL (e.g. 1:all, steel:radius=0.002,0.003)", text);
-        char name[DEM_NAME_MAX + 1];
-        size_t n = (size_t)(colon - text);
-        if (n > DEM_NAME_MAX) cli_usage("--assign: '%s': no material has a name that long", text);
-        memcpy(name, text, n);
-        name[n] = 0;
-        uint32_t mat = material_arg(s, "--assign", name);
+        uint32_t mat = material_before(s, "--assign", text, colon);
         dem_select sel;
         dem_error err;
         if (dem_select_parse(&sel, colon + 1, &err)) cli_usage_err("--assign", &err);
@@ -858,12 +864,7 @@ static void set_materials(dem_system *s, const struct cmdline *c, struct edits *
 {
     for (int k = 0; k < c->nset_materials; k++) {
         const char *text = c->set_materials[k], *colon = strchr(text, ':');
-        char name[DEM_NAME_MAX + 1];
-        size_t n = (size_t)(colon - text);
-        if (n > DEM_NAME_MAX) cli_usage("--set-material: '%s': no material has a name that long", text);
-        memcpy(name, text, n);
-        name[n] = 0;
-        uint32_t mat = material_arg(s, "--set-material", name);
+        uint32_t mat = material_before(s, "--set-material", text, colon);
         dem_error err;
         size_t count;
         if (dem_pack_set_material(s, mat, colon + 1, &count, &err)) cli_usage_err("--set-material", &err);

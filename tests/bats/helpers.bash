@@ -10,3 +10,8 @@ export PATH
 
 # Temporary directory per test, removed by bats.
 setup_tmp() { TMP="$BATS_TEST_TMPDIR"; }
+
+# Column NAME of the TSV on stdin, every row after the header (exit 3 if there is no such column).
+col() {
+    awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; if (!c) exit 3; next } { print $c }'
+}

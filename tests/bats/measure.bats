@@ -20,11 +20,6 @@ setup() {
     cd "$TMP"
 }
 
-# Column NAME of the TSV on stdin (without the header line).
-col() {
-    awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; if (!c) exit 3; next } { print $c }'
-}
-
 # Exit 0 if a and b agree to tol relative.
 close_to() {
     awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= t * m) }'

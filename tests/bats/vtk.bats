@@ -18,11 +18,6 @@ need_vtk() {
         skip "python3-vtk9 is not installed (python3 -c 'import vtk' fails): VTK's own reader is not tested"
 }
 
-# Column NAME of the TSV on stdin (without the header line).
-col() {
-    awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; if (!c) exit 3; next } { print $c }'
-}
-
 # A silo: 150 spheres in a cylinder of radius 2 cm about x = 0.01, y = 0.02, closed by z = 0 and
 # z = 0.06 (dem-pack --enclose: wall 0 the mantle, 1 the floor, 2 the lid).
 silo() {
