@@ -23,7 +23,8 @@ static const char usage_text[] =
 "      --time T         advance by T seconds: n = ceil(T/dt) steps, and unless T is a whole\n"
 "                       number of steps already (to 1e-9 of a step), dt becomes T/n for the run\n"
 "                       (stored in its frames, said on stderr); the last frame's time is the\n"
-"                       start's plus T exactly (not in exact mode: tick times dt there)\n"
+"                       start's plus T exactly. Not in exact mode, whose lattice is tied to dt:\n"
+"                       there dt stays and the run ends at n dt >= T (said on stderr)\n"
 "      --dt DT|auto     time step, s. auto: the estimate below. Default: the frame's dt, or\n"
 "                       auto if the frame has none. dem-step prints the estimates on standard\n"
 "                       error: the collision time tc of the smallest pair (linear spring:\n"
@@ -642,7 +643,10 @@ static int watch_frame(void *ctx, dem_sim *sim)
 /* --time T: n = ceil(T/dt) steps. Unless T is a whole number of steps already (to 1e-9 of a
  * step), dt becomes T/n for the run (and its frames). With --every-time DT and T a whole multiple
  * of DT (to 1e-9), n is a multiple of T/DT, so that every DT is a whole number of steps too. */
-static long long time_steps(const struct cmdline *c, double *dt, const dem_system *s)
+/* The steps of --time T. dt becomes T/n so that the run ends on T, except in the exact mode, whose
+ * velocity lattice is tied to dt (a new dt would requantise the state, and a reversal would return
+ * to that state, not to the frame's): there dt stays and the run ends at n dt >= T. */
+static long long time_steps(const struct cmdline *c, double *dt, const dem_system *s, int exact)
 {
     double t = c->run_time;
     long long n = cli_run_length(-1, t, *dt, s->time, s->step);
@@ -654,7 +658,11 @@ static long long time_steps(const struct cmdline *c, double *dt, const dem_syste
             if (nn <= (double)CLI_MAX_STEPS) n = (long long)nn;
         }
     }
-    if (fabs(t / *dt - (double)n) > 1e-9) {
+    if (fabs(t / *dt - (double)n) > 1e-9 && exact) {
+        if (!c->quiet)
+            fprintf(stderr, "dem-step: --time %g s: %lld steps of dt = %.17g s end at %.17g s after the frame (the exact mode keeps dt: its lattice is tied to it)\n",
+                    t, n, *dt, (double)n * *dt);
+    } else if (fabs(t / *dt - (double)n) > 1e-9) {
         double d = t / (double)n;
         if (!c->quiet)
             fprintf(stderr, "dem-step: --time %g s: %lld steps of dt = %.17g s (T/n, not %.6g s; the frames carry it)\n", t, n, d, *dt);
@@ -765,7 +773,8 @@ int main(int argc, char **argv)
     dem_sim_estimate_dt(sim, &est);
     double dt = c.dt > 0.0 ? c.dt : (s.dt > 0.0 && c.dt == 0.0) ? s.dt : est.recommended;
     if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
-    long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s) : c.steps;
+    int exact = c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0); /* as cli_set_exact decides */
+    long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s, exact) : c.steps;
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
     if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);

@@ -69,6 +69,16 @@ state() { dem-probe --particles --last "$1" | tail -n +2 | cut -f4- | sort -n; }
     ! cmp -s <(state snap.dem) <(state float.dem)
 }
 
+@test "--exact with --time: dt is kept (the lattice is tied to it), so forward and back by time is bit for bit" {
+    dem-step -q --exact "${FRICTIONLESS[@]}" --dt 1e-7 -n 0 two.dem > start.dem
+    # 0.00150000005 s is no whole number of 1e-7 s steps: outside exact mode dt would become T/n
+    dem-step --time 0.00150000005 start.dem 2> err > f.dem
+    grep -q 'the exact mode keeps dt' err
+    [ "$(dem-probe --last f.dem | awk -F'\t' 'NR == 2 { print $2 }')" = 15001 ]
+    dem-reverse -q --time 0.00150000005 f.dem > b.dem
+    [ "$(state start.dem)" = "$(state b.dem)" ]
+}
+
 @test "--exact on a chaotic gas in a walled box: bit for bit where floating point drifts" {
     dem-pack --random 200 --box 0,0,0,0.01,0.01,0.01 --radius 4e-4 --enclose --velocity-random 0.5 \
              --friction 0 --restitution 1 --seed 7 > gas.dem
