@@ -1,0 +1,232 @@
+/* dem-reverse - run a particle system backwards in time (reversed-time DEM). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dem.h"
+
+static const char usage_text[] =
+"Usage: dem-reverse (-n N | --time T) [OPTIONS] [FILE] > out.dem\n"
+"\n"
+"Run the system of the last frame of FILE (standard input if FILE is absent or '-')\n"
+"backwards in time with the reversed-time algorithm of Hanley (reversed-time DEM, eqs\n"
+"17-20): v -= dt/2 F/m, x -= dt v, F(x), v -= dt/2 F/m. The frame's settings and time step\n"
+"are used as they are. Frames are written as dem-step writes them, with decreasing time;\n"
+"the step counter keeps counting the steps taken. Walls move back along their prescribed\n"
+"velocity; drag is undone by dividing by its factor (Hanley eqs 27-28).\n"
+"\n"
+"  dem-step -n N run.dem | dem-reverse -n N\n"
+"returns to the first state of run.dem to round-off; with --exact on both, bit for bit.\n"
+"\n"
+"Only energy-conserving systems of frictionless spheres can be reversed: linear or Hertzian\n"
+"normal contacts (--tangential none), gravity, fixed or moving walls, drag. dem-reverse\n"
+"refuses, before any step, a frame whose settings lose information a reversed run would\n"
+"need, and names each such mechanism: tangential springs and Coulomb friction, contact\n"
+"damping (viscous or from restitution < 1), local damping, a stress servo (Hanley §4-5).\n"
+"\n"
+"Options:\n"
+"  -n, --steps N        reverse N steps\n"
+"      --time T         reverse by T seconds (ceil(T/dt) steps)\n"
+"      --every K        write a frame every K steps (and always the last); default: only the\n"
+"                       last frame\n"
+"      --exact[=Q]      exact (fixed-point) mode, as dem-step --exact: positions on multiples\n"
+"                       of Q m (a power of two, e.g. 2^-50; default: the frame's quantum, or\n"
+"                       the power of two that leaves room for coordinates 4 times the\n"
+"                       system's largest), velocities on multiples of Q/dt, each contact's\n"
+"                       force rounded onto the lattice and summed as integers. A frame written\n"
+"                       in exact mode is reversed in exact mode unless --no-exact is given.\n"
+"      --no-exact       floating-point reversal even for a frame written in exact mode\n"
+"      --replay FILE    a servo-controlled cell: use the velocity gradients dem-step --cell-log\n"
+"                       FILE recorded, the last first, instead of letting the servo decide\n"
+"                       them (it would decide them from stresses a step out of sync, Hanley\n"
+"                       §4): the reversal is then exact to round-off. A cell deforming at\n"
+"                       given rates needs no log: its rates are in the frame\n"
+"      --force          reverse even an irreversible system (the refusal becomes a warning):\n"
+"                       to see how far from its past such a run ends\n"
+"      --threads T      OpenMP threads (default 1), at most one per 64 particles (a smaller\n"
+"                       system runs faster on fewer; said on stderr); the results do not\n"
+"                       depend on T\n"
+"      --level L        deflate level of the output, 0..9 (default 1)\n"
+"  -o, --output FILE    write the stream to FILE instead of standard output: as FILE.tmp-XXXXXX\n"
+"                       beside it, renamed to FILE when the run is complete (a failed run\n"
+"                       leaves no FILE and no temporary)\n"
+"      --stop-overlap F, --stop-move F\n"
+"                       the stability guards of dem-step (defaults 0.5 and 1; 0: off)\n"
+"  -q, --quiet          no notes on standard error\n"
+"  -h, --help           print this help and exit\n"
+"\n"
+"Examples:\n"
+"  dem-step --normal hooke --tangential none --damping none -n 15000 a.dem |\n"
+"      dem-reverse -n 15000 | dem-probe --particles\n"
+"  dem-step --exact -n 100000 gas.dem | dem-reverse --exact -n 100000 > back.dem\n"
+"\n"
+"Progress is shown on standard error when it is a terminal. SIGINT or SIGTERM: the current\n"
+"step is finished, a last complete frame is written, and the exit status is 130 (SIGINT) or\n"
+"143 (SIGTERM).\n"
+"Exit status: 0 success; 1 bad input, an irreversible system or a failed run; 2 bad usage;\n"
+"130/143 interrupted.\n";
+
+struct cmdline {
+    long long steps;  /* -1: not given */
+    double run_time;  /* < 0: not given */
+    long long every;
+    int exact;        /* 1: --exact, -1: --no-exact, 0: as the frame says */
+    double quantum;   /* --exact=Q (0: the frame's or the default) */
+    int force, threads, level, quiet;
+    dem_sim_limits limits; /* --stop-overlap, --stop-move */
+    const char *input;
+    const char *output;    /* -o FILE (NULL: standard output) */
+    const char *replay;    /* --replay FILE: dem-step --cell-log's rates */
+};
+
+enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL, OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_REPLAY };
+
+static void parse_args(int argc, char **argv, struct cmdline *c)
+{
+    static const struct option opts[] = {
+        {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
+        {"output", required_argument, 0, 'o'},
+        {"every", required_argument, 0, OPT_EVERY}, {"exact", optional_argument, 0, OPT_EXACT},
+        {"no-exact", no_argument, 0, OPT_NO_EXACT}, {"force", no_argument, 0, OPT_FORCE},
+        {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
+        {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
+        {"replay", required_argument, 0, OPT_REPLAY},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    memset(c, 0, sizeof *c);
+    c->steps = -1;
+    c->run_time = -1.0;
+    c->threads = 1;
+    c->level = DEM_LEVEL_DEFAULT;
+    dem_sim_limits_default(&c->limits);
+    int ch;
+    opterr = 0; /* our own messages, in the cli_usage format */
+    while ((ch = getopt_long(argc, argv, ":n:o:qh", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
+        case OPT_TIME:
+            c->run_time = cli_double("--time", optarg);
+            if (!(c->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", optarg);
+            break;
+        case OPT_EVERY: c->every = cli_int("--every", optarg, 1, 1000000000000000LL); break;
+        case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
+        case OPT_NO_EXACT: c->exact = -1; break;
+        case OPT_FORCE: c->force = 1; break;
+        case OPT_REPLAY: c->replay = optarg; break;
+        case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
+        case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
+        case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
+        case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
+        case 'q': c->quiet = 1; break;
+        case 'o': c->output = optarg; break;
+        case 'h': cli_help(usage_text);
+        default: cli_bad_option(ch, argv);
+        }
+    }
+    if (optind < argc) c->input = argv[optind++];
+    if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
+    if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
+}
+
+/* Refuse (or, with --force, warn about) every mechanism that cannot be reversed. */
+static void check_reversible(const dem_settings *st, const dem_system *s, int force)
+{
+    char buf[4096];
+    int n = dem_irreversibilities(st, s, buf, sizeof buf);
+    if (!n) return;
+    for (char *line = buf, *end; *line; line = end + 1) {
+        if (!(end = strchr(line, '\n'))) end = line + strlen(line) - 1;
+        fprintf(stderr, "%s: %s%.*s\n", cli_prog(), force ? "warning: irreversible: " : "cannot reverse ", (int)(end - line), line);
+        if (!end[1]) break;
+    }
+    if (!force) cli_die("%d irreversible mechanism%s in the frame's settings; nothing was run (--force runs anyway)", n, n > 1 ? "s" : "");
+}
+
+/* --replay: the velocity gradients dem-step --cell-log wrote, by the step that ended with them. */
+typedef struct {
+    uint64_t *step;
+    dem_mat3 *l;
+    size_t n;
+    uint64_t next;     /* the forward step the next reversed step undoes */
+} replay_log;
+
+static void read_replay(const char *path, replay_log *rl)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) cli_die("--replay: cannot read '%s': %s", path, strerror(errno));
+    char line[1024];
+    size_t cap = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (lineno == 1) {
+            if (strncmp(line, "step\tl11", 8) != 0) cli_die("--replay: '%s' is not a dem-step --cell-log table (its first line is not the header)", path);
+            continue;
+        }
+        unsigned long long st;
+        double v[9];
+        if (sscanf(line, "%llu %lf %lf %lf %lf %lf %lf %lf %lf %lf", &st, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]) != 10)
+            cli_die("--replay: '%s' line %zu is not a step and nine rates", path, lineno);
+        if (rl->n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            rl->step = realloc(rl->step, cap * sizeof *rl->step);
+            rl->l = realloc(rl->l, cap * sizeof *rl->l);
+            if (!rl->step || !rl->l) cli_die("out of memory for the replay log");
+        }
+        if (rl->n && st != rl->step[rl->n - 1] + 1) cli_die("--replay: '%s' line %zu: step %llu does not follow step %llu", path, lineno, st, (unsigned long long)rl->step[rl->n - 1]);
+        rl->step[rl->n] = st;
+        for (int k = 0; k < 9; k++) rl->l[rl->n].m[k / 3][k % 3] = v[k];
+        rl->n++;
+    }
+    fclose(f);
+}
+
+static void replay_before(void *ctx, dem_sim *sim)
+{
+    replay_log *rl = ctx;
+    uint64_t s = rl->next--;
+    if (!rl->n || s < rl->step[0] || s > rl->step[rl->n - 1])
+        cli_die("--replay: the log holds the rates of steps %llu..%llu, not of step %llu that is to be undone",
+                rl->n ? (unsigned long long)rl->step[0] : 0ull, rl->n ? (unsigned long long)rl->step[rl->n - 1] : 0ull, (unsigned long long)s);
+    dem_sim_set_cell_rate(sim, &rl->l[s - rl->step[0]]);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init("dem-reverse");
+    struct cmdline c;
+    parse_args(argc, argv, &c);
+    dem_error err;
+    dem_system s;
+    dem_system_init(&s);
+    cli_read_last_frame(c.input, &s);
+    dem_settings st;
+    if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
+    if (!(s.dt > 0.0)) cli_die("the frame has no time step (dt 0): it was never advanced, so there is no run to reverse; dem-step sets one");
+    unsigned mask = s.cell.stress_mask;
+    if (c.replay) s.cell.stress_mask = 0; /* replayed: the servo decides nothing */
+    check_reversible(&st, &s, c.force);
+    s.cell.stress_mask = mask;
+    if (c.exact < 0) st.exact_quantum = 0.0;
+    cli_output_open(c.output);
+
+    dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
+    if (!sim) cli_die_err(&err);
+    cli_note_threads(sim, c.threads, s.nparticles, c.quiet);
+    dem_sim_set_dt(sim, s.dt);
+    dem_sim_set_direction(sim, -1);
+    dem_sim_set_limits(sim, &c.limits);
+    cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
+    long long steps = cli_run_length(c.steps, c.run_time, s.dt, s.time, s.step);
+    replay_log rl = {NULL, NULL, 0, s.step};
+    if (c.replay) read_replay(c.replay, &rl);
+    cli_run_hooks hooks = {&rl, c.replay ? replay_before : NULL, NULL, 0, NULL};
+    int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
+    free(rl.step);
+    free(rl.l);
+    dem_sim_free(sim);
+    dem_system_free(&s);
+    return status;
+}
