@@ -55,27 +55,39 @@ int dem_walls_box(const dem_system *s, dem_aabb *box)
     return 1;
 }
 
-/* The volume pi R^2 h of a container made of a cylinder wall (particles inside) whose axis lies
- * along a coordinate axis and the tightest pair of plane walls across that axis facing each
- * other; 0 if the walls make no such container. */
-static double walls_cylinder_volume(const dem_system *s)
+int dem_walls_cylinder(const dem_system *s, const dem_wall **cyl, int *axis, double *lo, double *hi)
 {
     for (size_t k = 0; k < s->nwalls; k++) {
         const dem_wall *c = &s->walls[k];
         if (c->kind != DEM_WALL_CYLINDER || (c->flags & DEM_WALL_OUTSIDE) || !(c->radius > 0.0)) continue;
         int a = plane_axis(c); /* the cylinder's axis, stored in its normal */
         if (a < 0) continue;
-        double lo = -INFINITY, hi = INFINITY;
+        double l = -INFINITY, h = INFINITY;
         for (size_t m = 0; m < s->nwalls; m++) {
             const dem_wall *w = &s->walls[m];
             if (w->kind != DEM_WALL_PLANE || plane_axis(w) != a) continue;
             double at = dem_v3_get(w->point, a);
-            if (dem_v3_get(w->normal, a) > 0.0) lo = fmax(lo, at);
-            else hi = fmin(hi, at);
+            if (dem_v3_get(w->normal, a) > 0.0) l = fmax(l, at);
+            else h = fmin(h, at);
         }
-        if (isfinite(lo) && isfinite(hi) && hi > lo) return M_PI * c->radius * c->radius * (hi - lo);
+        if (isfinite(l) && isfinite(h) && h > l) {
+            *cyl = c;
+            *axis = a;
+            *lo = l;
+            *hi = h;
+            return 1;
+        }
     }
-    return 0.0;
+    return 0;
+}
+
+/* The volume pi R^2 h of the cylinder container (dem_walls_cylinder); 0 if there is none. */
+static double walls_cylinder_volume(const dem_system *s)
+{
+    const dem_wall *c;
+    int a;
+    double lo, hi;
+    return dem_walls_cylinder(s, &c, &a, &lo, &hi) ? M_PI * c->radius * c->radius * (hi - lo) : 0.0;
 }
 
 /* ============================== measurements ============================== */

@@ -32,6 +32,12 @@ int dem_aabb_contains(dem_aabb b, dem_vec3 x);
  * exist and enclose a positive volume, else 0. */
 int dem_walls_box(const dem_system *s, dem_aabb *box);
 
+/* A cylinder container: the first cylinder wall (particles inside, radius > 0) whose axis lies
+ * along a coordinate axis, between the tightest pair of plane walls across that axis facing each
+ * other. Returns 1 and fills the wall, its axis (0, 1, 2) and the end planes' coordinates
+ * lo < hi; 0 if the walls make no such container. */
+int dem_walls_cylinder(const dem_system *s, const dem_wall **cyl, int *axis, double *lo, double *hi);
+
 /* ---- measurements of one frame ------------------------------------------------------------ */
 /* Sphere volume 4/3 pi r^3, m^3. */
 double dem_sphere_volume(double r);

@@ -9,15 +9,6 @@
 #include "analysis/overlap_volume.h"
 #include "analysis/stress.h"
 
-static int plane_axis_of(const dem_wall *w)
-{
-    for (int a = 0; a < 3; a++) {
-        int b = (a + 1) % 3, c = (a + 2) % 3;
-        if (fabs(dem_v3_get(w->normal, b)) <= 1e-12 && fabs(dem_v3_get(w->normal, c)) <= 1e-12) return a;
-    }
-    return -1;
-}
-
 static void set_axis(dem_aabb *b, int axis, double lo, double hi)
 {
     if (axis == 0) { b->lo.x = lo; b->hi.x = hi; }
@@ -60,20 +51,10 @@ dem_status dem_profile_geometry_of(const dem_system *s, int axis, size_t bins, c
         g->what = "the periodic cell";
         found = 1;
     } else {
-        for (size_t k = 0; k < s->nwalls && !found; k++) {
-            const dem_wall *c = &s->walls[k];
-            if (c->kind != DEM_WALL_CYLINDER || (c->flags & DEM_WALL_OUTSIDE) || !(c->radius > 0.0)) continue;
-            int a = plane_axis_of(c);
-            if (a != axis) continue;
-            double lo = -INFINITY, hi = INFINITY;
-            for (size_t m = 0; m < s->nwalls; m++) {
-                const dem_wall *w = &s->walls[m];
-                if (w->kind != DEM_WALL_PLANE || plane_axis_of(w) != a) continue;
-                double at = dem_v3_get(w->point, a);
-                if (dem_v3_get(w->normal, a) > 0.0) lo = fmax(lo, at);
-                else hi = fmin(hi, at);
-            }
-            if (!(isfinite(lo) && isfinite(hi) && hi > lo)) continue;
+        const dem_wall *c;
+        int a;
+        double lo, hi;
+        if (dem_walls_cylinder(s, &c, &a, &lo, &hi) && a == axis) {
             /* the bounding square of the disc; the area is the disc's */
             dem_vec3 r3 = dem_v3(c->radius, c->radius, c->radius);
             g->cross.lo = dem_v3_sub(c->point, r3);
