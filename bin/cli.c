@@ -107,6 +107,16 @@ void cli_output_open(const char *path)
     }
     if (strlen(path) + 16 > sizeof out_tmp) cli_usage("-o: the file name '%s' is too long", path);
     snprintf(out_final, sizeof out_final, "%s", path);
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        /* a device, pipe or socket (-o /dev/null, a FIFO): written in place; the temporary and
+         * rename of a regular file would replace the device node by a file */
+        if (S_ISDIR(sb.st_mode)) cli_die("-o %s: is a directory", path);
+        if (!(out_file = fopen(path, "wb"))) cli_die("cannot open '%s': %s", path, strerror(errno));
+        if (isatty(fileno(out_file)))
+            cli_usage("refusing to write a binary stream to a terminal (-o %s); give a file, or pipe stdout into another dem program", path);
+        return;
+    }
     snprintf(out_tmp, sizeof out_tmp, "%s.tmp-XXXXXX", path); /* beside FILE: rename stays on one file system */
     int fd = mkstemp(out_tmp);
     if (fd < 0) {
@@ -124,7 +134,8 @@ FILE *cli_output(void) { return out_file ? out_file : stdout; }
 void cli_output_close(void)
 {
     FILE *f = cli_output();
-    if (fflush(f) != 0 || ferror(f)) cli_die("cannot write %s: %s", out_tmp[0] ? out_tmp : "standard output", strerror(errno));
+    if (fflush(f) != 0 || ferror(f))
+        cli_die("cannot write %s: %s", out_tmp[0] ? out_tmp : out_final[0] ? out_final : "standard output", strerror(errno));
     if (!out_tmp[0]) return;
     if (fsync(fileno(f)) != 0) cli_die("cannot write %s: %s", out_tmp, strerror(errno));
     if (fclose(f) != 0) {

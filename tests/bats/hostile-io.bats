@@ -114,3 +114,20 @@ PY
     run dem-probe -o x.dem pair.dem
     [ "$status" -eq 2 ]
 }
+
+@test "-o onto a device or a pipe writes into it, never replacing it by a file (-o /dev/null once made /dev/null a file)" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.0019\t0\t0\t0.001\n' | dem-pack --from - -o pair.dem
+    dem-step -q -n 5 --dt 1e-7 pair.dem > want.dem
+    mkfifo pipe
+    cat pipe > got.dem &
+    dem-step -q -n 5 --dt 1e-7 -o pipe pair.dem
+    wait
+    [ -p pipe ]
+    cmp want.dem got.dem
+    [ "$(ls | grep -c tmp-)" -eq 0 ]
+    # a directory: exit 1, saying so
+    mkdir d
+    run --separate-stderr dem-step -q -n 5 --dt 1e-7 -o d pair.dem
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "dem-step: -o d: is a directory" ]
+}
