@@ -7,7 +7,7 @@ CC       ?= cc
 # whatever -march a user builds with, so every build gives the same bits. ISO C mode already
 # forbids contraction, but GCC 12's SLP vectoriser still fuses the quaternion product into
 # vfmaddsub under -march=native (make check-native tests it); SLP costs nothing measurable here.
-CSTD     := -std=c11 -D_DEFAULT_SOURCE -fopenmp -fno-math-errno -ffp-contract=off -fno-tree-slp-vectorize
+CSTD     := -std=c11 -D_DEFAULT_SOURCE -pthread -fno-math-errno -ffp-contract=off -fno-tree-slp-vectorize
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT      ?= -O2 -g
 CFLAGS   ?=
@@ -28,7 +28,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all test unit bats check check-native demo bench fuzz fuzz-short clean man install uninstall
+.PHONY: all test unit bats check check-threads check-native demo bench fuzz fuzz-short clean man install uninstall
 all: lib/libdem.a $(BIN)
 
 $(BUILD)/lib/%.o: lib/%.c $(LIB_HDR)
@@ -64,10 +64,20 @@ bats: $(BIN) $(TOOL_BIN)
 
 test: all unit bats
 
-# Every test again with the sanitizers: a separate build tree, the programs rebuilt into it.
+# Every test again with the sanitizers: a separate build tree, the programs rebuilt into it;
+# then the threads under ThreadSanitizer (check-threads).
 check:
 	$(MAKE) BUILD=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	        BINDIR=build-san/bin test-san
+	$(MAKE) check-threads
+
+# dem-step's thread pool (lib/sim/par.c) and every loop it shares, under ThreadSanitizer: no data
+# race, and the bytes of one thread (tests/threads-tsan.sh).
+check-threads:
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" BINDIR=build-tsan/bin \
+	        build-tsan/bin/dem-pack build-tsan/bin/dem-step build-tsan/tests/test_par
+	build-tsan/tests/test_par
+	tests/threads-tsan.sh build-tsan/bin
 
 test-san: $(UNIT_BIN) $(TOOL_BIN) $(PROGS:%=$(BUILD)/bin/%)
 	@tests/unit/run $(UNIT_BIN)
@@ -133,5 +143,5 @@ uninstall:
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf build build-san build-native lib/libdem.a $(BIN)
+	rm -rf build build-san build-tsan build-native lib/libdem.a $(BIN)
 	$(MAKE) -C tests/fuzz clean

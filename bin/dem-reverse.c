@@ -47,7 +47,7 @@ static const char usage_text[] =
 "                       given rates needs no log: its rates are in the frame\n"
 "      --force          reverse even an irreversible system (the refusal becomes a warning):\n"
 "                       to see how far from its past such a run ends\n"
-"      --threads T      OpenMP threads (default 1), at most one per 64 particles (a smaller\n"
+"      --threads T      threads (default 1), at most one per 64 particles (a smaller\n"
 "                       system runs faster on fewer; said on stderr); the results do not\n"
 "                       depend on T\n"
 "      --level L        deflate level of the output, 0..9 (default 1)\n"

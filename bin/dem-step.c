@@ -38,7 +38,7 @@ static const char usage_text[] =
 "                       the frames land on the multiples (to round-off). Excludes --every\n"
 "      --every K        write a frame every K steps (and always the last); default: only the\n"
 "                       last frame\n"
-"      --threads T      OpenMP threads (default 1), at most one per 64 particles (a smaller\n"
+"      --threads T      threads (default 1), at most one per 64 particles (a smaller\n"
 "                       system runs faster on fewer; said on stderr); the results do not\n"
 "                       depend on T\n"
 "      --level L        deflate level of the output, 0..9 (default 1)\n"

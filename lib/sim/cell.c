@@ -160,6 +160,19 @@ static PAR_RANGE void affine_range(dem_vec3 *x, size_t lo, size_t hi, dem_mat3 m
     for (size_t k = lo; k < hi; k++) x[k] = dem_v3_add(o, dem_m3_mulv(m, dem_v3_sub(x[k], o)));
 }
 
+typedef struct {
+    dem_vec3 *x;
+    dem_mat3 m;
+    dem_vec3 o;
+} affine_args;
+
+static void affine_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
+{
+    const affine_args *a = ctx;
+    (void)t;
+    affine_range(a->x, lo, hi, a->m, a->o);
+}
+
 void cell_affine(dem_sim *sim, double h)
 {
     dem_cell *c = &sim->b.cell;
@@ -167,16 +180,8 @@ void cell_affine(dem_sim *sim, double h)
     dem_vec3 o = c->origin;
     dem_vec3 *x = sim->p.x;
     size_t n = sim->p.n;
-    if (sim->threads > 1) { /* par.h */
-#pragma omp parallel num_threads(sim->threads)
-        {
-            size_t lo, hi;
-            par_share(n, &lo, &hi);
-            affine_range(x, lo, hi, m, o);
-        }
-    } else {
-        affine_range(x, 0, n, m, o);
-    }
+    affine_args a = {x, m, o};
+    par_for(sim->pool, n, affine_share, &a); /* par.h */
     c->h = dem_m3_mul(m, c->h);
     c->deform = dem_m3_mul(m, c->deform);
     cell_inverse(sim);

@@ -89,20 +89,24 @@ static PAR_RANGE void exact_kick_range(dem_sim *sim, size_t lo, size_t hi, int64
     for (size_t a = lo; a < hi; a++) exact_kick_particle(sim, a, dir);
 }
 
+typedef struct {
+    dem_sim *sim;
+    int64_t dir;
+} exact_kick_args;
+
+static void exact_kick_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
+{
+    const exact_kick_args *a = ctx;
+    (void)t;
+    exact_kick_range(a->sim, lo, hi, a->dir);
+}
+
 void exact_half_kick(dem_sim *sim)
 {
     size_t n = sim->p.n;
     int64_t dir = sim->dir;
-    if (sim->threads > 1) { /* par.h */
-#pragma omp parallel num_threads(sim->threads)
-        {
-            size_t lo, hi;
-            par_share(n, &lo, &hi);
-            exact_kick_range(sim, lo, hi, dir);
-        }
-    } else {
-        exact_kick_range(sim, 0, n, dir);
-    }
+    exact_kick_args a = {sim, dir};
+    par_for(sim->pool, n, exact_kick_share, &a); /* par.h */
 }
 
 /* X += dir V on the lattice of quantum qx (iq = 1/qx, a power of two). */
@@ -124,21 +128,26 @@ static PAR_RANGE void exact_drift_range(dem_sim *sim, size_t lo, size_t hi, int6
     for (size_t a = lo; a < hi; a++) exact_drift_particle(sim, a, dir, qx, iq);
 }
 
+typedef struct {
+    dem_sim *sim;
+    int64_t dir;
+    double qx, iq;
+} exact_drift_args;
+
+static void exact_drift_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
+{
+    const exact_drift_args *a = ctx;
+    (void)t;
+    exact_drift_range(a->sim, lo, hi, a->dir, a->qx, a->iq);
+}
+
 void exact_drift(dem_sim *sim)
 {
     size_t n = sim->p.n;
     int64_t dir = sim->dir;
     double qx = sim->ex.qx, iq = 1.0 / qx;
-    if (sim->threads > 1) { /* par.h */
-#pragma omp parallel num_threads(sim->threads)
-        {
-            size_t lo, hi;
-            par_share(n, &lo, &hi);
-            exact_drift_range(sim, lo, hi, dir, qx, iq);
-        }
-    } else {
-        exact_drift_range(sim, 0, n, dir, qx, iq);
-    }
+    exact_drift_args a = {sim, dir, qx, iq};
+    par_for(sim->pool, n, exact_drift_share, &a); /* par.h */
     for (size_t k = 0; k < sim->b.nwalls; k++) {
         dem_vec3 *p = &sim->b.walls[k].point;
         int64_t X[3] = {(int64_t)(p->x * iq) + dir * sim->ex.wV[k][0], (int64_t)(p->y * iq) + dir * sim->ex.wV[k][1],

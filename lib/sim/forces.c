@@ -136,19 +136,22 @@ static PAR_RANGE void pair_blocks(dem_sim *sim, size_t lo, size_t hi, int accoun
     for (size_t b = lo; b < hi; b++) pair_block(sim, b, account, eval);
 }
 
+typedef struct {
+    dem_sim *sim;
+    int account, eval;
+} pair_pass_args;
+
+static void pair_pass_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const pair_pass_args *a = ctx;
+    (void)t;
+    pair_blocks(a->sim, lo, hi, a->account, a->eval);
+}
+
 void forces_pair_pass(dem_sim *sim, int account, int eval)
 {
-    size_t nb = sim->c.nblk;
-    if (sim->threads > 1) { /* par.h */
-#pragma omp parallel num_threads(sim->threads)
-        {
-            size_t lo, hi;
-            par_share(nb, &lo, &hi);
-            pair_blocks(sim, lo, hi, account, eval);
-        }
-    } else {
-        pair_blocks(sim, 0, nb, account, eval);
-    }
+    pair_pass_args a = {sim, account, eval};
+    par_for(sim->pool, sim->c.nblk, pair_pass_share, &a); /* par.h */
 }
 
 /* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
@@ -327,6 +330,15 @@ static PAR_RANGE void particle_forces_range(dem_sim *sim, size_t lo, size_t hi, 
     *nbad += b;
 }
 
+/* par.h: thread t's share, its counts in its partial. */
+static void particle_forces_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    dem_sim *sim = ctx;
+    par_partial *p = &sim->part[t];
+    p->count[0] = p->count[1] = 0;
+    particle_forces_range(sim, lo, hi, &p->count[0], &p->count[1]);
+}
+
 /* Every contact's force at the new positions, then every particle's sum. The pair pass first does
  * the last step's pending full-step accounting of each pair (account; it reads the same records),
  * block by block. Returns the number of wall contacts lost in this step (their friction waits in
@@ -337,15 +349,10 @@ static size_t force_passes(dem_sim *sim, int account)
     sim->b.fab_ok = 0; /* the cell's sums over the contacts belong to these forces (cell.c) */
     forces_pair_pass(sim, account, 1);
     if (account) books_finish(sim);
-    if (sim->threads > 1) { /* par.h; counts add up the same in any order */
-#pragma omp parallel num_threads(sim->threads) reduction(+ : lost, nbad)
-        {
-            size_t lo, hi;
-            par_share(n, &lo, &hi);
-            particle_forces_range(sim, lo, hi, &lost, &nbad);
-        }
-    } else {
-        particle_forces_range(sim, 0, n, &lost, &nbad);
+    par_for(sim->pool, n, particle_forces_share, sim); /* par.h; counts add up the same in any order */
+    for (int t = 0; t < sim->threads; t++) {
+        lost += sim->part[t].count[0];
+        nbad += sim->part[t].count[1];
     }
     sim->g.nwbad = nbad;
     return lost;

@@ -48,6 +48,19 @@ static PAR_RANGE void kick_range(dem_sim *sim, size_t lo, size_t hi, double h, i
     for (size_t a = lo; a < hi; a++) kick_particle(sim, a, h, save);
 }
 
+typedef struct {
+    dem_sim *sim;
+    double h;
+    int save;
+} kick_args;
+
+static void kick_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
+{
+    const kick_args *a = ctx;
+    (void)t;
+    kick_range(a->sim, lo, hi, a->h, a->save);
+}
+
 static void half_kick(dem_sim *sim)
 {
     sim_particles *P = &sim->p;
@@ -61,15 +74,9 @@ static void half_kick(dem_sim *sim)
             memcpy(sim->e.wf, P->w, n * sizeof *sim->e.wf);
         }
         exact_half_kick(sim);
-    } else if (sim->threads > 1) { /* par.h */
-#pragma omp parallel num_threads(sim->threads)
-        {
-            size_t lo, hi;
-            par_share(n, &lo, &hi);
-            kick_range(sim, lo, hi, h, save);
-        }
     } else {
-        kick_range(sim, 0, n, h, save);
+        kick_args a = {sim, h, save};
+        par_for(sim->pool, n, kick_share, &a); /* par.h */
     }
     if (save) sim->e.acct = ACCT_SAVED;
 }
@@ -164,6 +171,21 @@ static PAR_RANGE void drift_range(dem_sim *sim, size_t lo, size_t hi, const drif
     *nonfinite = nf;
 }
 
+typedef struct {
+    dem_sim *sim;
+    const drift_ctx *d;
+} drift_args;
+
+/* par.h: thread t's share, its maxima in its partial. */
+static void drift_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const drift_args *a = ctx;
+    par_partial *p = &a->sim->part[t];
+    int nf = 0;
+    drift_range(a->sim, lo, hi, a->d, &p->max[0], &nf);
+    p->count[0] = (size_t)nf;
+}
+
 /* Forward: drag, then x += dt v (seed 001 eq 9; seed 000 eqs 25, 14). Reversed: x -= dt v with
  * the damped half-step velocity, then undo the drag (seed 000 eqs 27, 18, 28). */
 static void drift(dem_sim *sim)
@@ -182,15 +204,11 @@ static void drift(dem_sim *sim)
         sim->g.nonfinite = 0;
         return;
     }
-    if (sim->threads > 1) { /* par.h; the maxima are the same in any order */
-#pragma omp parallel num_threads(sim->threads) reduction(max : move2, nonfinite)
-        {
-            size_t lo, hi;
-            par_share(n, &lo, &hi);
-            drift_range(sim, lo, hi, &d, &move2, &nonfinite);
-        }
-    } else {
-        drift_range(sim, 0, n, &d, &move2, &nonfinite);
+    drift_args a = {sim, &d};
+    par_for(sim->pool, n, drift_share, &a); /* par.h; the maxima are the same in any order */
+    for (int t = 0; t < sim->threads; t++) {
+        move2 = fmax(move2, sim->part[t].max[0]);
+        nonfinite = nonfinite || sim->part[t].count[0];
     }
     sim->g.move2 = move2;
     sim->g.nonfinite = nonfinite;

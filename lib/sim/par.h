@@ -1,19 +1,24 @@
 /* par.h - how the simulator splits a loop over its threads.
  *
- * A loop over n items runs as one call of a range function f(lo, hi): with one thread, f(0, n)
- * directly, never entering the OpenMP runtime (whose team start and barriers cost a tiny system
- * more than its physics: docs/performance.md, "Small systems"); with T threads, one parallel
- * region in which thread t calls f on its contiguous share par_share(n, t, T), the split of
- * schedule(static). The range function holds the loop, so the per-item code has one call site
- * and is inlined into it. Results never depend on the split: items are independent, and the
- * reductions the callers do (sums of counts, maxima) are exact in any order. */
+ * A loop over n items runs as calls of a range function f(ctx, lo, hi, t): with one thread,
+ * f(ctx, 0, n, 0) directly; with T threads, thread t (0: the caller) calls f on its contiguous
+ * share par_share_of(n, t, T). The range function holds the loop, so the per-item code has one
+ * call site and is inlined into it. Results never depend on the split: items are independent,
+ * and the reductions the callers do (sums of counts, maxima) go through one partial per thread
+ * (par_partial), combined in thread order, and are exact in any order anyway.
+ *
+ * The threads are the sim's own pool (par.c), not OpenMP's: a thread that finishes its share
+ * spins only briefly for the next loop and then sleeps. libgomp's threads spin for about a
+ * millisecond (its default policy, which it reads from OMP_WAIT_POLICY once, when it loads), and
+ * beside a busy process they took the core from the thread that had work: two threads ran a
+ * 20 000-sphere step 2-7 times slower than one (docs/performance.md, "Two threads beside busy
+ * processes"). */
 #ifndef DEM_SIM_PAR_H
 #define DEM_SIM_PAR_H
 
 #include <stddef.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+
+#include "core/error.h"
 
 /* Marks a range function: kept out of line so that it is the one caller of the per-item code,
  * which the compiler then inlines into its loop (called from both the parallel and the serial
@@ -26,7 +31,8 @@
 #endif
 
 /* Thread t's share [*lo, *hi) of n items split over nt threads: contiguous, the first n % nt
- * shares one item longer. */
+ * shares one item longer (the split of OpenMP's schedule(static), which the pool keeps: the
+ * same items go to the same thread as before it). */
 static inline void par_share_of(size_t n, int t, int nt, size_t *lo, size_t *hi)
 {
     size_t q = n / (size_t)nt, r = n % (size_t)nt, k = (size_t)t;
@@ -34,15 +40,22 @@ static inline void par_share_of(size_t n, int t, int nt, size_t *lo, size_t *hi)
     *hi = *lo + q + (k < r);
 }
 
-/* The calling thread's share inside a parallel region. */
-static inline void par_share(size_t n, size_t *lo, size_t *hi)
-{
-#ifdef _OPENMP
-    par_share_of(n, omp_get_thread_num(), omp_get_num_threads(), lo, hi);
-#else
-    *lo = 0;
-    *hi = n;
-#endif
-}
+/* One thread's partial results of a loop, on a cache line of its own. */
+typedef struct {
+    size_t count[2];
+    double max[2];
+    char pad[64 - 2 * sizeof(size_t) - 2 * sizeof(double)];
+} par_partial;
+
+typedef void (*par_range_fn)(void *ctx, size_t lo, size_t hi, int t);
+
+/* A pool of nt threads: the caller and nt - 1 workers. NULL with nt <= 1 (nothing to start). */
+typedef struct par_pool par_pool;
+dem_status par_pool_new(int nt, par_pool **out, dem_error *err);
+void par_pool_free(par_pool *pool);
+
+/* Run f over [0, n) in the pool's shares (pool NULL: f(ctx, 0, n, 0) here); returns when every
+ * share is done. */
+void par_for(par_pool *pool, size_t n, par_range_fn f, void *ctx);
 
 #endif

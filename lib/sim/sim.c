@@ -80,6 +80,9 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     sim->integ = sim_integrator_get(st->integrator);
     size_t most = s->nparticles / DEM_SIM_PARTICLES_PER_THREAD; /* sim.h: threads pay only with work */
     sim->threads = threads < 1 || most < 2 ? 1 : (size_t)threads < most ? threads : (int)most;
+    if ((r = par_pool_new(sim->threads, &sim->pool, err))) return r;
+    if (!(sim->part = aligned_alloc(64, (size_t)sim->threads * sizeof *sim->part)))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %d threads", sim->threads);
     sim->dt = s->dt;
     sim->dir = 1;
     sim->h = s->dt;
@@ -125,6 +128,8 @@ int dem_sim_threads(const dem_sim *sim) { return sim->threads; }
 void dem_sim_free(dem_sim *sim)
 {
     if (!sim) return;
+    par_pool_free(sim->pool);
+    free(sim->part);
     particles_free(sim);
     nbr_free(sim);
     store_free(sim);

@@ -28,10 +28,11 @@ typedef struct {
     double recommended;    /* what --dt auto uses: min(contact_time/50, 0.2 pwave, 0.3 stiffness) */
 } dem_dt_estimates;
 
-/* Threads pay only with enough particles each: a parallel region's start and barrier cost about
- * as much as the step of tens of particles, and far more when another process shares the cores
- * (the team spins: a 3-sphere step took 76-180 us on two threads beside two busy processes, 0.2 us
- * on one). dem_sim_new runs at most one thread per this many particles. */
+/* Threads pay only with enough particles each: starting a loop on the other threads and waiting
+ * for them cost about as much as the step of tens of particles, and far more when another process
+ * shares the cores (with OpenMP's spinning team a 3-sphere step took 76-180 us on two threads
+ * beside two busy processes, 0.2 us on one). dem_sim_new runs at most one thread per this many
+ * particles. */
 #define DEM_SIM_PARTICLES_PER_THREAD 64
 
 /* Build a simulation from a frame. The frame's settings must have been read into st (whose
@@ -40,7 +41,7 @@ typedef struct {
 dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err);
 void dem_sim_free(dem_sim *sim);
 /* The threads the sim runs: min(threads asked, particles / DEM_SIM_PARTICLES_PER_THREAD), at least
- * 1. One thread never enters the OpenMP runtime. The results are the same bits for any count. */
+ * 1. One thread starts no other (lib/sim/par.h). The results are the same bits for any count. */
 int dem_sim_threads(const dem_sim *sim);
 
 void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est);
