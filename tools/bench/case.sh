@@ -1,9 +1,14 @@
-# case.sh - the dem-step benchmark case, sourced by step.sh, compare.sh and lammps/run.sh.
+# case.sh - the dem-step benchmark cases, sourced by step.sh, compare.sh and lammps/run.sh.
 #
 # A settling case: 20 000 equal glass-like spheres poured at random into a walled box fall
 # under gravity and settle into a bed (Hertz-Mindlin contacts with friction and restitution
-# damping, six plane walls). The timed run continues from the dense, contact-rich bed (42 000
-# contacts, coordination 4.2, and 2200 sphere-wall contacts), the typical DEM workload.
+# damping, six plane walls). Two timed cases continue from two states of that run
+# (BENCH_CASE):
+#   settled  (default) the dense, contact-rich bed at the end of the warm-up (42 000 contacts,
+#            coordination 4.2, and 2200 sphere-wall contacts), where real runs spend most steps
+#   pour     the column 0.02 s after release (POUR_STEPS warm-up steps): the lower part
+#            collapsing onto the floor, the upper part still falling, contacts forming and
+#            breaking (coordination about 1), the neighbour list rebuilt often
 #
 # Parameters (SI). Every one may be overridden from the environment (BENCH_N=5000 make step);
 # the cached state is keyed on all of them, so a change builds a new state.
@@ -25,6 +30,7 @@
 #   WARM_DT, WARM_STEPS
 #                 the warm-up that builds the bed: 0.1 s at 2e-6 s (tc/27) from rest, enough
 #                 for the whole column to land; not timed
+#   POUR_STEPS    warm-up steps to the pour state (10 000: 0.02 s)
 #   SEED          dem-pack's seed
 # shellcheck disable=SC2034 # the variables are used by the scripts that source this file
 # BENCH_WARM_THREADS (default 1) threads for the warm-up: the state is the same bits for any.
@@ -48,8 +54,14 @@ DT=${BENCH_DT:-1e-6}
 STEPS=${BENCH_STEPS:-2000}
 WARM_DT=${BENCH_WARM_DT:-2e-6}
 WARM_STEPS=${BENCH_WARM_STEPS:-50000}
+POUR_STEPS=${BENCH_POUR_STEPS:-10000}
 SEED=${BENCH_SEED:-1}
 BOX=$X0,$Y0,$Z0,$X1,$Y1,$Z1
+CASE=${BENCH_CASE:-settled}
+case $CASE in
+settled | pour) ;;
+*) echo "case.sh: BENCH_CASE must be settled or pour, not '$CASE'" >&2; exit 2 ;;
+esac
 
 # Where the settled state is kept between runs (gitignored).
 CACHE=${BENCH_CACHE:-$BENCH_DIR/cache}
@@ -70,25 +82,32 @@ case_key()
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
-# Print the path of the settled state, building it first if it is not cached. $1: directory
-# holding the dem-pack, dem-step and strip_history to build it with.
+# Print the path of the state of case CASE, building it first if it is not cached. $1:
+# directory holding the dem-pack, dem-step and strip_history to build it with. The pour state
+# is the warm-up stopped after POUR_STEPS steps (dem-step continues bit for bit, so the settled
+# state is the same whether or not the run stopped there); both are stored without contact
+# history, so that LAMMPS and dem-step start from the same information.
 case_state()
 {
     bin=$1
-    state=$CACHE/state-$(case_key).dem
+    if [ "$CASE" = pour ]; then
+        state=$CACHE/pour-$(case_key)-$POUR_STEPS.dem steps=$POUR_STEPS
+    else
+        state=$CACHE/state-$(case_key).dem steps=$WARM_STEPS
+    fi
     if [ -s "$state" ]; then
         echo "$state"
         return 0
     fi
     mkdir -p "$CACHE"
     tmp=$CACHE/.build-$$
-    echo "# building the settled state once (cached as $state): $WARM_STEPS warm-up steps of $N spheres, a few minutes" >&2
+    echo "# building the $CASE state once (cached as $state): $steps warm-up steps of $N spheres, a few minutes" >&2
     t0=$(now)
     "$bin/dem-pack" --random "$N" --box "$BOX" --radius "$R" --density "$RHO" --young "$E" --poisson "$NU" \
         --friction "$MU" --restitution "$EREST" --enclose --seed "$SEED" > "$tmp.packed" || { rm -f "$tmp".*; return 1; }
-    "$bin/dem-step" -q -n "$WARM_STEPS" --threads "${BENCH_WARM_THREADS:-1}" --integrator vv --normal hertz --tangential history --damping restitution \
+    "$bin/dem-step" -q -n "$steps" --threads "${BENCH_WARM_THREADS:-1}" --integrator vv --normal hertz --tangential history --damping restitution \
         --gravity "0,0,-$G" --skin "$SKIN" --dt "$WARM_DT" "$tmp.packed" > "$tmp.warm" || { rm -f "$tmp".*; return 1; }
-    { "$bin/strip_history" < "$tmp.warm" > "$tmp.state" && "$bin/dem-probe" "$tmp.warm" > "$state.summary"; } ||
+    { "$bin/strip_history" < "$tmp.warm" > "$tmp.state" && "$bin/dem-probe" "$tmp.warm" > "$state.summary" 2> /dev/null; } ||
         { rm -f "$tmp".*; return 1; }
     mv "$tmp.state" "$state"
     rm -f "$tmp.packed" "$tmp.warm"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# step.sh - time dem-step on the dense settled bed of case.sh, with 1 and 2 threads.
+# step.sh - time dem-step on a case of case.sh (BENCH_CASE: settled, the default, or pour),
+# with 1 and 2 threads.
 #
 # Usage: tools/bench/step.sh [--profile]     (make -C tools/bench step | profile)
 #
@@ -77,9 +78,9 @@ row()
         loop = wall - setup
         printf "%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.1f\n", code, th, n, steps, wall, loop, loop / (n * steps) * 1e9 }'
 }
-contacts=$("$WORK/dem-probe" "$WORK/out0.dem" | awk -F'\t' 'NR == 2 { print $5 "\t" $6 }')
-contacts_end=$("$WORK/dem-probe" "$WORK/out1.dem" | awk -F'\t' 'NR == 2 { print $5 "\t" $6 }')
-echo "# dem-step on a settled bed: $N spheres r=$R in a ${X1}x${Y1}x${Z1} m box, E=$E, dt=$DT;" \
+contacts=$("$WORK/dem-probe" "$WORK/out0.dem" 2> /dev/null | awk -F'\t' 'NR == 2 { print $5 "\t" $6 }')
+contacts_end=$("$WORK/dem-probe" "$WORK/out1.dem" 2> /dev/null | awk -F'\t' 'NR == 2 { print $5 "\t" $6 }')
+echo "# dem-step, case $CASE: $N spheres r=$R in a ${X1}x${Y1}x${Z1} m box, E=$E, dt=$DT;" \
      "contacts/wall contacts $(echo "$contacts" | tr '\t' /) at the start (setup evaluation), $(echo "$contacts_end" | tr '\t' /) at the end"
 echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg) (timings are only meaningful on an idle machine); fixed cost (dem-step -n 0) $t_setup s"
 printf 'code\tthreads\tparticles\tsteps\twall[s]\tloop[s]\tns_per_particle_step\n'
