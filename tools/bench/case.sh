@@ -6,9 +6,10 @@
 # (BENCH_CASE):
 #   settled  (default) the dense, contact-rich bed at the end of the warm-up (42 000 contacts,
 #            coordination 4.2, and 2200 sphere-wall contacts), where real runs spend most steps
-#   pour     the column 0.02 s after release (POUR_STEPS warm-up steps): the lower part
-#            collapsing onto the floor, the upper part still falling, contacts forming and
-#            breaking (coordination about 1), the neighbour list rebuilt often
+#   pour     the column 0.05 s after release (POUR_STEPS warm-up steps): the lower part
+#            packing on the floor, the upper part still falling onto it, contacts forming and
+#            breaking (14 000 contacts, coordination 1.4, 1000 sphere-wall contacts), the
+#            neighbour list rebuilt often
 #
 # Parameters (SI). Every one may be overridden from the environment (BENCH_N=5000 make step);
 # the cached state is keyed on all of them, so a change builds a new state.
@@ -30,7 +31,8 @@
 #   WARM_DT, WARM_STEPS
 #                 the warm-up that builds the bed: 0.1 s at 2e-6 s (tc/27) from rest, enough
 #                 for the whole column to land; not timed
-#   POUR_STEPS    warm-up steps to the pour state (10 000: 0.02 s)
+#   POUR_STEPS    warm-up steps to the pour state (25 000: 0.05 s, the lower half of the column
+#                 packed, the upper half still falling onto it)
 #   SEED          dem-pack's seed
 # shellcheck disable=SC2034 # the variables are used by the scripts that source this file
 # BENCH_WARM_THREADS (default 1) threads for the warm-up: the state is the same bits for any.
@@ -54,7 +56,7 @@ DT=${BENCH_DT:-1e-6}
 STEPS=${BENCH_STEPS:-2000}
 WARM_DT=${BENCH_WARM_DT:-2e-6}
 WARM_STEPS=${BENCH_WARM_STEPS:-50000}
-POUR_STEPS=${BENCH_POUR_STEPS:-10000}
+POUR_STEPS=${BENCH_POUR_STEPS:-25000}
 SEED=${BENCH_SEED:-1}
 BOX=$X0,$Y0,$Z0,$X1,$Y1,$Z1
 CASE=${BENCH_CASE:-settled}
