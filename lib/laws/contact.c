@@ -1,5 +1,6 @@
 /* contact.c - evaluating one contact, or a block of them, with the settings' sub-models; losing
  * a contact; and one contact driven kinematically (dem_contact_probe). */
+#include <math.h>
 #include <string.h>
 
 #include "laws/laws.h"
@@ -12,6 +13,7 @@ void dem_law_init(dem_law *law, const dem_settings *st, double hdt)
     law->tangential = dem_tangential_models[st->tangential];
     law->carry = st->carry;
     law->hdt = hdt;
+    law->cap_adh = 2.0 * M_PI * law->normal->pulloff;
 }
 
 double dem_contact_forget(dem_contact_rec *h, double hdt)

@@ -13,7 +13,9 @@
 static inline double dem_history_stiffness(const dem_pair *p, int normal, double delta)
 {
     if (normal == DEM_NORMAL_HERTZ) return 8.0 * p->gstar * sqrt(p->rstar * delta);
-    return p->kt;
+    if (normal == DEM_NORMAL_HOOKE) return p->kt;
+    /* adhesion: Mindlin's 8 G* a at the contact radius (DMT: Hertz's; JKR: its own, as LAMMPS) */
+    return 8.0 * p->gstar * (normal == DEM_NORMAL_JKR ? dem_jkr_radius(p, delta) : sqrt(p->rstar * delta));
 }
 
 /* One contact's tangential update after its normal part (dem_law_normal). */
@@ -34,7 +36,7 @@ static inline void dem_history_update(const dem_law *law, const dem_pair *p, con
         vts = dem_carry_out(law, nh, n, vt, 1);
     }
     dem_vec3 ft = dem_v3_sub(dem_v3_scale(xi, -stt), dem_v3_scale(vts, eta_t)); /* seed 001 eq 16 */
-    double cap = p->mu * fabs(fn), ft2 = dem_v3_norm2(ft);
+    double cap = p->mu * fabs(fn + law->cap_adh * p->gamma * p->rstar), ft2 = dem_v3_norm2(ft);
     uint32_t flags = DEM_REC_TOUCH;
     if (ft2 > cap * cap) { /* Coulomb: cap the force and reset the spring to match (seed 001 eqs 17-18) */
         double ftn = sqrt(ft2);                       /* only now: most contacts stick */

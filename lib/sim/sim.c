@@ -56,9 +56,26 @@ static dem_status load_materials_walls(dem_sim *sim, const dem_system *s, dem_er
             dem_pair p;
             dem_pair_init(&p, &sim->st, 1.0, 1.0, &sim->materials[a], 1.0, 1.0, &sim->materials[b]);
             mat_pair *mp = &sim->mp[a * nm + b];
-            mp->estar = p.estar; mp->gstar = p.gstar; mp->gstar_l = p.gstar_l; mp->mu = p.mu; mp->beta = p.beta;
+            mp->estar = p.estar; mp->gstar = p.gstar; mp->gstar_l = p.gstar_l; mp->mu = p.mu; mp->beta = p.beta; mp->gamma = p.gamma;
         }
     return DEM_OK;
+}
+
+/* An adhesive law's neck (jkr): the largest |delta_c| over the material pairs at the largest R*
+ * (|delta_c| grows as R*^(1/3); a wall's R* is the radius, a pair's at most half of it). */
+static double adhesive_reach(const dem_sim *sim)
+{
+    const dem_normal_model *nm = dem_normal_models[sim->st.normal];
+    double reach = 0.0;
+    if (!nm->neck) return 0.0;
+    for (size_t a = 0; a < sim->nmat; a++)
+        for (size_t b = 0; b < sim->nmat; b++) {
+            dem_pair p;
+            dem_pair_init(&p, &sim->st, sim->p.rmax, 1.0, &sim->materials[a], 0.0, 0.0, &sim->materials[b]);
+            double d = -nm->neck(&p);
+            if (d > reach) reach = d;
+        }
+    return reach;
 }
 
 /* Every module's arrays. */
@@ -96,6 +113,7 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     if (s->cell.flags) cell_inverse(sim);
     cell_setup(sim);
     sim->nbr.skin = st->skin > 0.0 ? st->skin : nbr_default_skin(sim);
+    sim->nbr.reach = adhesive_reach(sim);
     sim->nbr.sort_every = (uint64_t)st->sort_every;
     sim->nbr.sorted_step = UINT64_MAX;
     if ((r = guard_check_cell(sim, err)) || (r = guard_check_system(sim, err))) return r;
