@@ -208,6 +208,7 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     est->pwave = INFINITY;
     est->stiffness = INFINITY;
     int uses_e = !(st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN);
+    const dem_normal_model *nm_adh = dem_normal_models[st->normal];
     for (size_t a = 0; a < sim->p.n; a++) {
         const dem_material *m = &sim->materials[sim->p.mat[a]];
         dem_pair p;
@@ -215,6 +216,15 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
         double tc = st->normal == DEM_NORMAL_HOOKE
                         ? M_PI * sqrt(p.mstar / p.kn)                                            /* seed 001 eq 7 */
                         : DEM_HERTZ_TC * pow(p.mstar * p.mstar / (p.rstar * p.estar * p.estar * st->vc), 0.2); /* eq 30 */
+        if (nm_adh->pulloff > 0.0 && p.gamma > 0.0) {
+            /* adhesion binds touching pairs: half the period of their vibration about the
+             * equilibrium at zero load (jkr: a0^3 = 9 pi gamma R*^2 / (2 E*), dF/d delta =
+             * 6/5 E* a0; dmt: 4/3 E* a^3 / R* = 2 pi gamma R*, dF/d delta = 2 E* a) */
+            double k = st->normal == DEM_NORMAL_JKR ? 1.2 * p.estar * cbrt(4.5 * M_PI * p.gamma * p.rstar * p.rstar / p.estar)
+                                                    : 2.0 * p.estar * cbrt(1.5 * M_PI * p.gamma * p.rstar * p.rstar / p.estar);
+            double tb = M_PI * sqrt(p.mstar / k);
+            if (tb < tc) tc = tb;
+        }
         if (tc < est->contact_time) est->contact_time = tc;
         double tp = sim->p.r[a] * sqrt(m->density / m->young);                                 /* seed 002 §1.5.6 */
         if (tp < est->pwave) est->pwave = tp;
