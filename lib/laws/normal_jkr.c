@@ -26,7 +26,9 @@
 double dem_jkr_radius(const dem_pair *p, double delta)
 {
     double r = p->rstar, c = r * sqrt(2.0 * M_PI * p->gamma / p->estar), rd = r * delta;
-    double x = cbrt(c) + (rd > 0.0 ? sqrt(sqrt(rd)) : 0.0); /* >= the largest root of x^4 - c x - rd */
+    /* x0 = (c + B^3)^(1/3), B = (R* delta)^(1/4) (0 for delta <= 0), is above the largest root:
+     * x0^4 = c x0 + x0 B^3 >= c x0 + B^4 (x0 >= B); within a few % of it for Hertz-like overlaps */
+    double b = rd > 0.0 ? sqrt(sqrt(rd)) : 0.0, x = cbrt(c + b * b * b);
     if (!(x > 0.0)) return 0.0;
     for (int it = 0; it < 200; it++) {
         double x3 = x * x * x, fp = 4.0 * x3 - c;
