@@ -207,3 +207,33 @@ budget_ratio() {
     # the help teaches the laws
     dem-step --help | grep -q "pull-off force 2 pi gamma R\* (dmt)"
 }
+
+@test "dmt and jkr: a sphere dragged along a wall slides at mu |F_n + 2 F_pulloff| (LAMMPS' cap)" {
+    # held at an overlap of 1 um, driven along x at 1 mm/s; friction 0.3; pull-off with R* = r = 1 mm
+    printf 'x\ty\tz\tr\tvx\tfixed\n0\t0\t0.000999\t0.001\t0.001\t1\n' > s.tsv
+    dem-pack --from s.tsv --wall z=0 --young 1e7 --surface-energy 1 --friction 0.3 > s.dem
+    for m in jkr:1.5 dmt:2; do
+        dem-step -q -n 20000 --dt 1e-6 --every 20000 --normal ${m%:*} -o s-${m%:*}.dem s.dem
+        read -r fn ft sl < <(dem-probe --contacts --last s-${m%:*}.dem | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { printf "%.17g %.17g %d\n", $c["fnz[N]"], $c["ftx[N]"], $c["sliding"] }')
+        cap=$(awk -v fn="$fn" -v k="${m#*:}" -v p=$PI 'BEGIN { c = fn + 2 * k * p * 1 * 0.001; if (c < 0) c = -c; printf "%.17g", 0.3 * c }')
+        echo "${m%:*}: F_n $fn N (attractive), F_t $ft N, sliding $sl, cap $cap N"
+        [ "$sl" -eq 1 ]
+        close_to "${ft#-}" "$cap" 1e-9
+    done
+}
+
+@test "jkr across a periodic face, with vv and vv-improved: the same pull-off and neck" {
+    # particle 2's image (shift -1 along x) is pulled away from particle 1
+    printf 'id\tx\ty\tz\tr\tvx\tfixed\n1\t0.0011\t0.002\t0.002\t0.001\t0\t1\n2\t0.009103\t0.002\t0.002\t0.001\t-0.001\t1\n' > per.tsv
+    dem-pack --from per.tsv --periodic 0,0,0,0.01,0.004,0.004 --young 1e7 --surface-energy 1 > per.dem
+    fc=$(awk -v p=$PI 'BEGIN { printf "%.17g", 1.5 * p * 1 * 0.0005 }')
+    for integ in vv vv-improved; do
+        dem-step -q -n 8000 --dt 1e-6 --every 10 --normal jkr --damping none --integrator $integ -o per-$integ.dem per.dem
+        read -r t dmin rows < <(dem-probe --contacts per-$integ.dem | tension x)
+        echo "$integ: pull-off $t N (analytic $fc N), last overlap $dmin m, $rows frames"
+        close_to "$t" "$fc" 0.01
+        awk -v d="$dmin" 'BEGIN { exit !(d < -4.1e-6) }'
+    done
+    [ "$(dem-probe --contacts per-vv.dem | col sx | sort -u)" = "-1" ]
+}
