@@ -14,6 +14,7 @@ void dem_law_init(dem_law *law, const dem_settings *st, double hdt)
     law->carry = st->carry;
     law->hdt = hdt;
     law->cap_adh = 2.0 * M_PI * law->normal->pulloff;
+    law->inline_history = law->tangential == &dem_law_tangential_history && law->cap_adh == 0.0;
 }
 
 double dem_contact_forget(dem_contact_rec *h, double hdt)

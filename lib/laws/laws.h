@@ -208,6 +208,7 @@ typedef struct dem_law {
     dem_carry carry;  /* st->carry, at hand in the contact loop */
     double hdt;
     double cap_adh;   /* 2 F_pulloff / (gamma R*): the Coulomb cap is mu |F_n + cap_adh gamma R*| (0 without adhesion) */
+    int inline_history; /* the history law without adhesion: the pair pass evaluates it inline (forces.c) */
 } dem_law;
 
 void dem_law_init(dem_law *law, const dem_settings *st, double hdt);

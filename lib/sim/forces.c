@@ -46,21 +46,23 @@ static void chunk_flush(const dem_law *law, law_chunk *k)
  * A contact that breaks after its last evaluation at delta_k (force F_k), now at delta: the
  * potential U(delta_k) goes, and F_k's second half kick moves F_k (delta_k - delta)/2 into the
  * kinetic energy: the law's work is -U(delta_k) - F_k (delta - delta_k)/2. */
-static double adh_formed(const dem_law *law, const dem_pair *p, const dem_contact_in *c)
+/* (The pair and the contact go by value: their addresses would keep the pair pass's locals in
+ * memory for every contact.) */
+static double adh_formed(const dem_law *law, dem_pair p, double delta, double vn)
 {
     double fe, s;
-    law->normal->eval(p, c->delta, &fe, &s);
-    return law->normal->energy(p, c->delta) + 0.5 * law->hdt * dem_v3_dot(c->vij, c->n) * fe;
+    law->normal->eval(&p, delta, &fe, &s);
+    return law->normal->energy(&p, delta) + 0.5 * law->hdt * vn * fe;
 }
 
-static double adh_broken(const dem_law *law, const dem_pair *p, const dem_contact_rec *h, const dem_contact_out *o, double delta)
+static double adh_broken(const dem_law *law, dem_pair p, const dem_contact_rec *h, const dem_contact_out *o, double delta)
 {
     double fk = o->fn - h->fdn; /* the elastic part */
-    return -law->normal->energy(p, o->delta) - 0.5 * fk * (delta - o->delta);
+    return -law->normal->energy(&p, o->delta) - 0.5 * fk * (delta - o->delta);
 }
 
 /* Whether a JKR contact that formed still holds at overlap delta < 0 (its neck, down to delta_c). */
-static int neck_holds(const dem_law *law, const dem_pair *p, double delta) { return delta > law->normal->neck(p); }
+static int neck_holds(const dem_law *law, dem_pair p, double delta) { return delta > law->normal->neck(&p); }
 
 /* Pair pi at the new positions: its geometry, and if it touches, its place in the chunk for the
  * law (the caller flushes it when full). Returns the friction (J) its contact gave up if it was
@@ -78,13 +80,14 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
     dem_contact_in c;
     dem_pair p;
     if (d2 >= rs * rs) {
+        if (!(sim->c.ptouch[pi] | np->flags)) return 0.0; /* apart, as at the last step: most pairs */
         int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
         if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
-        if (!neck || !neck_holds(law, &p, rs - sqrt(d2))) {
+        if (!neck || !neck_holds(law, p, rs - sqrt(d2))) {
             if (sim->c.ptouch[pi]) { /* results of the last step: now exact zeros */
                 if (law->cap_adh != 0.0 && law->hdt != 0.0) {
                     if (!neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
-                    *adh += adh_broken(law, &p, np, o, rs - sqrt(d2));
+                    *adh += adh_broken(law, p, np, o, rs - sqrt(d2));
                 }
                 sim->c.ptouch[pi] = 0;
                 memset(o, 0, sizeof *o);
@@ -118,9 +121,9 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
         c.spin += dem_v3_dot(sim->b.wl, c.n);
     }
     sim->c.ptouch[pi] = 1;
-    if (law->cap_adh != 0.0 && law->hdt != 0.0 && !(np->flags & DEM_REC_TOUCH)) *adh += adh_formed(law, &p, &c);
-    if (law->tangential == &dem_law_tangential_history) { /* the common law, inline: no call per contact */
-        dem_history_eval(law, &p, &c, np, o);
+    if (!(np->flags & DEM_REC_TOUCH) && law->cap_adh != 0.0 && law->hdt != 0.0) *adh += adh_formed(law, p, c.delta, dem_v3_dot(c.vij, c.n));
+    if (law->inline_history) { /* the common law, inline: no call per contact */
+        dem_history_eval(law, &p, &c, np, o, 0.0);
         return 0.0;
     }
     size_t n = k->count++; /* any other law: in chunks, through its block entry point */
@@ -207,12 +210,12 @@ static int eval_wall(dem_sim *sim, size_t slot, double *adh)
     if (!near || gap >= P->r[a]) {
         int neck = near && law.normal->neck && (st->whist[slot].flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
         if (neck) sim_pair_properties(sim, &p, P->mat[a], wl->material, &st->whist[slot]);
-        if (neck && neck_holds(&law, &p, P->r[a] - gap)) goto touching;
+        if (neck && neck_holds(&law, p, P->r[a] - gap)) goto touching;
         if (st->wtouch[slot]) { /* contact lost: the history goes with it (the constants stay) */
             if (law.cap_adh != 0.0 && law.hdt != 0.0) {
                 sim_pair_properties(sim, &p, P->mat[a], wl->material, &st->whist[slot]);
                 const dem_contact_out *o = &st->wout[slot];
-                *adh += adh_broken(&law, &p, &st->whist[slot], o, near ? P->r[a] - gap : o->delta);
+                *adh += adh_broken(&law, p, &st->whist[slot], o, near ? P->r[a] - gap : o->delta);
             }
             sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt);
             lost = sim->hdt != 0.0;
@@ -241,7 +244,7 @@ touching:;
         c.spin += 0.5 * dem_v3_dot(sim->b.wl, n);
     }
     if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it (and the run stops) */
-    if (law.cap_adh != 0.0 && law.hdt != 0.0 && !(h->flags & DEM_REC_TOUCH)) *adh += adh_formed(&law, &p, &c);
+    if (law.cap_adh != 0.0 && law.hdt != 0.0 && !(h->flags & DEM_REC_TOUCH)) *adh += adh_formed(&law, p, c.delta, dem_v3_dot(c.vij, c.n));
     dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
     return 0;
 }
