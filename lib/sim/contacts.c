@@ -487,7 +487,7 @@ static int cmp_out_contact(const void *pa, const void *pb)
     return 0;
 }
 
-static dem_contact make_contact(const out_contact *oc, int history)
+static dem_contact make_contact(const out_contact *oc, int history, int necks)
 {
     dem_contact c;
     memset(&c, 0, sizeof c);
@@ -495,7 +495,7 @@ static dem_contact make_contact(const out_contact *oc, int history)
     c.j = oc->j;
     memcpy(c.shift, oc->s, sizeof c.shift);
     c.flags = (oc->wall ? DEM_CONTACT_WALL : 0) | (oc->h->flags & DEM_REC_SLIDING ? DEM_CONTACT_SLIDING : 0) |
-              (oc->o->delta <= 0.0 ? DEM_CONTACT_NECK : 0); /* only a jkr neck touches at overlap <= 0 */
+              (necks && oc->o->delta <= 0.0 ? DEM_CONTACT_NECK : 0); /* a jkr neck: touching at overlap <= 0 */
     double sg = oc->flip ? -1.0 : 1.0;
     c.overlap = oc->o->delta;
     c.normal = dem_v3_scale(oc->o->n, sg);
@@ -550,7 +550,7 @@ dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
     out->hist_slots = history ? 3 : 0;
     if ((r = dem_system_reserve_contacts(out, count, err))) { free(list); return r; }
     for (size_t k = 0; k < count; k++) {
-        dem_contact ct = make_contact(&list[k], history);
+        dem_contact ct = make_contact(&list[k], history, dem_normal_models[sim->st.normal]->neck != NULL);
         dem_system_push_contact(out, &ct, err);
     }
     free(list);
