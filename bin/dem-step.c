@@ -28,7 +28,9 @@ static const char usage_text[] =
 "      --dt DT|auto     time step, s. auto: the estimate below. Default: the frame's dt, or\n"
 "                       auto if the frame has none. dem-step prints the estimates on standard\n"
 "                       error: the collision time tc of the smallest pair (linear spring:\n"
-"                       pi sqrt(m*/kn); Hertz: 2.868 (m*^2/(R* E*^2 vc))^(1/5)), the p-wave\n"
+"                       pi sqrt(m*/kn); Hertz: 2.868 (m*^2/(R* E*^2 vc))^(1/5); dmt, jkr:\n"
+"                       at most half the period of a stuck pair's vibration about zero\n"
+"                       load, pi sqrt(m*/k), k = 2 E* a (dmt) or 6/5 E* a0 (jkr)), the p-wave\n"
 "                       step r sqrt(rho/E) and the global-stiffness step sqrt(2m/K) (Yade\n"
 "                       DEM formulation §1.5.6); auto = min(tc/50, 0.2 p-wave, 0.3 stiffness).\n"
 "                       It warns when DT exceeds tc/10, the p-wave step or 0.5 stiffness step.\n"
@@ -64,8 +66,21 @@ static const char usage_text[] =
 "      --gravity GX,GY,GZ  gravitational acceleration, m/s^2 (default 0,0,0)\n"
 "\n"
 "Contact law (a normal, a tangential and a damping sub-model):\n"
-"      --normal hooke|hertz\n"
+"      --normal hooke|hertz|dmt|jkr\n"
 "                       hooke: F = kn delta; hertz (default): F = 4/3 E* sqrt(R*) delta^(3/2)\n"
+"                       dmt, jkr: adhesion from the materials' surface_energy (dem-pack\n"
+"                       --surface-energy, J/m^2), taken as the pair's work of adhesion gamma\n"
+"                       (two materials: sqrt(g_i g_j)); pull-off force 2 pi gamma R* (dmt)\n"
+"                       and 3/2 pi gamma R* (jkr). dmt (Derjaguin-Muller-Toporov): Hertz\n"
+"                       minus 2 pi gamma R* while delta > 0. jkr (Johnson-Kendall-Roberts):\n"
+"                       delta = a^2/R* - sqrt(2 pi gamma a/E*), F = 4 E* a^3/(3 R*) -\n"
+"                       sqrt(8 pi gamma E* a^3) in the contact radius a; a contact forms at\n"
+"                       delta = 0 and its neck holds until delta_c = -3 a_c^2/R*, a_c^3 =\n"
+"                       pi gamma R*^2/(8 E*) (the energy lost as necks form and break is in\n"
+"                       work_law). Both: tangential stiffness 8 G* a, Coulomb cap\n"
+"                       mu |F_n + 2 F_pulloff| (as LAMMPS); --tangential history or none.\n"
+"                       Example: dem-pack ... --young 1e7 --surface-energy 0.5 | dem-step\n"
+"                       --normal jkr -n 20000 --dt 1e-6 > sticky.dem\n"
 "      --kn KN          hooke stiffness, N/m (sets --kn-from given)\n"
 "      --kn-from hertz|yade|overlap\n"
 "                       derive hooke's kn per pair from the materials: hertz (default): the\n"
@@ -399,6 +414,16 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     if (c->has_kn && c->kn_from) cli_usage("--kn and --kn-from exclude each other");
     if (c->every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
     if (c->quiet && c->verbose) cli_usage("-q/--quiet and -v/--verbose exclude each other");
+}
+
+/* An adhesive law with no surface energy anywhere is Hertz's: say so rather than run it silently. */
+static void adhesion_note(const dem_settings *st, const dem_system *s)
+{
+    if (!(dem_normal_models[st->normal]->pulloff > 0.0)) return;
+    for (size_t k = 0; k < s->nmaterials; k++)
+        if (s->materials[k].surface_energy > 0.0) return;
+    fprintf(stderr, "dem-step: warning: --normal %s, but every material has surface_energy 0: no adhesion, the law is Hertz's "
+                    "(set it with dem-pack --surface-energy or --set-material)\n", dem_normal_models[st->normal]->name);
 }
 
 /* Settings: the frame's, then the command line's. Errors in values are usage errors. */
@@ -763,6 +788,7 @@ int main(int argc, char **argv)
     apply_overrides(&c, &st);
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
+    adhesion_note(&st, &s);
     cli_output_open(c.output);
 
     dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);

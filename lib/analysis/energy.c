@@ -84,7 +84,7 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
     int spring = tm->uses_history && s->hist_slots >= 3;
     for (size_t k = 0; k < s->ncontacts && !rc; k++) {
         const dem_contact *c = &s->contacts[k];
-        if (!(c->overlap > 0.0)) continue;
+        if (!(c->overlap > 0.0) && !(c->flags & DEM_CONTACT_NECK)) continue; /* a jkr neck holds energy at overlap <= 0 */
         size_t i = dem_id_index_find(&ix, c->i);
         if (i == SIZE_MAX) {
             rc = dem_fail(err, DEM_ERR_VALUE, "contact (%llu, %llu): no particle %llu", (unsigned long long)c->i,

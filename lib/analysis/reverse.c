@@ -42,6 +42,9 @@ int dem_irreversibilities(const dem_settings *st, const dem_system *s, char *buf
         if (mu > 0.0)
             add(buf, cap, &n, "Coulomb friction (friction up to %g): a force at the Coulomb limit could have come from any of a range of larger trial forces, so the force before the cap is unknown (Hanley §5.1)", mu);
     }
+    const dem_normal_model *nm = dem_normal_models[st->normal];
+    if (nm->neck)
+        add(buf, cap, &n, "adhesive necks (model.normal %s): a contact forms at zero overlap but holds down to a negative one, so at an overlap in between whether a neck holds depends on the past, and the energy lost as necks form and break (work_law) is not given back going backwards (Johnson, Kendall & Roberts 1971; Thornton & Ning 1998)", nm->name);
     const char *dname = dem_damping_models[st->damping]->name;
     if (strcmp(dname, "viscous") == 0 && (st->gamma_n > 0.0 || st->gamma_t > 0.0))
         add(buf, cap, &n, "viscous contact damping (gamma_n %g, gamma_t %g kg/s): a dashpot force belongs to the velocities half a step before it going forwards, but going backwards those velocities are known only a step later (Hanley §5.2)", st->gamma_n, st->gamma_t);

@@ -110,7 +110,7 @@ RECORD(dem_rec_particle, "PART", "particle", particle_fields, dem_particle, 216)
 static const dem_field contact_fields[] = {
     F(dem_contact, "i", DEM_FT_U64, i, "-", "id of particle i"),
     F(dem_contact, "j", DEM_FT_U64, j, "-", "id of particle j, or wall index if flags bit 0"),
-    F(dem_contact, "flags", DEM_FT_U32, flags, "-", "bit 0: j is a wall; bit 1: sliding"),
+    F(dem_contact, "flags", DEM_FT_U32, flags, "-", "bit 0: j is a wall; bit 1: sliding; bit 2: neck (jkr, overlap <= 0)"),
     F(dem_contact, "sx", DEM_FT_I32, shift[0], "-", "periodic image shift of j along a"),
     F(dem_contact, "sy", DEM_FT_I32, shift[1], "-", "periodic image shift of j along b"),
     F(dem_contact, "sz", DEM_FT_I32, shift[2], "-", "periodic image shift of j along c"),
@@ -140,7 +140,7 @@ static const dem_field energy_fields[] = {
     E("e_initial", DEM_E_INITIAL, "J", "the energy budget's reference: mechanical energy at step 0 (NaN: not known)"),
     E("e_ahead", DEM_E_AHEAD, "J", "part of the accumulators that belongs to the half step after the frame's time"),
     /* format 1.2 */
-    E("work_law", DEM_E_WORK_LAW, "J", "energy the contact law creates: a tangential stiffness that follows the overlap (Mindlin)"),
+    E("work_law", DEM_E_WORK_LAW, "J", "energy the contact law creates: a tangential stiffness that follows the overlap (Mindlin); adhesive contacts forming and breaking (dmt, jkr)"),
 };
 RECORD(dem_rec_energy, "ENRG", "energy", energy_fields, dem_system, 80);
 

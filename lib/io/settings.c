@@ -146,6 +146,11 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
     if (st->tangential == dem_tangential_find("kuhn") && st->normal != DEM_NORMAL_HOOKE)
         return BAD("setting model.tangential kuhn needs model.normal hooke: Kuhn's contact is linear-frictional (seed 003), "
                    "not model.normal %s", dem_normal_models[st->normal]->name);
+    if (dem_normal_models[st->normal]->pulloff > 0.0 && st->tangential != dem_tangential_find("history") &&
+        st->tangential != dem_tangential_find("none"))
+        return BAD("setting model.normal %s works with model.tangential history or none (Mindlin's 8 G* a at the adhesive "
+                   "contact radius, capped at mu |F_n + 2 F_pulloff|), not model.tangential %s",
+                   dem_normal_models[st->normal]->name, dem_tangential_models[st->tangential]->name);
     if (!(st->vc > 0.0 && isfinite(st->vc))) return BAD("setting model.vc = %g must be positive", st->vc);
     if (!(st->max_overlap > 0.0 && st->max_overlap < 1.0)) return BAD("setting model.max_overlap = %g must lie in (0, 1)", st->max_overlap);
     if (!(st->gamma_n >= 0.0 && isfinite(st->gamma_n))) return BAD("setting model.gamma_n = %g must be >= 0", st->gamma_n);

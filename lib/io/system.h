@@ -56,6 +56,7 @@ typedef struct {
 enum {
     DEM_CONTACT_WALL = 1u << 0,    /* j is a wall index, not a particle id */
     DEM_CONTACT_SLIDING = 1u << 1, /* the tangential force is at the Coulomb limit */
+    DEM_CONTACT_NECK = 1u << 2,    /* an adhesive (jkr) contact held by its neck at overlap <= 0 (format 1.5) */
 };
 
 /* History slots a build can hold per contact; the stream says how many a frame uses. */

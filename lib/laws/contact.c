@@ -1,5 +1,6 @@
 /* contact.c - evaluating one contact, or a block of them, with the settings' sub-models; losing
  * a contact; and one contact driven kinematically (dem_contact_probe). */
+#include <math.h>
 #include <string.h>
 
 #include "laws/laws.h"
@@ -12,6 +13,8 @@ void dem_law_init(dem_law *law, const dem_settings *st, double hdt)
     law->tangential = dem_tangential_models[st->tangential];
     law->carry = st->carry;
     law->hdt = hdt;
+    law->cap_adh = 2.0 * M_PI * law->normal->pulloff;
+    law->inline_history = law->tangential == &dem_law_tangential_history && law->cap_adh == 0.0;
 }
 
 double dem_contact_forget(dem_contact_rec *h, double hdt)

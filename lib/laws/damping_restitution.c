@@ -1,7 +1,7 @@
 /* law_damping_restitution.c - dashpots that reproduce the pair's coefficient of restitution e
  * for any pair of sizes (seed 001 eqs 31-32, equations.md §1.6):
  *   linear spring:  eta_n = 2 beta sqrt(m* kn)
- *   Hertz:          eta_n = 2 sqrt(5/6) beta sqrt(m* S_n),  S_n = 2 E* sqrt(R* delta) (every step)
+ *   Hertz (dmt, jkr): eta_n = 2 sqrt(5/6) beta sqrt(m* S_n),  S_n = 2 E* sqrt(R* delta) (every step)
  * with beta = -ln e / sqrt(pi^2 + ln^2 e) (dem_pair.beta). The tangential dashpot gets the same
  * damping ratio as the normal one: eta_t = eta_n sqrt(S_t / S_n) (equations.md §1.6, derived;
  * for Hertz-Mindlin this is 2 sqrt(G* / E*), for one material sqrt(2(1-nu)/(2-nu))), computed
@@ -11,7 +11,7 @@
 #include "io/settings.h"
 #include "laws/laws.h"
 
-static double factor(const dem_settings *st) { return st->normal == DEM_NORMAL_HERTZ ? 2.0 * sqrt(5.0 / 6.0) : 2.0; }
+static double factor(const dem_settings *st) { return st->normal != DEM_NORMAL_HOOKE ? 2.0 * sqrt(5.0 / 6.0) : 2.0; }
 
 static double eta_n(const dem_pair *p, const dem_settings *st, double sn)
 {

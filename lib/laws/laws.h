@@ -29,6 +29,9 @@ typedef struct {
     double mu;       /* friction coefficient (mixing: min) */
     double beta;     /* damping ratio from restitution: -ln e / sqrt(pi^2 + ln^2 e) */
     double kn, kt;   /* hooke stiffnesses, N/m */
+    double gamma;    /* adhesion (dmt, jkr): the pair's work of adhesion, J/m^2: sqrt(g_i g_j) of the
+                      * materials' surface_energy (a wall's material for a wall); the pull-off
+                      * forces are 2 pi gamma R* (DMT) and 3/2 pi gamma R* (JKR) */
 } dem_pair;
 
 /* Fill a pair from two spheres (wall: rj = 0, mj = 0 means rigid infinite body). */
@@ -36,14 +39,23 @@ void dem_pair_init(dem_pair *p, const dem_settings *st, double ri, double mi, co
                    double rj, double mj, const dem_material *b);
 
 /* ---- sub-model registry -------------------------------------------------------------------- */
-/* Normal elastic force magnitude F(delta) >= 0, its stiffness dF/d delta, and stored energy;
- * eval gives force and stiffness together (the contact loop's call: they share a square root). */
+/* Normal elastic force F(delta) along n (repulsive > 0; negative only with adhesion), its
+ * stiffness S_n, and stored energy (a potential: U' = F); eval gives force and stiffness together
+ * (the contact loop's call: they share a square root). S_n is dF/d delta, except for jkr, whose
+ * S_n is Hertz's 2 E* a at its contact radius a (as LAMMPS' granular jkr: the damping and the
+ * step estimate use it; the true dF/d delta diverges where the neck breaks). Adhesive models
+ * (pulloff > 0): pulloff is the pull-off force over pi gamma R* (2 DMT, 3/2 JKR); the Coulomb
+ * cap of the tangential force is mu |F_n + 2 F_pulloff| (LAMMPS' granular dmt and jkr, after
+ * Thornton 1991), and neck (jkr only) is the overlap (<= 0) down to which a contact that formed
+ * holds (the neck breaks below it). */
 typedef struct {
     const char *name;
     double (*force)(const dem_pair *p, double delta);
     double (*stiffness)(const dem_pair *p, double delta);
     double (*energy)(const dem_pair *p, double delta);
     void (*eval)(const dem_pair *p, double delta, double *force, double *stiffness);
+    double pulloff;                          /* F_pulloff / (pi gamma R*): 0 without adhesion */
+    double (*neck)(const dem_pair *p);       /* NULL: a contact ends at delta = 0 */
 } dem_normal_model;
 
 /* Normal damping coefficient eta_n (kg/s) given the pair, the normal stiffness S_n and the
@@ -153,6 +165,7 @@ extern const int dem_tangential_count;
 
 /* The sub-models, one per file of lib/laws/. */
 extern const dem_normal_model dem_law_hooke, dem_law_hertz;
+extern const dem_normal_model dem_law_dmt, dem_law_jkr; /* adhesion: normal_dmt.c, normal_jkr.c */
 extern const dem_damping_model dem_law_damping_none, dem_law_damping_viscous, dem_law_damping_restitution;
 extern const dem_tangential_model dem_law_tangential_none, dem_law_tangential_history;
 extern const dem_tangential_model dem_law_tangential_incremental;
@@ -172,6 +185,16 @@ void dem_model_names(char *buf, unsigned size, int which /* 0 normal, 1 damping,
 /* Sub-models reference each other only by these names. */
 #define DEM_NORMAL_HOOKE 0
 #define DEM_NORMAL_HERTZ 1
+#define DEM_NORMAL_DMT 2
+#define DEM_NORMAL_JKR 3
+
+/* JKR (Johnson, Kendall & Roberts 1971; Johnson, Contact Mechanics §5.5): the contact radius a
+ * at overlap delta on the branch a contact follows (a >= a_c, the stable branch under imposed
+ * displacement): delta = a^2/R* - sqrt(2 pi gamma a / E*). With x = sqrt(a) this is the quartic
+ * x^4 - c x - R* delta = 0, c = R* sqrt(2 pi gamma / E*), whose largest root is found by
+ * Newton's method from above (f convex there: the iterates fall monotonically; stopped when
+ * they stop falling, so the result depends on the arithmetic only). normal_jkr.c. */
+double dem_jkr_radius(const dem_pair *p, double delta);
 
 /* ---- evaluating contacts ------------------------------------------------------------------- */
 /* A law: the settings' three sub-models, resolved once per pass. hdt is the time step of history
@@ -184,6 +207,8 @@ typedef struct dem_law {
     const dem_tangential_model *tangential;
     dem_carry carry;  /* st->carry, at hand in the contact loop */
     double hdt;
+    double cap_adh;   /* 2 F_pulloff / (gamma R*): the Coulomb cap is mu |F_n + cap_adh gamma R*| (0 without adhesion) */
+    int inline_history; /* the history law without adhesion: the pair pass evaluates it inline (forces.c) */
 } dem_law;
 
 void dem_law_init(dem_law *law, const dem_settings *st, double hdt);

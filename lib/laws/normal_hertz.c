@@ -29,4 +29,4 @@ static void eval(const dem_pair *p, double delta, double *f, double *s)
     *s = 2.0 * p->estar * a;
 }
 
-const dem_normal_model dem_law_hertz = {"hertz", force, stiffness, energy, eval};
+const dem_normal_model dem_law_hertz = {"hertz", force, stiffness, energy, eval, 0.0, NULL};

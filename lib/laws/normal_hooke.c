@@ -13,4 +13,4 @@ static void eval(const dem_pair *p, double delta, double *f, double *s)
     *s = p->kn;
 }
 
-const dem_normal_model dem_law_hooke = {"hooke", force, stiffness, energy, eval};
+const dem_normal_model dem_law_hooke = {"hooke", force, stiffness, energy, eval, 0.0, NULL};

@@ -40,4 +40,7 @@ void dem_pair_init(dem_pair *p, const dem_settings *st, double ri, double mi, co
     }
     }
     p->kt = st->kt > 0.0 ? st->kt : p->kn * 4.0 * p->gstar_l / p->estar; /* seed 001 eq 5 */
+    /* the work of adhesion of the pair: the geometric mean of the materials' surface_energy
+     * (equal materials: their value; LAMMPS mixes its granular cohesion the same way) */
+    p->gamma = sqrt(a->surface_energy * b->surface_energy);
 }

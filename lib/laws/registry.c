@@ -6,8 +6,8 @@
 #include <string.h>
 
 /* ---- registries: one row per lib/law_*.c ---------------------------------------------------- */
-const dem_normal_model *const dem_normal_models[] = {&dem_law_hooke, &dem_law_hertz};
-const int dem_normal_count = 2;
+const dem_normal_model *const dem_normal_models[] = {&dem_law_hooke, &dem_law_hertz, &dem_law_dmt, &dem_law_jkr};
+const int dem_normal_count = 4;
 const dem_damping_model *const dem_damping_models[] = {&dem_law_damping_none, &dem_law_damping_viscous,
                                                        &dem_law_damping_restitution};
 const int dem_damping_count = 3;

@@ -12,7 +12,7 @@ static void eval_block(const dem_law *law, size_t count, const dem_pair *p, cons
                        dem_contact_rec *const *h, dem_contact_out *const *o)
 {
     for (size_t m = 0; m < count; m++) {
-        dem_history_eval(law, &p[m], &c[m], h[m], o[m]);
+        dem_history_eval(law, &p[m], &c[m], h[m], o[m], law->cap_adh * p[m].gamma * p[m].rstar);
     }
 }
 

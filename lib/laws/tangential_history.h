@@ -13,12 +13,15 @@
 static inline double dem_history_stiffness(const dem_pair *p, int normal, double delta)
 {
     if (normal == DEM_NORMAL_HERTZ) return 8.0 * p->gstar * sqrt(p->rstar * delta);
-    return p->kt;
+    if (normal == DEM_NORMAL_HOOKE) return p->kt;
+    /* adhesion: Mindlin's 8 G* a at the contact radius (DMT: Hertz's; JKR: its own, as LAMMPS) */
+    return 8.0 * p->gstar * (normal == DEM_NORMAL_JKR ? dem_jkr_radius(p, delta) : sqrt(p->rstar * delta));
 }
 
-/* One contact's tangential update after its normal part (dem_law_normal). */
+/* One contact's tangential update after its normal part (dem_law_normal). fadh: an adhesive
+ * law's 2 F_pulloff (the Coulomb cap is mu |F_n + fadh|, laws.h); 0 otherwise. */
 static inline void dem_history_update(const dem_law *law, const dem_pair *p, const dem_contact_in *c, const dem_contact_kin *k,
-                          double eta_n, double sn, dem_contact_rec *h, dem_contact_out *o)
+                          double eta_n, double sn, dem_contact_rec *h, dem_contact_out *o, double fadh)
 {
     double fn = o->fn;
     double hdt = law->hdt;
@@ -34,7 +37,7 @@ static inline void dem_history_update(const dem_law *law, const dem_pair *p, con
         vts = dem_carry_out(law, nh, n, vt, 1);
     }
     dem_vec3 ft = dem_v3_sub(dem_v3_scale(xi, -stt), dem_v3_scale(vts, eta_t)); /* seed 001 eq 16 */
-    double cap = p->mu * fabs(fn), ft2 = dem_v3_norm2(ft);
+    double cap = p->mu * fabs(fn + fadh), ft2 = dem_v3_norm2(ft);
     uint32_t flags = DEM_REC_TOUCH;
     if (ft2 > cap * cap) { /* Coulomb: cap the force and reset the spring to match (seed 001 eqs 17-18) */
         double ftn = sqrt(ft2);                       /* only now: most contacts stick */
@@ -52,12 +55,12 @@ static inline void dem_history_update(const dem_law *law, const dem_pair *p, con
 
 /* One touching contact: the normal part, then the update (the law's eval_block, inline). */
 static inline void dem_history_eval(const dem_law *law, const dem_pair *p, const dem_contact_in *c, dem_contact_rec *h,
-                                    dem_contact_out *o)
+                                    dem_contact_out *o, double fadh)
 {
     dem_contact_kin k;
     double eta_n, sn;
     dem_law_normal(law, p, c, h, o, &k, &eta_n, &sn);
-    dem_history_update(law, p, c, &k, eta_n, sn, h, o);
+    dem_history_update(law, p, c, &k, eta_n, sn, h, o, fadh);
 }
 
 #endif

@@ -16,6 +16,11 @@ dem_status books_alloc(dem_sim *sim, dem_error *err)
     e->wf = calloc(n, sizeof *e->wf);
     e->bsum = calloc(nb, sizeof *e->bsum);
     e->blost = calloc(nb, sizeof *e->blost);
+    if (dem_normal_models[sim->st.normal]->pulloff > 0.0) {
+        e->badh = calloc(nb, sizeof *e->badh);
+        e->wadh = calloc(n, sizeof *e->wadh);
+        if (!e->badh || !e->wadh) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    }
     if (!e->edis || !e->vf || !e->wf || !e->bsum || !e->blost)
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
     return DEM_OK;
@@ -29,6 +34,8 @@ void books_free(dem_sim *sim)
     free(e->wf);
     free(e->bsum);
     free(e->blost);
+    free(e->badh);
+    free(e->wadh);
     /* wlost grows with the wall slots: store_free frees it */
 }
 

@@ -332,6 +332,18 @@ static dem_status check_record(const dem_sim *sim, size_t k, const dem_contact *
                                dem_error *err)
 {
     double tol = 1e-6 * rmin;
+    if (c->flags & DEM_CONTACT_NECK) { /* an adhesive neck at overlap <= 0: only a law with necks holds one */
+        const dem_normal_model *nm = dem_normal_models[sim->st.normal];
+        if (!nm->neck)
+            return dem_fail(err, DEM_ERR_VALUE,
+                            "contact record %zu (%llu-%s%llu): a neck (flags bit 2) at overlap %g m, but model.normal %s holds no neck "
+                            "(the frame was run with jkr: continue it with --normal jkr)",
+                            k, (unsigned long long)c->i, c->flags & DEM_CONTACT_WALL ? "wall " : "", (unsigned long long)c->j,
+                            c->overlap, nm->name);
+        if (delta > -sim->nbr.reach && !(delta > tol) && fabs(c->overlap - delta) <= tol &&
+            dem_v3_norm(dem_v3_sub(c->normal, n)) <= 1e-6)
+            return DEM_OK;
+    }
     if (!(delta > 0.0 && fabs(c->overlap - delta) <= tol && dem_v3_norm(dem_v3_sub(c->normal, n)) <= 1e-6))
         return dem_fail(err, DEM_ERR_VALUE,
                         "contact record %zu (%llu-%s%llu): overlap %g m and normal (%g, %g, %g) disagree with the positions of its particles "
@@ -475,14 +487,15 @@ static int cmp_out_contact(const void *pa, const void *pb)
     return 0;
 }
 
-static dem_contact make_contact(const out_contact *oc, int history)
+static dem_contact make_contact(const out_contact *oc, int history, int necks)
 {
     dem_contact c;
     memset(&c, 0, sizeof c);
     c.i = oc->i;
     c.j = oc->j;
     memcpy(c.shift, oc->s, sizeof c.shift);
-    c.flags = (oc->wall ? DEM_CONTACT_WALL : 0) | (oc->h->flags & DEM_REC_SLIDING ? DEM_CONTACT_SLIDING : 0);
+    c.flags = (oc->wall ? DEM_CONTACT_WALL : 0) | (oc->h->flags & DEM_REC_SLIDING ? DEM_CONTACT_SLIDING : 0) |
+              (necks && oc->o->delta <= 0.0 ? DEM_CONTACT_NECK : 0); /* a jkr neck: touching at overlap <= 0 */
     double sg = oc->flip ? -1.0 : 1.0;
     c.overlap = oc->o->delta;
     c.normal = dem_v3_scale(oc->o->n, sg);
@@ -537,7 +550,7 @@ dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
     out->hist_slots = history ? 3 : 0;
     if ((r = dem_system_reserve_contacts(out, count, err))) { free(list); return r; }
     for (size_t k = 0; k < count; k++) {
-        dem_contact ct = make_contact(&list[k], history);
+        dem_contact ct = make_contact(&list[k], history, dem_normal_models[sim->st.normal]->neck != NULL);
         dem_system_push_contact(out, &ct, err);
     }
     free(list);

@@ -36,9 +36,38 @@ static void chunk_flush(const dem_law *law, law_chunk *k)
     k->count = 0;
 }
 
+/* Adhesive laws (dmt, jkr): the law's work as a contact forms or breaks, in the kick convention
+ * of the books (the force of a step acts over the half steps around it, and the normal elastic
+ * energy is the potential U of the frame's contacts). A contact that forms at overlap delta with
+ * elastic force F has put U(delta) into the books' potential and 1/2 dt F v_n into the kinetic
+ * energy (the second half kick; v_n = v_ij . n, > 0 separating): the law's work is
+ * U(delta) + 1/2 dt v_n F (for jkr mostly the neck's formation, -3/5 pi gamma a_z^2, a loss;
+ * for dmt, whose U is continuous, only the half kick over the step where the force jumps).
+ * A contact that breaks after its last evaluation at delta_k (force F_k), now at delta: the
+ * potential U(delta_k) goes, and F_k's second half kick moves F_k (delta_k - delta)/2 into the
+ * kinetic energy: the law's work is -U(delta_k) - F_k (delta - delta_k)/2. */
+/* (The pair and the contact go by value: their addresses would keep the pair pass's locals in
+ * memory for every contact.) */
+static double adh_formed(const dem_law *law, dem_pair p, double delta, double vn)
+{
+    double fe, s;
+    law->normal->eval(&p, delta, &fe, &s);
+    return law->normal->energy(&p, delta) + 0.5 * law->hdt * vn * fe;
+}
+
+static double adh_broken(const dem_law *law, dem_pair p, const dem_contact_rec *h, const dem_contact_out *o, double delta)
+{
+    double fk = o->fn - h->fdn; /* the elastic part */
+    return -law->normal->energy(&p, o->delta) - 0.5 * fk * (delta - o->delta);
+}
+
+/* Whether a JKR contact that formed still holds at overlap delta < 0 (its neck, down to delta_c). */
+static int neck_holds(const dem_law *law, dem_pair p, double delta) { return delta > law->normal->neck(&p); }
+
 /* Pair pi at the new positions: its geometry, and if it touches, its place in the chunk for the
- * law (the caller flushes it when full). Returns the friction (J) its contact gave up if it was lost in this step, else 0. */
-static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k)
+ * law (the caller flushes it when full). Returns the friction (J) its contact gave up if it was
+ * lost in this step, else 0; an adhesive law's work as the contact formed or broke goes to *adh. */
+static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k, double *adh)
 {
     const sim_particles *P = &sim->p;
     dem_contact_rec *np = &sim->c.pairs[pi];
@@ -48,17 +77,27 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
     if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
     dem_vec3 d = dem_v3_sub(P->x[i], xj);
     double rs = P->r[i] + P->r[j], d2 = dem_v3_norm2(d);
-    if (d2 >= rs * rs) {
-        if (sim->c.ptouch[pi]) { /* results of the last step: now exact zeros */
-            sim->c.ptouch[pi] = 0;
-            memset(o, 0, sizeof *o);
-        }
-        if (!np->flags) return 0.0;
-        return dem_contact_forget(np, sim->hdt); /* contact lost: the history goes with it */
-    }
     dem_contact_in c;
     dem_pair p;
-    sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
+    if (d2 >= rs * rs) {
+        if (!(sim->c.ptouch[pi] | np->flags)) return 0.0; /* apart, as at the last step: most pairs */
+        int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
+        if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
+        if (!neck || !neck_holds(law, p, rs - sqrt(d2))) {
+            if (sim->c.ptouch[pi]) { /* results of the last step: now exact zeros */
+                if (law->cap_adh != 0.0 && law->hdt != 0.0) {
+                    if (!neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
+                    *adh += adh_broken(law, p, np, o, rs - sqrt(d2));
+                }
+                sim->c.ptouch[pi] = 0;
+                memset(o, 0, sizeof *o);
+            }
+            if (!np->flags) return 0.0;
+            return dem_contact_forget(np, sim->hdt); /* contact lost: the history goes with it */
+        }
+    } else {
+        sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
+    }
     c.d = d;
     double dist = sqrt(d2);
     c.delta = rs - dist;
@@ -82,8 +121,9 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
         c.spin += dem_v3_dot(sim->b.wl, c.n);
     }
     sim->c.ptouch[pi] = 1;
-    if (law->tangential == &dem_law_tangential_history) { /* the common law, inline: no call per contact */
-        dem_history_eval(law, &p, &c, np, o);
+    if (!(np->flags & DEM_REC_TOUCH) && law->cap_adh != 0.0 && law->hdt != 0.0) *adh += adh_formed(law, p, c.delta, dem_v3_dot(c.vij, c.n));
+    if (law->inline_history) { /* the common law, inline: no call per contact */
+        dem_history_eval(law, &p, &c, np, o, 0.0);
         return 0.0;
     }
     size_t n = k->count++; /* any other law: in chunks, through its block entry point */
@@ -101,7 +141,7 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
 static void pair_block(dem_sim *sim, size_t b, int account, int eval)
 {
     const dem_vec3 *v = books_v(sim), *w = books_w(sim);
-    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0;
+    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0, adh = 0.0;
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
     law_chunk k;
@@ -118,13 +158,14 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
             s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, 0, s);
         }
         if (!eval) continue;
-        lost += pair_geometry(sim, p, &law, &k);
+        lost += pair_geometry(sim, p, &law, &k, &adh);
         if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
     }
     chunk_flush(&law, &k);
     if (account) memcpy(sim->e.bsum[b], s, sizeof s);
     if (eval) {
         sim->e.blost[b] = lost;
+        if (sim->e.badh) sim->e.badh[b] = adh;
         sim->g.bbad[b] = (uint8_t)k.bad;
         sim->g.bworst[b] = k.worst;
         sim->g.bworst_pair[b] = k.worst_pair;
@@ -155,8 +196,8 @@ void forces_pair_pass(dem_sim *sim, int account, int eval)
 }
 
 /* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
- * friction is in wlost[slot]). */
-static int eval_wall(dem_sim *sim, size_t slot)
+ * friction is in wlost[slot]); an adhesive law's work as it formed or broke goes to *adh. */
+static int eval_wall(dem_sim *sim, size_t slot, double *adh)
 {
     sim_store *st = &sim->c;
     uint32_t a = st->wowner[slot], k = st->wwall[slot];
@@ -165,8 +206,20 @@ static int eval_wall(dem_sim *sim, size_t slot)
     dem_vec3 n;
     double gap;
     int lost = 0;
-    if (!wall_geometry(wl, P->x[a], &n, &gap) || gap >= P->r[a]) {
+    dem_law law;
+    dem_law_init(&law, &sim->st, sim->hdt);
+    dem_pair p;
+    int near = wall_geometry(wl, P->x[a], &n, &gap);
+    if (!near || gap >= P->r[a]) {
+        int neck = near && law.normal->neck && (st->whist[slot].flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
+        if (neck) sim_pair_properties(sim, &p, P->mat[a], wl->material, &st->whist[slot]);
+        if (neck && neck_holds(&law, p, P->r[a] - gap)) goto touching;
         if (st->wtouch[slot]) { /* contact lost: the history goes with it (the constants stay) */
+            if (law.cap_adh != 0.0 && law.hdt != 0.0) {
+                sim_pair_properties(sim, &p, P->mat[a], wl->material, &st->whist[slot]);
+                const dem_contact_out *o = &st->wout[slot];
+                *adh += adh_broken(&law, p, &st->whist[slot], o, near ? P->r[a] - gap : o->delta);
+            }
             sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt);
             lost = sim->hdt != 0.0;
             memset(&st->wout[slot], 0, sizeof st->wout[slot]);
@@ -174,9 +227,9 @@ static int eval_wall(dem_sim *sim, size_t slot)
         }
         return lost;
     }
+touching:;
     dem_contact_rec *h = &st->whist[slot];
     st->wtouch[slot] = 1;
-    dem_pair p;
     sim_pair_properties(sim, &p, P->mat[a], wl->material, h);
     dem_contact_in c;
     c.n = n;
@@ -194,8 +247,7 @@ static int eval_wall(dem_sim *sim, size_t slot)
         c.spin += 0.5 * dem_v3_dot(sim->b.wl, n);
     }
     if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it (and the run stops) */
-    dem_law law;
-    dem_law_init(&law, &sim->st, sim->hdt);
+    if (law.cap_adh != 0.0 && law.hdt != 0.0 && !(h->flags & DEM_REC_TOUCH)) *adh += adh_formed(&law, p, c.delta, dem_v3_dot(c.vij, c.n));
     dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
     return 0;
 }
@@ -237,7 +289,7 @@ static int particle_forces(dem_sim *sim, size_t a)
     dem_vec3 t = dem_v3_zero();
     double *ed = &sim->e.edis[a * EDIS];
     int lost = 0;
-    double r = sim->p.r[a];
+    double r = sim->p.r[a], adh = 0.0;
     for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) { /* j receives -F */
         const dem_contact_out *o = &c->out[c->jadj[e]];
         f = dem_v3_madd(f, dem_contact_force(o), -1.0);
@@ -249,7 +301,7 @@ static int particle_forces(dem_sim *sim, size_t a)
         t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta));
     }
     for (size_t q = c->wstart[a]; q < c->wstart[a + 1]; q++) {
-        lost += eval_wall(sim, q);
+        lost += eval_wall(sim, q, &adh);
         if (!c->wtouch[q]) continue;
         const dem_contact_out *o = &c->wout[q];
         f = dem_v3_add(f, dem_contact_force(o));
@@ -258,6 +310,7 @@ static int particle_forces(dem_sim *sim, size_t a)
     /* a fixed particle is never kicked: local damping does not act on it */
     double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
     ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
+    if (sim->e.wadh) sim->e.wadh[a] = adh;
     sim->p.f[a] = f;
     sim->p.t[a] = t;
     if (sim->ex.on) exact_kick(sim, a);
@@ -288,6 +341,12 @@ static void totals(dem_sim *sim)
             const double *ed = &sim->e.edis[a * EDIS];
             sim->e.energy[DEM_E_DISS_LOCAL] += ed[EDIS_LOCAL];
             sim->e.energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
+        }
+        if (sim->e.badh) { /* adhesion: the law's work as contacts formed or broke (pairs by blocks, then walls) */
+            double w = 0.0;
+            for (size_t b = 0; b < sim->c.nblk; b++) w += sim->e.badh[b];
+            for (size_t a = 0; a < sim->p.n; a++) w += sim->e.wadh[a];
+            sim->e.energy[DEM_E_WORK_LAW] += w;
         }
     }
     if (sim->p.nfixed) sim->e.energy[DEM_E_WORK_EXTERNAL] += drive_power(sim) * sim->hdt;

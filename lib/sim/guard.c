@@ -247,7 +247,7 @@ dem_overlap_record dem_sim_current_overlap(const dem_sim *sim)
 dem_status guard_check_cell(const dem_sim *sim, dem_error *err)
 {
     if (!sim->b.cell.flags) return DEM_OK;
-    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin, det = dem_m3_det(sim->b.cell.h);
+    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach, det = dem_m3_det(sim->b.cell.h);
     if (!(det > 0.0 && det <= DBL_MAX))
         return dem_fail(err, DEM_ERR_UNSTABLE, "step %llu: the periodic cell's volume det H = %g is no longer positive and finite (velocity gradient too large for the time step?)",
                         (unsigned long long)sim->step, det);

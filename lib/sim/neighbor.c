@@ -162,7 +162,7 @@ static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const i
                         if (!pos) continue;
                     }
                     dem_vec3 xb = dem_v3_add(sim->p.x[b], shift);
-                    double reach = sim->p.r[a] + sim->p.r[b] + sim->nbr.skin;
+                    double reach = sim->p.r[a] + sim->p.r[b] + sim->nbr.skin + sim->nbr.reach;
                     double d2 = dem_v3_norm2(dem_v3_sub(sim->p.x[a], xb));
                     if (d2 >= reach * reach) continue;
                     if (d2 == 0.0) /* no normal: the contact law is undefined */
@@ -178,7 +178,7 @@ static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const i
 dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
 {
     dem_status st;
-    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin;
+    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach;
     grid g;
     if ((st = grid_setup(sim, cutoff, &g, err))) return st;
     uint32_t *cellof = malloc((sim->p.n ? sim->p.n : 1) * sizeof *cellof);
@@ -236,7 +236,7 @@ static int needs_rebuild_deforming(const dem_sim *sim)
     double w2 = 0.0;
     for (size_t k = 0; k < sim->b.nwalls; k++)
         w2 = fmax(w2, dem_v3_norm2(dem_v3_sub(sim->b.walls[k].point, sim->nbr.wall_build[k])));
-    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin;
+    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach;
     return sqrt(m1) + sqrt(m2) + sqrt(gi) * cutoff >= sim->nbr.skin ||
            (sim->b.nwalls && sqrt(t1) + sqrt(w2) >= sim->nbr.skin);
 }
@@ -261,5 +261,5 @@ int nbr_wall_near(const dem_sim *sim, size_t a, size_t k)
 {
     dem_vec3 n;
     double gap;
-    return !wall_geometry(&sim->b.walls[k], sim->p.x[a], &n, &gap) || gap < sim->p.r[a] + sim->nbr.skin;
+    return !wall_geometry(&sim->b.walls[k], sim->p.x[a], &n, &gap) || gap < sim->p.r[a] + sim->nbr.skin + sim->nbr.reach;
 }

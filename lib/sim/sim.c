@@ -56,9 +56,26 @@ static dem_status load_materials_walls(dem_sim *sim, const dem_system *s, dem_er
             dem_pair p;
             dem_pair_init(&p, &sim->st, 1.0, 1.0, &sim->materials[a], 1.0, 1.0, &sim->materials[b]);
             mat_pair *mp = &sim->mp[a * nm + b];
-            mp->estar = p.estar; mp->gstar = p.gstar; mp->gstar_l = p.gstar_l; mp->mu = p.mu; mp->beta = p.beta;
+            mp->estar = p.estar; mp->gstar = p.gstar; mp->gstar_l = p.gstar_l; mp->mu = p.mu; mp->beta = p.beta; mp->gamma = p.gamma;
         }
     return DEM_OK;
+}
+
+/* An adhesive law's neck (jkr): the largest |delta_c| over the material pairs at the largest R*
+ * (|delta_c| grows as R*^(1/3); a wall's R* is the radius, a pair's at most half of it). */
+static double adhesive_reach(const dem_sim *sim)
+{
+    const dem_normal_model *nm = dem_normal_models[sim->st.normal];
+    double reach = 0.0;
+    if (!nm->neck) return 0.0;
+    for (size_t a = 0; a < sim->nmat; a++)
+        for (size_t b = 0; b < sim->nmat; b++) {
+            dem_pair p;
+            dem_pair_init(&p, &sim->st, sim->p.rmax, 1.0, &sim->materials[a], 0.0, 0.0, &sim->materials[b]);
+            double d = -nm->neck(&p);
+            if (d > reach) reach = d;
+        }
+    return reach;
 }
 
 /* Every module's arrays. */
@@ -99,6 +116,7 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     if (s->cell.flags) cell_inverse(sim);
     cell_setup(sim);
     sim->nbr.skin = st->skin > 0.0 ? st->skin : nbr_default_skin(sim);
+    sim->nbr.reach = adhesive_reach(sim);
     sim->nbr.sort_every = (uint64_t)st->sort_every;
     sim->nbr.sorted_step = UINT64_MAX;
     if ((r = guard_check_cell(sim, err)) || (r = guard_check_system(sim, err))) return r;
@@ -195,6 +213,7 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     est->pwave = INFINITY;
     est->stiffness = INFINITY;
     int uses_e = !(st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN);
+    const dem_normal_model *nm_adh = dem_normal_models[st->normal];
     for (size_t a = 0; a < sim->p.n; a++) {
         const dem_material *m = &sim->materials[sim->p.mat[a]];
         dem_pair p;
@@ -202,6 +221,15 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
         double tc = st->normal == DEM_NORMAL_HOOKE
                         ? M_PI * sqrt(p.mstar / p.kn)                                            /* seed 001 eq 7 */
                         : DEM_HERTZ_TC * pow(p.mstar * p.mstar / (p.rstar * p.estar * p.estar * st->vc), 0.2); /* eq 30 */
+        if (nm_adh->pulloff > 0.0 && p.gamma > 0.0) {
+            /* adhesion binds touching pairs: half the period of their vibration about the
+             * equilibrium at zero load (jkr: a0^3 = 9 pi gamma R*^2 / (2 E*), dF/d delta =
+             * 6/5 E* a0; dmt: 4/3 E* a^3 / R* = 2 pi gamma R*, dF/d delta = 2 E* a) */
+            double k = st->normal == DEM_NORMAL_JKR ? 1.2 * p.estar * cbrt(4.5 * M_PI * p.gamma * p.rstar * p.rstar / p.estar)
+                                                    : 2.0 * p.estar * cbrt(1.5 * M_PI * p.gamma * p.rstar * p.rstar / p.estar);
+            double tb = M_PI * sqrt(p.mstar / k);
+            if (tb < tc) tc = tb;
+        }
         if (tc < est->contact_time) est->contact_time = tc;
         double tp = sim->p.r[a] * sqrt(m->density / m->young);                                 /* seed 002 §1.5.6 */
         if (tp < est->pwave) est->pwave = tp;

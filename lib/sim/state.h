@@ -80,6 +80,8 @@ typedef struct {
 
 typedef struct {
     double skin;
+    double reach;           /* an adhesive law's largest neck |delta_c| over the material pairs, m
+                             * (0: contacts end at zero overlap): added to every cutoff */
     dem_vec3 *x_build;      /* positions at the last rebuild */
     dem_mat3 h_build;       /* the cell at the last rebuild (a deforming cell's affine motion is no reason to rebuild) */
     dem_vec3 *wall_build;   /* wall points at the last rebuild */
@@ -128,6 +130,8 @@ typedef struct {
                              * (friction, damp_n, damp_t, law, normal-dashpot power) */
     double *blost;          /* per block of particles: friction its pairs' contacts gave up as they were lost this step, J */
     double *wlost;          /* per particle-wall slot: the same (sized with the slots) */
+    double *badh, *wadh;    /* adhesive laws only (else NULL): per block of particles, and per particle for
+                             * its wall contacts, the law's work as contacts formed or broke this step (J) */
     /* The full-step accounting of the pairs of step k needs the velocities at t + dt, after the
      * second half kick; it is done in step k + 1's pair pass, which reads the same records anyway
      * (ACCT_SAVED), or by books_flush before anything that changes the pairs, dt or mode, and
@@ -174,7 +178,7 @@ typedef struct {
 
 /* Material-pair constants (index a * nmat + b). */
 typedef struct {
-    double estar, gstar, gstar_l, mu, beta;
+    double estar, gstar, gstar_l, mu, beta, gamma;
 } mat_pair;
 
 struct sim_integrator;
@@ -232,6 +236,7 @@ static inline void sim_pair_properties(const dem_sim *sim, dem_pair *p, uint32_t
     p->gstar_l = mp->gstar_l;
     p->mu = mp->mu;
     p->beta = mp->beta;
+    p->gamma = mp->gamma;
     p->kn = h->kn;
     p->kt = h->kt;
 }
