@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/unbalanced.h"
+#include "sim/bonds.h"
 #include "sim/books.h"
 #include "sim/boundary.h"
 #include "sim/cell.h"
@@ -92,6 +93,7 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     memcpy(sim->e.energy, s->energy, sizeof sim->e.energy);
     if ((r = alloc_all(sim, err)) || (r = load_materials_walls(sim, s, err))) return r;
     particles_load(sim, s);
+    if ((r = bonds_load(sim, s, err))) return r;
     for (int k = 0; k < 3; k++) sim->b.periodic[k] = (s->cell.flags >> k) & 1;
     if (s->cell.flags) cell_inverse(sim);
     cell_setup(sim);
@@ -131,6 +133,7 @@ void dem_sim_free(dem_sim *sim)
     books_free(sim);
     exact_free(sim);
     guard_free(sim);
+    bonds_free(sim);
     free(sim->b.wrapped);
     free(sim->b.walls);
     free(sim->b.wwork);
@@ -220,6 +223,10 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
             k[np->i] += s;
             k[np->j] += s;
         }
+        for (size_t b = 0; b < sim->bd.n; b++) { /* a bond is a spring at any length */
+            k[sim->bd.i[b]] += sim->bd.kb[b];
+            k[sim->bd.j[b]] += sim->bd.kb[b];
+        }
         for (size_t a = 0; a < sim->p.n; a++)
             if (k[a] > 0.0) {
                 double t = sqrt(2.0 * sim->p.m[a] / k[a]);
@@ -249,6 +256,7 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     particles_write(sim, out);
     if (sim->b.nwalls) memcpy(out->walls, sim->b.walls, sim->b.nwalls * sizeof *sim->b.walls);
     if ((st = store_write(sim, out, err))) return st;
+    bonds_write(sim, out);
     return dem_settings_write(&sim->st, out, err);
 }
 
