@@ -11,6 +11,7 @@
 
 static const char usage_text[] =
 "Usage: dem-step (-n N | --time T) [OPTIONS] [FILE] > out.dem\n"
+"       dem-step --minimize [--ftol F] [--max-iter N] [OPTIONS] [FILE] > relaxed.dem\n"
 "\n"
 "Advance the system of the last frame of FILE (standard input if FILE is absent or '-')\n"
 "in time with the discrete element method, and write frames of the dem stream to standard\n"
@@ -187,6 +188,30 @@ static const char usage_text[] =
 "      --stress-tol T   default 1e-3\n"
 "      --unbalanced U   default 1e-3\n"
 "\n"
+"Quasi-static minimisation (seed 004 §1: the quasi-static limit; the relaxation of jamming\n"
+"studies), instead of -n/--time:\n"
+"      --minimize       minimise the potential energy of the contacts (the normal law's\n"
+"                       potential: hooke kn/2 delta^2, hertz 8/15 E* sqrt(R*) delta^(5/2)), the\n"
+"                       bonds (kb delta^2/2), the walls and gravity over the positions of the\n"
+"                       free particles, by nonlinear conjugate gradients (Polak-Ribiere+, with a\n"
+"                       line search that stops where the last contact along the direction opens:\n"
+"                       two overlapping spheres end touching to rounding), until every free\n"
+"                       particle's net force is at most --ftol or --max-iter line searches.\n"
+"                       Writes one frame: free particles at rest, fixed particles and walls where\n"
+"                       they were, step and time unchanged; the energy budget restarts there\n"
+"                       (e_initial = the relaxed state's energy). Needs frictionless contacts\n"
+"                       (--tangential none: friction is not the gradient of an energy); the\n"
+"                       dashpots and local damping do nothing at rest. Reports on standard error\n"
+"                       the iterations, the final potential energy (J) and the largest unbalanced\n"
+"                       force (N); a run that stops on --max-iter says so (exit status 0: the\n"
+"                       frame is written).\n"
+"      --ftol F         force tolerance, N (default: 1e-9 of the largest net force at the start)\n"
+"      --max-iter N     line searches at most (default 100000)\n"
+"  Example: spheres placed at random, overlapping, in a periodic cube (dense.tsv: x y z r),\n"
+"  relaxed to a jammed packing whose net forces are all below 1e-9 N:\n"
+"    dem-pack --from dense.tsv --periodic 0,0,0,0.01,0.01,0.01 |\n"
+"        dem-step --minimize --normal hooke --kn 1e3 --tangential none --ftol 1e-9 > jam.dem\n"
+"\n"
 "Exact (fixed-point) mode, for bit-exact reversal with dem-reverse --exact:\n"
 "      --exact[=Q]      positions on multiples of Q m (a power of two, as a number or 2^N;\n"
 "                       default: the frame's quantum, else the smallest with 2^53 Q >= 4\n"
@@ -241,6 +266,9 @@ struct cmdline {
     double every_time;     /* --every-time DT, s (0: not given) */
     double stress_tol, unbalanced;
     double quantum;        /* --exact=Q, m (0: the frame's or the default) */
+    int minimize;          /* --minimize */
+    double ftol;           /* --ftol, N (< 0: not given) */
+    long long max_iter;    /* --max-iter */
 };
 
 enum {
@@ -248,7 +276,8 @@ enum {
     OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
     OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
     OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
-    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME
+    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
+    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -310,10 +339,13 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"cell-log", required_argument, 0, OPT_CELL_LOG}, {"until", required_argument, 0, OPT_UNTIL},
         {"stress-tol", required_argument, 0, OPT_STRESS_TOL}, {"unbalanced", required_argument, 0, OPT_UNBALANCED},
         {"every-time", required_argument, 0, OPT_EVERY_TIME},
+        {"minimize", no_argument, 0, OPT_MINIMIZE}, {"ftol", required_argument, 0, OPT_FTOL},
+        {"max-iter", required_argument, 0, OPT_MAX_ITER},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
     c->run_time = -1.0;
+    c->ftol = -1.0;
     c->threads = 1;
     c->level = DEM_LEVEL_DEFAULT;
     c->wall_velocity = calloc((size_t)argc, sizeof *c->wall_velocity);
@@ -390,11 +422,22 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
             break;
         case OPT_STRESS_TOL: c->stress_tol = cli_nonneg("--stress-tol", optarg); break;
         case OPT_UNBALANCED: c->unbalanced = cli_nonneg("--unbalanced", optarg); break;
+        case OPT_MINIMIZE: c->minimize = 1; break;
+        case OPT_FTOL: c->ftol = cli_nonneg("--ftol", optarg); break;
+        case OPT_MAX_ITER: c->max_iter = cli_int("--max-iter", optarg, 1, 1000000000000LL); break;
         default: cli_bad_option(ch, argv);
         }
     }
     if (optind < argc) c->input = argv[optind++];
     if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
+    if (c->minimize) {
+        const char *bad = c->steps >= 0 ? "-n/--steps" : c->run_time >= 0.0 ? "--time" : c->nuntil ? "--until"
+                        : c->every ? "--every" : c->every_time > 0.0 ? "--every-time" : c->exact > 0 ? "--exact" : NULL;
+        if (bad) cli_usage("--minimize writes one frame, the relaxed state, and takes no steps: %s does not apply (run the dynamics in a second dem-step)", bad);
+        c->steps = 0;
+    } else if (c->ftol >= 0.0 || c->max_iter) {
+        cli_usage("%s applies to --minimize only", c->ftol >= 0.0 ? "--ftol" : "--max-iter");
+    }
     if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
     if (c->has_kn && c->kn_from) cli_usage("--kn and --kn-from exclude each other");
     if (c->every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
@@ -749,6 +792,25 @@ static void report_overlap(const dem_sim *sim)
     fprintf(stderr, "dem-step: largest overlap %s; at the end %s%s\n", a, b, note);
 }
 
+/* --minimize (lib/sim/minimize.c), with its report. */
+static void minimize(const struct cmdline *c, dem_sim *sim)
+{
+    dem_error err;
+    dem_minimize_opts o = {c->ftol, c->max_iter ? (uint64_t)c->max_iter : 100000};
+    if (o.ftol < 0.0) { /* the default: 1e-9 of the largest net force at the start */
+        dem_minimize_opts probe = {INFINITY, 0};
+        dem_minimize_result r0;
+        if (dem_sim_minimize(sim, &probe, &r0, &err)) cli_die_err(&err);
+        o.ftol = 1e-9 * r0.fmax0;
+    }
+    dem_minimize_result r;
+    if (dem_sim_minimize(sim, &o, &r, &err)) cli_die_err(&err);
+    if (!c->quiet || !r.converged)
+        fprintf(stderr, "dem-step: --minimize: %llu iterations, %llu force evaluations: potential energy %.17g J, largest unbalanced force %.6g N (%.6g N at the start; tolerance %.6g N)%s\n",
+                (unsigned long long)r.iterations, (unsigned long long)r.evaluations, r.energy, r.fmax, r.fmax0, o.ftol,
+                r.converged ? "" : ": NOT converged, the iteration limit was reached");
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-step");
@@ -784,11 +846,12 @@ int main(int argc, char **argv)
     dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
 
+    if (c.minimize) minimize(&c, sim);
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
      * accounting starts, at step 0 (or in a frame that has none). E holds velocity Verlet's
      * shadow term (lib/energy.h), which needs the dt of the steps to come and the forces of
      * the first kick: dem_sim_store gives the frame both, so the dt is set above, first. */
-    if (s.step == 0 || isnan(s.energy[DEM_E_INITIAL])) {
+    if (s.step == 0 || isnan(s.energy[DEM_E_INITIAL]) || c.minimize) { /* minimised: the budget restarts */
         double e0;
         if (dem_sim_store(sim, &s, &err) || dem_energy_reference(&s, &st, &e0, &err)) cli_die_err(&err);
         dem_sim_set_energy(sim, DEM_E_INITIAL, e0);
