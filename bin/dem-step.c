@@ -56,12 +56,29 @@ static const char usage_text[] =
 "                       the hard grains it stands in for.\n"
 "\n"
 "Integrator:\n"
-"      --integrator vv|vv-improved\n"
+"      --integrator vv|vv-improved|variational\n"
 "                       vv: standard velocity-Verlet as in LAMMPS, LIGGGHTS, MercuryDPM (Vyas\n"
 "                       et al. 2025, Fig. 7); vv-improved (default): the relative velocity at\n"
 "                       a contact is taken with the half-step normal and the tangential\n"
 "                       history is carried through the half-step plane (Vyas et al. §4),\n"
 "                       which removes spurious trapping of small spheres (size ratio > 3).\n"
+"                       variational: the implicit variational integrator of De Klerk et al.\n"
+"                       2022 (seed 004; eqs 29-31 as corrected in equations.md §3): each step\n"
+"                       solves R(q_k+1) = 0 by Newton's method, each linear system by\n"
+"                       preconditioned conjugate gradients, matrix-free. For Hookean contacts\n"
+"                       (--normal hooke) without friction (--tangential none) with their normal\n"
+"                       and tangential dashpots (--damping viscous: --gamma-n, --gamma-t, kg/s;\n"
+"                       the tangential one acts here only), plane walls at rest, bonds,\n"
+"                       gravity; frames hold p/m and L/I as velocities. A step whose Newton\n"
+"                       iteration does not converge stops the run (exit 1), naming the step\n"
+"                       and the residual. -v prints each step's iterations and residual; the\n"
+"                       run's largest are printed at the end.\n"
+"      --alpha 0|0.5    variational: 0 first order, 0.5 second order (default; setting\n"
+"                       variational.alpha)\n"
+"      --newton-tol T   variational: stop Newton at |R| <= T times its scale, the largest of\n"
+"                       |R| at the predictor, |p_k| and dt |F| in the M^-1 norm (default 1e-12)\n"
+"      --newton-max N   variational: Newton iterations per step at most (default 50)\n"
+"      --krylov-tol T   variational: relative residual of each CG solve (default 1e-13)\n"
 "      --gravity GX,GY,GZ  gravitational acceleration, m/s^2 (default 0,0,0)\n"
 "\n"
 "Contact law (a normal, a tangential and a damping sub-model):\n"
@@ -267,6 +284,8 @@ struct cmdline {
     double stress_tol, unbalanced;
     double quantum;        /* --exact=Q, m (0: the frame's or the default) */
     int minimize;          /* --minimize */
+    int has_alpha, has_newton_tol, has_newton_max, has_krylov_tol;
+    double alpha, newton_tol, newton_max, krylov_tol;
     double ftol;           /* --ftol, N (< 0: not given) */
     long long max_iter;    /* --max-iter */
 };
@@ -277,7 +296,7 @@ enum {
     OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
     OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
     OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
-    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER
+    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -341,6 +360,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"every-time", required_argument, 0, OPT_EVERY_TIME},
         {"minimize", no_argument, 0, OPT_MINIMIZE}, {"ftol", required_argument, 0, OPT_FTOL},
         {"max-iter", required_argument, 0, OPT_MAX_ITER},
+        {"alpha", required_argument, 0, OPT_ALPHA}, {"newton-tol", required_argument, 0, OPT_NEWTON_TOL},
+        {"newton-max", required_argument, 0, OPT_NEWTON_MAX}, {"krylov-tol", required_argument, 0, OPT_KRYLOV_TOL},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -423,6 +444,12 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_STRESS_TOL: c->stress_tol = cli_nonneg("--stress-tol", optarg); break;
         case OPT_UNBALANCED: c->unbalanced = cli_nonneg("--unbalanced", optarg); break;
         case OPT_MINIMIZE: c->minimize = 1; break;
+        case OPT_ALPHA: c->alpha = cli_double("--alpha", optarg); c->has_alpha = 1;
+            if (c->alpha != 0.0 && c->alpha != 0.5) cli_usage("--alpha: %s is neither 0 (first order) nor 0.5 (second order)", optarg);
+            break;
+        case OPT_NEWTON_TOL: c->newton_tol = cli_double("--newton-tol", optarg); c->has_newton_tol = 1; break;
+        case OPT_NEWTON_MAX: c->newton_max = (double)cli_int("--newton-max", optarg, 1, 1000000); c->has_newton_max = 1; break;
+        case OPT_KRYLOV_TOL: c->krylov_tol = cli_double("--krylov-tol", optarg); c->has_krylov_tol = 1; break;
         case OPT_FTOL: c->ftol = cli_nonneg("--ftol", optarg); break;
         case OPT_MAX_ITER: c->max_iter = cli_int("--max-iter", optarg, 1, 1000000000000LL); break;
         default: cli_bad_option(ch, argv);
@@ -454,7 +481,22 @@ static void apply_overrides(const struct cmdline *c, dem_settings *st)
     if (c->integrator) {
         if (strcmp(c->integrator, "vv") == 0) st->integrator = DEM_INTEGRATOR_VV;
         else if (strcmp(c->integrator, "vv-improved") == 0) st->integrator = DEM_INTEGRATOR_VV_IMPROVED;
-        else cli_usage("--integrator: unknown '%s' (vv, vv-improved)", c->integrator);
+        else if (strcmp(c->integrator, "variational") == 0) st->integrator = DEM_INTEGRATOR_VARIATIONAL;
+        else cli_usage("--integrator: unknown '%s' (vv, vv-improved, variational)", c->integrator);
+    }
+    if ((c->has_alpha || c->has_newton_tol || c->has_newton_max || c->has_krylov_tol) && st->integrator != DEM_INTEGRATOR_VARIATIONAL)
+        cli_usage("%s applies to --integrator variational (the frame's integrator is %s)",
+                  c->has_alpha ? "--alpha" : c->has_newton_tol ? "--newton-tol" : c->has_newton_max ? "--newton-max" : "--krylov-tol",
+                  st->integrator == DEM_INTEGRATOR_VV ? "vv" : "vv-improved");
+    if (c->has_alpha) st->vi_alpha = c->alpha;
+    if (c->has_newton_tol) {
+        if (!(c->newton_tol > 0.0 && c->newton_tol < 1.0)) cli_usage("--newton-tol: %g must lie in (0, 1)", c->newton_tol);
+        st->vi_newton_tol = c->newton_tol;
+    }
+    if (c->has_newton_max) st->vi_newton_max = c->newton_max;
+    if (c->has_krylov_tol) {
+        if (!(c->krylov_tol > 0.0 && c->krylov_tol < 1.0)) cli_usage("--krylov-tol: %g must lie in (0, 1)", c->krylov_tol);
+        st->vi_krylov_tol = c->krylov_tol;
     }
     if (c->has_gravity) st->gravity = dem_v3(c->gravity[0], c->gravity[1], c->gravity[2]);
     if (c->normal && (st->normal = dem_normal_find(c->normal)) < 0) {
@@ -654,6 +696,10 @@ static const char *watch_step(void *ctx, dem_sim *sim)
 {
     run_watch *w = ctx;
     dem_error err;
+    dem_vi_stats vs;
+    if (w->c->verbose && dem_sim_vi_stats(sim, &vs) && vs.steps)
+        fprintf(stderr, "dem-step: step %llu: Newton %u iterations, residual %.3g\n", (unsigned long long)dem_sim_steps(sim),
+                vs.last_newton, vs.last_residual);
     if (dem_sim_steps(sim) == w->last_step && !isnan(w->end_time) && dem_sim_set_time(sim, w->end_time, &err)) cli_die_err(&err);
     dem_mat3 l = dem_sim_cell_rate(sim);
     if (w->log) {
@@ -875,6 +921,11 @@ int main(int argc, char **argv)
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
     if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
+    dem_vi_stats vs;
+    if (!c.quiet && dem_sim_vi_stats(sim, &vs) && vs.steps)
+        fprintf(stderr, "dem-step: variational (alpha %g): %llu steps, %llu Newton iterations (at most %u in a step), %llu CG iterations; largest final residual %.3g (tolerance %g)\n",
+                st.vi_alpha, (unsigned long long)vs.steps, (unsigned long long)vs.newton, vs.max_newton, (unsigned long long)vs.krylov,
+                vs.max_residual, st.vi_newton_tol);
     dem_sim_free(sim);
     dem_system_free(&s);
     free(c.wall_velocity);

@@ -50,6 +50,8 @@
  *                                                                + inside, - outside; 0 for planes)
  *              + S_t |vt|^2 for a tangential spring that is not sliding, vt the contact point's
  *                tangential relative velocity (lever arms r - delta/2, as dem-step).
+ *            Not for the variational integrator (settings integrator variational), which has
+ *            no such term: it conserves E itself (exactly for alpha = 1/2 and quadratic V).
  *            Only when the frame's forces are current (HEAD flags bit 0, formats/dem-stream.md
  *            §5.1), i.e. they are the forces the next kick uses; 0 otherwise (dem-pack output).
  *

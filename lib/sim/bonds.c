@@ -101,7 +101,7 @@ void bonds_renumber(dem_sim *sim, const uint32_t *inv)
 }
 
 /* Bond k's current shift s = C - image_i + image_j. */
-static void bond_shift(const dem_sim *sim, size_t k, int32_t s[3])
+void bonds_shift(const dem_sim *sim, size_t k, int32_t s[3])
 {
     const sim_bonds *B = &sim->bd;
     for (int d = 0; d < 3; d++)
@@ -115,7 +115,7 @@ void bonds_eval(dem_sim *sim)
     for (size_t k = 0; k < B->n; k++) {
         uint32_t i = B->i[k], j = B->j[k];
         int32_t s[3];
-        bond_shift(sim, k, s);
+        bonds_shift(sim, k, s);
         dem_vec3 xj = P->x[j];
         if (s[0] | s[1] | s[2]) xj = dem_v3_add(xj, cell_shift(sim, s));
         dem_vec3 d = dem_v3_sub(P->x[i], xj);
@@ -144,7 +144,7 @@ int bonds_excluded(const dem_sim *sim, size_t a, size_t b, const int32_t sh[3])
     for (size_t e = B->start[a]; e < B->start[a + 1]; e++) {
         size_t k = B->list[e] >> 1;
         int32_t s[3];
-        bond_shift(sim, k, s);
+        bonds_shift(sim, k, s);
         /* (i, j, s) and (j, i, -s) are the same pair */
         if (B->i[k] == a && B->j[k] == b && s[0] == sh[0] && s[1] == sh[1] && s[2] == sh[2]) return 1;
         if (B->j[k] == a && B->i[k] == b && s[0] == -sh[0] && s[1] == -sh[1] && s[2] == -sh[2]) return 1;
@@ -167,7 +167,7 @@ void bonds_write(const dem_sim *sim, dem_system *out)
         dem_bond *b = &out->bonds[k];
         b->i = sim->p.id[B->i[k]];
         b->j = sim->p.id[B->j[k]];
-        bond_shift(sim, k, b->shift);
+        bonds_shift(sim, k, b->shift);
         b->kb = B->kb[k];
         b->delta = B->delta[k];
         b->f = B->f[k];

@@ -22,6 +22,8 @@ dem_status bonds_load(dem_sim *sim, const dem_system *s, dem_error *err);
 void bonds_free(dem_sim *sim);
 /* Particles renumbered: inv[old index] = new index. */
 void bonds_renumber(dem_sim *sim, const uint32_t *inv);
+/* Bond k's current image shift of j, s = C - image_i + image_j. */
+void bonds_shift(const dem_sim *sim, size_t k, int32_t s[3]);
 /* Every bond's delta and force at the current positions. */
 void bonds_eval(dem_sim *sim);
 /* f plus the forces of particle a's bonds, in bond order. */

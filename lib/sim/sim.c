@@ -19,6 +19,7 @@
 #include "sim/neighbor.h"
 #include "sim/particles.h"
 #include "sim/state.h"
+#include "sim/variational.h"
 
 static dem_status check_supported(const dem_system *s, dem_error *err)
 {
@@ -134,6 +135,7 @@ void dem_sim_free(dem_sim *sim)
     exact_free(sim);
     guard_free(sim);
     bonds_free(sim);
+    vi_free(sim);
     free(sim->b.wrapped);
     free(sim->b.walls);
     free(sim->b.wwork);

@@ -174,6 +174,17 @@ dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimi
 double dem_sim_largest_force(const dem_sim *sim);
 double dem_sim_potential_energy(const dem_sim *sim);
 
+/* The variational integrator's Newton iterations (variational.c): of the last step, the largest
+ * of the run so far, and the totals (linear solves and their CG iterations). residual: the
+ * Newton residual |R| at the end of a step relative to its scale (the larger of |R| at the
+ * predictor, |p_k| and h |F|, in the M^-1 norm). Returns 0 (and zeros) for another integrator. */
+typedef struct {
+    unsigned last_newton, max_newton;
+    double last_residual, max_residual;
+    uint64_t steps, newton, krylov;
+} dem_vi_stats;
+int dem_sim_vi_stats(const dem_sim *sim, dem_vi_stats *out);
+
 /* Write the current state into out (which must be the frame the sim was built from, or a copy
  * of it): particles, walls, contacts with their history, energy accumulators, step, time, dt,
  * settings. Completes the energy accounting of the last step first (it is otherwise done in the

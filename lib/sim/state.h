@@ -188,6 +188,7 @@ typedef struct {
 } mat_pair;
 
 struct sim_integrator;
+struct sim_vi; /* variational.c's workspace, made at its first step */
 
 struct dem_sim {
     dem_settings st;
@@ -212,6 +213,7 @@ struct dem_sim {
     sim_exact ex;
     sim_guard g;
     sim_bonds bd;
+    struct sim_vi *vi;
 };
 
 /* A fixed particle that moves or spins: driven at its prescribed velocities. */
