@@ -78,7 +78,13 @@ static const char usage_text[] =
 "      --newton-tol T   variational: stop Newton at |R| <= T times its scale, the largest of\n"
 "                       |R| at the predictor, |p_k| and dt |F| in the M^-1 norm (default 1e-12)\n"
 "      --newton-max N   variational: Newton iterations per step at most (default 50)\n"
-"      --krylov-tol T   variational: relative residual of each CG solve (default 1e-13)\n"
+"      --krylov-tol T   variational: relative residual of each linear solve (default 1e-13)\n"
+"      --jacobian symmetric|full\n"
+"                       variational: the Newton matrix without (symmetric, default: conjugate\n"
+"                       gradients, as seed 004) or with (full: BiCGSTAB) the normal dashpots'\n"
+"                       position Jacobian alpha h/2 dQ/dq (equations.md §3.2), which makes\n"
+"                       Newton quadratic again on damped contacts at alpha 0.5 (setting\n"
+"                       variational.full_jacobian)\n"
 "      --gravity GX,GY,GZ  gravitational acceleration, m/s^2 (default 0,0,0)\n"
 "\n"
 "Contact law (a normal, a tangential and a damping sub-model):\n"
@@ -284,7 +290,7 @@ struct cmdline {
     double stress_tol, unbalanced;
     double quantum;        /* --exact=Q, m (0: the frame's or the default) */
     int minimize;          /* --minimize */
-    int has_alpha, has_newton_tol, has_newton_max, has_krylov_tol;
+    int has_alpha, has_newton_tol, has_newton_max, has_krylov_tol, jacobian; /* jacobian: 0 not given, 1 symmetric, 2 full */
     double alpha, newton_tol, newton_max, krylov_tol;
     double ftol;           /* --ftol, N (< 0: not given) */
     long long max_iter;    /* --max-iter */
@@ -296,7 +302,7 @@ enum {
     OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
     OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
     OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
-    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL
+    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL, OPT_JACOBIAN
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -362,6 +368,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"max-iter", required_argument, 0, OPT_MAX_ITER},
         {"alpha", required_argument, 0, OPT_ALPHA}, {"newton-tol", required_argument, 0, OPT_NEWTON_TOL},
         {"newton-max", required_argument, 0, OPT_NEWTON_MAX}, {"krylov-tol", required_argument, 0, OPT_KRYLOV_TOL},
+        {"jacobian", required_argument, 0, OPT_JACOBIAN},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -450,6 +457,11 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_NEWTON_TOL: c->newton_tol = cli_double("--newton-tol", optarg); c->has_newton_tol = 1; break;
         case OPT_NEWTON_MAX: c->newton_max = (double)cli_int("--newton-max", optarg, 1, 1000000); c->has_newton_max = 1; break;
         case OPT_KRYLOV_TOL: c->krylov_tol = cli_double("--krylov-tol", optarg); c->has_krylov_tol = 1; break;
+        case OPT_JACOBIAN:
+            if (strcmp(optarg, "symmetric") == 0) c->jacobian = 1;
+            else if (strcmp(optarg, "full") == 0) c->jacobian = 2;
+            else cli_usage("--jacobian: unknown '%s' (symmetric, full)", optarg);
+            break;
         case OPT_FTOL: c->ftol = cli_nonneg("--ftol", optarg); break;
         case OPT_MAX_ITER: c->max_iter = cli_int("--max-iter", optarg, 1, 1000000000000LL); break;
         default: cli_bad_option(ch, argv);
@@ -484,11 +496,12 @@ static void apply_overrides(const struct cmdline *c, dem_settings *st)
         else if (strcmp(c->integrator, "variational") == 0) st->integrator = DEM_INTEGRATOR_VARIATIONAL;
         else cli_usage("--integrator: unknown '%s' (vv, vv-improved, variational)", c->integrator);
     }
-    if ((c->has_alpha || c->has_newton_tol || c->has_newton_max || c->has_krylov_tol) && st->integrator != DEM_INTEGRATOR_VARIATIONAL)
+    if ((c->has_alpha || c->has_newton_tol || c->has_newton_max || c->has_krylov_tol || c->jacobian) && st->integrator != DEM_INTEGRATOR_VARIATIONAL)
         cli_usage("%s applies to --integrator variational (the frame's integrator is %s)",
-                  c->has_alpha ? "--alpha" : c->has_newton_tol ? "--newton-tol" : c->has_newton_max ? "--newton-max" : "--krylov-tol",
+                  c->has_alpha ? "--alpha" : c->has_newton_tol ? "--newton-tol" : c->has_newton_max ? "--newton-max" : c->has_krylov_tol ? "--krylov-tol" : "--jacobian",
                   st->integrator == DEM_INTEGRATOR_VV ? "vv" : "vv-improved");
     if (c->has_alpha) st->vi_alpha = c->alpha;
+    if (c->jacobian) st->vi_full_jacobian = c->jacobian == 2;
     if (c->has_newton_tol) {
         if (!(c->newton_tol > 0.0 && c->newton_tol < 1.0)) cli_usage("--newton-tol: %g must lie in (0, 1)", c->newton_tol);
         st->vi_newton_tol = c->newton_tol;
@@ -923,7 +936,7 @@ int main(int argc, char **argv)
     if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
     dem_vi_stats vs;
     if (!c.quiet && dem_sim_vi_stats(sim, &vs) && vs.steps)
-        fprintf(stderr, "dem-step: variational (alpha %g): %llu steps, %llu Newton iterations (at most %u in a step), %llu CG iterations; largest final residual %.3g (tolerance %g)\n",
+        fprintf(stderr, "dem-step: variational (alpha %g): %llu steps, %llu Newton iterations (at most %u in a step), %llu Krylov iterations; largest final residual %.3g (tolerance %g)\n",
                 st.vi_alpha, (unsigned long long)vs.steps, (unsigned long long)vs.newton, vs.max_newton, (unsigned long long)vs.krylov,
                 vs.max_residual, st.vi_newton_tol);
     dem_sim_free(sim);

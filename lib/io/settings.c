@@ -81,6 +81,7 @@ static const setting_key keys[] = {
     {"variational.newton_tol", K_F64, OFF(vi_newton_tol)},
     {"variational.newton_max", K_F64, OFF(vi_newton_max)},
     {"variational.krylov_tol", K_F64, OFF(vi_krylov_tol)},
+    {"variational.full_jacobian", K_F64, OFF(vi_full_jacobian)},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -172,6 +173,8 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
     if (!(st->vi_alpha == 0.0 || st->vi_alpha == 0.5))
         return BAD("setting variational.alpha = %g must be 0 (first order) or 0.5 (second order)", st->vi_alpha);
     if (!(st->vi_newton_tol > 0.0 && st->vi_newton_tol < 1.0)) return BAD("setting variational.newton_tol = %g must lie in (0, 1)", st->vi_newton_tol);
+    if (!(st->vi_full_jacobian == 0.0 || st->vi_full_jacobian == 1.0))
+        return BAD("setting variational.full_jacobian = %g must be 0 or 1", st->vi_full_jacobian);
     if (!(st->vi_krylov_tol > 0.0 && st->vi_krylov_tol < 1.0)) return BAD("setting variational.krylov_tol = %g must lie in (0, 1)", st->vi_krylov_tol);
     if (!(st->vi_newton_max >= 1.0 && st->vi_newton_max <= 1e6 && st->vi_newton_max == floor(st->vi_newton_max)))
         return BAD("setting variational.newton_max = %g must be a whole number in 1..1000000", st->vi_newton_max);

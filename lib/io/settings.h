@@ -54,6 +54,8 @@ typedef struct {
     double vi_newton_tol;       /* variational.newton_tol: relative residual of Newton's iteration (1e-12) */
     double vi_newton_max;       /* variational.newton_max: Newton iterations per step at most (50) */
     double vi_krylov_tol;       /* variational.krylov_tol: relative residual of each linear solve (1e-13) */
+    double vi_full_jacobian;    /* variational.full_jacobian: 1: Newton with the dashpots' position Jacobian
+                                 * (non-symmetric K: BiCGSTAB); 0 (default): without it (symmetric: CG) */
 } dem_settings;
 
 /* The carry rule named name (exact, rescale, project, project-only, none), or -1. */

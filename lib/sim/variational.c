@@ -46,7 +46,8 @@ struct sim_vi {
     size_t n;                     /* particles */
     vi_link *links;
     size_t nlinks, cap;
-    double *y, *dy, *r, *b, *dinv, *work, *u; /* 6n each (work: 4 x 6n) */
+    double *y, *dy, *r, *b, *dinv, *work, *u; /* 6n each (work: 8 x 6n) */
+    double *ubar;                 /* 6n: the iterate's velocities y/h (the dashpots' position Jacobian) */
     dem_vec3 *q0, *x, *v0, *w0;   /* positions and velocities at the step's start; positions of an evaluation */
     double *qp, *qm;              /* 6n: Q(q_k, v_k) and Q(q_alpha, y/h), forces then torques per particle */
     double *qpn, *qmn;            /* 6n: their normal dashpots' part (the books) */
@@ -54,6 +55,7 @@ struct sim_vi {
     /* the operator's state for dem_pcg */
     dem_sim *sim;
     double h, c2;                 /* step, h alpha (1 - alpha) */
+    double c3;                    /* alpha h / 2 with the full Jacobian, else 0 */
     dem_vi_stats stats;
 };
 
@@ -64,7 +66,7 @@ void vi_free(dem_sim *sim)
     struct sim_vi *v = sim->vi;
     if (!v) return;
     free(v->links);
-    double *d[] = {v->y, v->dy, v->r, v->b, v->dinv, v->work, v->u, v->qp, v->qm, v->qpn, v->qmn, v->fe};
+    double *d[] = {v->y, v->dy, v->r, v->b, v->dinv, v->work, v->u, v->qp, v->qm, v->qpn, v->qmn, v->fe, v->ubar};
     for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) free(d[k]);
     free(v->q0); free(v->x); free(v->v0); free(v->w0);
     free(v);
@@ -109,13 +111,14 @@ static dem_status vi_alloc(dem_sim *sim, dem_error *err)
     sim->vi = v;
     v->n = sim->p.n;
     v->y = malloc(m * sizeof(double)); v->dy = malloc(m * sizeof(double)); v->r = malloc(m * sizeof(double));
-    v->b = malloc(m * sizeof(double)); v->dinv = malloc(m * sizeof(double)); v->work = malloc(4 * m * sizeof(double));
+    v->b = malloc(m * sizeof(double)); v->dinv = malloc(m * sizeof(double)); v->work = malloc(8 * m * sizeof(double));
+    v->ubar = malloc(m * sizeof(double));
     v->u = malloc(m * sizeof(double)); v->qp = malloc(m * sizeof(double)); v->qm = malloc(m * sizeof(double));
     v->qpn = malloc(m * sizeof(double)); v->qmn = malloc(m * sizeof(double)); v->fe = malloc(3 * n * sizeof(double));
     v->q0 = malloc(n * sizeof(dem_vec3)); v->x = malloc(n * sizeof(dem_vec3));
     v->v0 = malloc(n * sizeof(dem_vec3)); v->w0 = malloc(n * sizeof(dem_vec3));
     if (!v->y || !v->dy || !v->r || !v->b || !v->dinv || !v->work || !v->u || !v->qp || !v->qm || !v->qpn || !v->qmn ||
-        !v->fe || !v->q0 || !v->x || !v->v0 || !v->w0)
+        !v->fe || !v->q0 || !v->x || !v->v0 || !v->w0 || !v->ubar)
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the variational integrator (%zu particles)", sim->p.n);
     return DEM_OK;
 }
@@ -307,8 +310,27 @@ static void hess_apply(const struct sim_vi *v, const double *u, double s, double
     }
 }
 
-/* y = -K x = M/h x + h alpha (1 - alpha) grad^2 V x + 1/2 C x on the free particles' entries
- * (eq 30 corrected, without the dashpots' position Jacobian); the identity on fixed ones. */
+/* out += s dQ/dq u for the normal dashpots of the pairs (equations.md §3.2: dF_i/dr_i =
+ * -(c_n/l) [(n.v_ij) P + n (P v_ij)^T] = -dF_i/dr_j), v_ij the iterate's relative velocity. The
+ * tangential dashpot's and the lever arms' position dependence are left out. */
+static void damp_q_apply(const struct sim_vi *v, const double *u, double s, double *out)
+{
+    for (size_t k = 0; k < v->nlinks; k++) {
+        const vi_link *l = &v->links[k];
+        if (l->kind != LINK_PAIR || l->cn == 0.0) continue;
+        size_t i = 6 * (size_t)l->i, j = 6 * (size_t)l->j;
+        dem_vec3 vr = dem_v3_sub(get3(v->ubar, i), get3(v->ubar, j)), du = dem_v3_sub(get3(u, i), get3(u, j));
+        double vn = dem_v3_dot(vr, l->n), dn = dem_v3_dot(du, l->n);
+        dem_vec3 pv = dem_v3_madd(vr, l->n, -vn), pd = dem_v3_madd(du, l->n, -dn);
+        dem_vec3 f = dem_v3_scale(dem_v3_madd(dem_v3_scale(pd, vn), l->n, dem_v3_dot(pv, du)), -s * l->cn / l->dist);
+        add3(out, i, f);
+        add3(out, j, dem_v3_neg(f));
+    }
+}
+
+/* y = -K x = M/h x + h alpha (1 - alpha) grad^2 V x + 1/2 C x [- alpha h/2 dQ/dq x] on the free
+ * particles' entries (eq 30 corrected; the bracket with the full Jacobian only); the identity on
+ * fixed ones. */
 static void apply_k(void *ctx, const double *x, double *y)
 {
     struct sim_vi *v = ctx;
@@ -326,6 +348,7 @@ static void apply_k(void *ctx, const double *x, double *y)
     }
     if (v->c2 != 0.0) hess_apply(v, u, v->c2, y);
     damp_apply(v, u, -0.5, y, NULL); /* + 1/2 C u = -1/2 Q(u) */
+    if (v->c3 != 0.0) damp_q_apply(v, u, -v->c3, y);
     for (size_t a = 0; a < n; a++)
         if (!is_free(sim, a))
             for (int c = 0; c < 6; c++) y[6 * a + c] = x[6 * a + c];
@@ -362,10 +385,10 @@ static dem_status residual(dem_sim *sim, double alpha, int frozen, dem_error *er
     if (frozen) move_links(sim, v->x);
     else if ((st = build_links(sim, v->x, err))) return st;
     elastic_forces(sim, v->fe);
-    for (size_t k = 0; k < 6 * n; k++) v->u[k] = v->y[k] / h;
+    for (size_t k = 0; k < 6 * n; k++) v->ubar[k] = v->y[k] / h;
     memset(v->qm, 0, 6 * n * sizeof *v->qm);
     memset(v->qmn, 0, 6 * n * sizeof *v->qmn);
-    damp_apply(v, v->u, 1.0, v->qm, v->qmn);
+    damp_apply(v, v->ubar, 1.0, v->qm, v->qmn);
     for (size_t a = 0; a < n; a++) {
         double *r = v->r + 6 * a;
         if (!is_free(sim, a)) {
@@ -418,6 +441,7 @@ dem_status vi_step(dem_sim *sim, dem_error *err)
     const double h = sim->h, alpha = sim->st.vi_alpha;
     v->h = h;
     v->c2 = h * alpha * (1.0 - alpha);
+    v->c3 = sim->st.vi_full_jacobian != 0.0 ? 0.5 * alpha * h : 0.0;
     if ((st = neighbours(sim, err))) return st;
     memcpy(v->q0, sim->p.x, n * sizeof *v->q0);
     memcpy(v->v0, sim->p.v, n * sizeof *v->v0);
@@ -463,7 +487,9 @@ dem_status vi_step(dem_sim *sim, dem_error *err)
         if (it == maxit) break;
         /* -K dy = R (eq 17), by CG */
         dem_krylov_info info;
-        st = dem_pcg(6 * n, apply_k, v, v->dinv, v->r, v->dy, sim->st.vi_krylov_tol, 20 * 6 * n + 100, v->work, &info, err);
+        /* -K is symmetric without the dashpots' position Jacobian (CG), not with it (BiCGSTAB) */
+        st = v->c3 != 0.0 ? dem_bicgstab(6 * n, apply_k, v, v->dinv, v->r, v->dy, sim->st.vi_krylov_tol, 20 * 6 * n + 100, v->work, &info, err)
+                          : dem_pcg(6 * n, apply_k, v, v->dinv, v->r, v->dy, sim->st.vi_krylov_tol, 20 * 6 * n + 100, v->work, &info, err);
         if (st) {
             dem_error_prefix(err, "step %llu, Newton iteration %u: ", (unsigned long long)sim->step + 1, it + 1);
             return st;

@@ -80,6 +80,10 @@ LAW="--normal hooke --kn 1000 --tangential none"
     dem-energy g1.dem | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { d = $c["ediss_damp_n[J]"] + $c["ediss_damp_t[J]"]; r = $c["residual[J]"]; print d, r; if (r < 0) r = -r
           exit !($c["ediss_damp_t[J]"] > 0 && r < 1e-3 * d) }'
+    # with the dashpots' position Jacobian (BiCGSTAB) the same trajectory to the Newton tolerance
+    dem-step -q $opts --jacobian full -n 1000 gas.dem > gf.dem
+    paste <(dem-probe --particles g1.dem | col x[m]) <(dem-probe --particles gf.dem | col x[m]) |
+        awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-12) exit 1 }'
     # -v: one line per step
     run --separate-stderr dem-step -v $opts -n 3 gas.dem -o v.dem
     [ "$(grep -c 'Newton .* iterations, residual' <<< "$stderr")" -eq 3 ]
