@@ -133,7 +133,7 @@ dem_status dem_pack_bond_gap(dem_system *s, double gap, double kb, size_t *added
         }
     }
     free(order);
-    if (!st) qsort(found, nfound, sizeof *found, cmp_key);
+    if (!st && nfound) qsort(found, nfound, sizeof *found, cmp_key);
     for (size_t k = 0; k < nfound && !st; k++) {
         const dem_particle *pi = &s->particles[found[k].a], *pj = &s->particles[found[k].b];
         bond_key key = key_of(pi->id, pj->id, found[k].s);
