@@ -56,11 +56,13 @@ static const char help_text[] =
 "                     normal turns), +- fe/rho (v along the circumference)^2 against a\n"
 "                     cylinder wall rho from its axis (+ inside),\n"
 "                     + S_t |vt|^2 for a tangential spring that does not slide (vt at the\n"
-"                     contact point). Without it E swings by up to (w dt)^2/4 of a contact's\n"
+"                     contact point); a bond (below) adds kb vn^2 - kb delta/d |v - vn n|^2.\n"
+"                     Without it E swings by up to (w dt)^2/4 of a contact's\n"
 "                     energy (w^2 = k/m) while the contact lasts, no energy made or lost.\n"
 "                     0 when the frame's forces are not current (HEAD flags bit 0 clear, as in\n"
 "                     dem-pack's output) or dt is 0: such a frame has no shadow energy\n"
-"  total[J]           E = ekin_t + ekin_r + epot_g + eel_n + eel_t + e_shadow, the mechanical\n"
+"  total[J]           E = ekin_t + ekin_r + epot_g + eel_n + eel_t + eel_b + e_shadow, the\n"
+"                     mechanical\n"
 "                     energy as velocity Verlet conserves it\n"
 "  residual[J]        e_initial + W - (E + D) + e_ahead, with D the sum of every ediss_*\n"
 "                     accumulator and W the sum of the work accumulators (walls, cell,\n"
@@ -88,6 +90,9 @@ static const char help_text[] =
 "                     1/4 (S_t,new - S_t,old)(|xi_old|^2 + |xi_new|^2); with\n"
 "                     --tangential incremental the force is kept and the energy follows:\n"
 "                     1/2 (1/S_t,new - 1/S_t,old) |f_s,old|^2\n"
+"  eel_b[J]           elastic energy of the bonds (format 1.5; dem-pack --bond-gap, --bonds):\n"
+"                     sum kb delta^2/2, delta = r_i + r_j - |x_i - x_j| from the positions, in\n"
+"                     tension (delta < 0) as in compression (seed 004 §3.3); 0 without bonds\n"
 "\n"
 "Reading the residual: compare it with the energies that move, for instance the largest\n"
 "kinetic energy or the energy dissipated. With e_shadow in E, elastic contacts no longer\n"
@@ -169,7 +174,7 @@ struct budget {
 static const char *const energy_columns[] = {"ekin_t", "ekin_r", "epot_g", "eel_n", "eel_t", "ediss_friction",
                                              "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag", "work_walls",
                                              "e_shadow", "total", "residual", "ediss_rolling", "ediss_twisting", "work_cell",
-                                             "work_external", "e_initial", "e_ahead", "work_law"};
+                                             "work_external", "e_initial", "e_ahead", "work_law", "eel_b"};
 
 static void print_header(struct budget *b)
 {
@@ -225,7 +230,7 @@ static void emit(struct budget *b, uint64_t frame, const dem_system *s, double r
                   s->energy[DEM_E_DISS_DRAG], s->energy[DEM_E_WORK_WALLS], e.e_shadow, dem_energy_mechanical(&e),
                   dem_energy_residual(ref, &e, s), s->energy[DEM_E_DISS_ROLLING], s->energy[DEM_E_DISS_TWISTING],
                   s->energy[DEM_E_WORK_CELL], s->energy[DEM_E_WORK_EXTERNAL], ref, s->energy[DEM_E_AHEAD],
-                  s->energy[DEM_E_WORK_LAW]};
+                  s->energy[DEM_E_WORK_LAW], e.eel_b};
     /* every column is a number for finite input; one that overflows (dt = 1e300 in a header
      * squares to inf in the shadow term) is refused, naming it */
     for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) cli_need_finite(frame, energy_columns[k], v[k]);

@@ -192,6 +192,24 @@ static const char help_text[] =
 "  accumulators keep their totals; the energy the edit removed or added (the kinetic,\n"
 "  potential and elastic energy of deleted particles and contacts, ...) is not booked.\n"
 "\n"
+"Bonds (seed 004 §3.3; the frame's BOND section, format 1.5, which older programs refuse):\n"
+"  A bond between two particles holds the potential kb delta^2/2, delta = r_i + r_j minus the\n"
+"  distance of the centres, in compression and in tension alike (a harmonic spring whose rest\n"
+"  length is r_i + r_j): it pulls touching spheres back together. A bonded pair interacts only\n"
+"  through its bond, not through the contact law. dem-step applies it with every integrator;\n"
+"  dem-energy books its energy (eel_b); dem-probe --bonds lists the bonds.\n"
+"  --bond-gap G         bond every pair whose surfaces are closer than G, m: |x_i - x_j| <\n"
+"                       r_i + r_j + G (overlapping pairs too; through the nearest periodic\n"
+"                       image in a cell). Seed 004 bonds pairs closer than d/100: G = d/100\n"
+"  --bond-stiffness KB  bond stiffness, N/m (required with --bond-gap, and with --bonds when\n"
+"                       its table has no kb column)\n"
+"  --bonds FILE|-       bonds listed in a table: line 1 names the columns i j (particle ids,\n"
+"                       required), kb (N/m), sx sy sz (image of j; default the nearest); one\n"
+"                       bond per line. dem-probe --bonds output reads back.\n"
+"  Bonds are made last, from the particles as they end up (with a stream: after every edit;\n"
+"  contact records between newly bonded pairs are removed and the energy budget restarts).\n"
+"  A pair bonded already is not bonded again by --bond-gap; --bonds refuses a duplicate.\n"
+"\n"
 "Output:\n"
 "  --level L            deflate level, 0 (fastest) .. 9 (smallest) (default 1)\n"
 "  -o, --output FILE    write to FILE instead of standard output (via FILE.tmp-XXXXXX, renamed\n"
@@ -218,6 +236,8 @@ static const char help_text[] =
 "           --radius 4e-4 --velocity 0,0,-0.1 | dem-step -n 20000 > poured.dem\n"
 "  dem-pack --from settled.dem --delete above=z,0.01 --remove-wall 5 --wall z=0.0105@0,0,-0.01 \\\n"
 "           > platen.dem\n"
+"  dem-pack --lattice sc --cells 4,1,1 --radius 0.001 --bond-gap 2e-5 --bond-stiffness 1e4 > chain.dem\n"
+"      a chain of 4 touching spheres held by 3 bonds of 1e4 N/m\n"
 "\n"
 "Ranges: a radius in [1e-9, 1e6] m, every centre within 2^40 radii of the origin, no two\n"
 "particles with the same centre; dem-pack refuses the rest, naming the particle.\n"
@@ -273,6 +293,10 @@ struct cmdline {
     uint64_t seed;
     int level, verbose;
     const char *output;     /* -o FILE (NULL: standard output) */
+    /* bonds (seed 004 §3.3) */
+    int has_bond_gap;
+    double bond_gap, bond_stiffness; /* m, N/m (0: not given) */
+    const char *bonds_file;
 };
 
 enum {
@@ -281,7 +305,8 @@ enum {
     OPT_FROM, OPT_DENSITY, OPT_YOUNG, OPT_POISSON, OPT_FRICTION, OPT_RESTITUTION, OPT_ROLLING,
     OPT_TWISTING, OPT_SURFACE, OPT_MATERIAL, OPT_ASSIGN, OPT_WALL, OPT_ENCLOSE, OPT_WALL_MATERIAL,
     OPT_PERIODIC, OPT_PERIODIC_AXES, OPT_VELOCITY, OPT_VELOCITY_RANDOM, OPT_OMEGA, OPT_FIXED, OPT_GROUP,
-    OPT_LEVEL, OPT_INSERT, OPT_INSERT_MATERIAL, OPT_DELETE, OPT_REMOVE_WALL, OPT_SET_MATERIAL, OPT_FRAME
+    OPT_LEVEL, OPT_INSERT, OPT_INSERT_MATERIAL, OPT_DELETE, OPT_REMOVE_WALL, OPT_SET_MATERIAL, OPT_FRAME,
+    OPT_BOND_GAP, OPT_BOND_STIFFNESS, OPT_BONDS
 };
 
 static const struct option long_options[] = {
@@ -325,6 +350,9 @@ static const struct option long_options[] = {
     {"remove-wall", required_argument, NULL, OPT_REMOVE_WALL},
     {"set-material", required_argument, NULL, OPT_SET_MATERIAL},
     {"frame", required_argument, NULL, OPT_FRAME},
+    {"bond-gap", required_argument, NULL, OPT_BOND_GAP},
+    {"bond-stiffness", required_argument, NULL, OPT_BOND_STIFFNESS},
+    {"bonds", required_argument, NULL, OPT_BONDS},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"verbose", no_argument, NULL, 'v'},
     {"output", required_argument, NULL, 'o'},
@@ -443,6 +471,11 @@ static void check_combinations(struct cmdline *c, const struct raw_args *raw)
     const char *rnd_opt = rnd ? "--random" : "--insert";
     if ((rnd || ins) && !raw->box && !raw->cylinder) cli_usage("%s needs a region: --box or --cylinder", rnd_opt);
     if ((rnd || ins) && raw->box && raw->cylinder) cli_usage("--box and --cylinder exclude each other: give one region");
+    if (c->has_bond_gap && !c->bond_stiffness) cli_usage("--bond-gap needs --bond-stiffness KB (N/m)");
+    if (c->bond_stiffness && !c->has_bond_gap && !c->bonds_file)
+        cli_usage("--bond-stiffness applies to --bond-gap and --bonds, and neither is given");
+    if (c->bonds_file && from && strcmp(c->bonds_file, "-") == 0 && strcmp(c->from, "-") == 0)
+        cli_usage("--bonds - and --from - cannot both read standard input");
     if ((rnd || ins) && !raw->sizes)
         cli_usage("%s needs a size distribution: --radius, --radius-uniform, --bidisperse or --lognormal", rnd_opt);
 }
@@ -628,6 +661,12 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_REMOVE_WALL: push_list(&c->remove_walls, &c->nremove_walls, argc, optarg); break;
         case OPT_SET_MATERIAL: push_list(&c->set_materials, &c->nset_materials, argc, optarg); break;
         case OPT_FRAME: c->frame = cli_int("--frame", optarg, 0, LLONG_MAX); break;
+        case OPT_BOND_GAP: c->has_bond_gap = 1; c->bond_gap = cli_double("--bond-gap", optarg); break;
+        case OPT_BOND_STIFFNESS: c->bond_stiffness = cli_double("--bond-stiffness", optarg);
+            if (!(c->bond_stiffness > 0.0) || !isfinite(c->bond_stiffness))
+                cli_usage("--bond-stiffness: %s N/m must be positive and finite", optarg);
+            break;
+        case OPT_BONDS: c->bonds_file = optarg; break;
         default: cli_bad_option(opt, argv);
         }
     }
@@ -824,6 +863,7 @@ static void add_walls(dem_system *s, const struct cmdline *c)
 /* What the edits did, for -v. */
 struct edits {
     size_t walls_removed, wall_contacts_removed, deleted, contacts_removed, set_materials, masses;
+    size_t bonds_added, bond_contacts_removed;
     size_t materials_added, walls_added, inserted, changed;
     uint64_t first_id, last_id;
 };
@@ -889,6 +929,28 @@ static void insert_particles(dem_system *s, struct cmdline *c, struct edits *e)
     e->last_id = s->particles[s->nparticles - 1].id;
 }
 
+/* --bond-gap, then --bonds: the bonds are added after everything else (the particles where they
+ * end up). Returns the bonds added. */
+static size_t add_bonds(dem_system *s, const struct cmdline *c)
+{
+    dem_error err;
+    size_t added = 0, more = 0;
+    if (c->has_bond_gap && dem_pack_bond_gap(s, c->bond_gap, c->bond_stiffness, &added, &err)) cli_usage_err("--bond-gap", &err);
+    if (c->bonds_file) {
+        struct input in;
+        open_input(&in, c->bonds_file);
+        if (in.stream) cli_usage("--bonds: '%s' is a dem stream, not a table of bonds", in.name);
+        size_t len;
+        char *text = read_all(&in, &len);
+        if (in.fd != STDIN_FILENO) close(in.fd);
+        dem_status st = dem_pack_bonds_tsv(s, text, len, c->bond_stiffness, &more, &err);
+        free(text);
+        if (st == DEM_ERR_ARG) cli_usage("--bonds: %s", err.msg);
+        if (st) cli_die("--bonds %s: %s", c->bonds_file, err.msg);
+    }
+    return added + more;
+}
+
 /* A frame of the stream, whole, with the edits in their documented order. Returns the index of
  * the first inserted particle. */
 static size_t edit_stream(dem_system *s, struct cmdline *c, struct edits *e)
@@ -908,10 +970,12 @@ static size_t edit_stream(dem_system *s, struct cmdline *c, struct edits *e)
     insert_particles(s, c, e);
     e->changed = assign_materials(s, c) + fix_particles(s, c) + set_groups(s, c);
     if (c->insert) set_velocities(s, c, base);
+    e->bonds_added = add_bonds(s, c);
+    e->bond_contacts_removed = dem_pack_unbond_contacts(s); /* a bonded pair's bond alone acts */
     if (dem_pack_check_ranges(s, &err)) cli_die_err(&err);
     /* Anything that changes the dynamics: the forces are recomputed and the budget restarts. An
      * added material that no particle or wall uses changes nothing. */
-    if (e->walls_removed || e->deleted || e->set_materials || e->walls_added || e->inserted || e->changed)
+    if (e->walls_removed || e->deleted || e->set_materials || e->walls_added || e->inserted || e->changed || e->bonds_added)
         dem_pack_restart_budget(s);
     return base;
 }
@@ -930,6 +994,8 @@ static void report_edits(const dem_system *s, const struct edits *e)
     ITEM(e->walls_added, "added %zu wall%s", e->walls_added, e->walls_added == 1 ? "" : "s");
     ITEM(e->inserted, "inserted %zu particle%s (ids %llu to %llu)", e->inserted, e->inserted == 1 ? "" : "s",
          (unsigned long long)e->first_id, (unsigned long long)e->last_id);
+    ITEM(e->bonds_added, "added %zu bond%s (%zu contact record%s between bonded pairs removed)", e->bonds_added,
+         e->bonds_added == 1 ? "" : "s", e->bond_contacts_removed, e->bond_contacts_removed == 1 ? "" : "s");
 #undef ITEM
     fputs(any ? "; " : "kept as it is; ", stderr);
     fputs(isnan(s->energy[DEM_E_INITIAL]) && any ? "the energy budget restarts here\n" : "the energy budget continues\n", stderr);
@@ -966,6 +1032,7 @@ static void report(const dem_system *s, const struct cmdline *c)
     fprintf(stderr, "%s: %zu particle%s, %zu material%s, %zu wall%s, solid fraction %.4f of %s (%.6g m^3)\n",
             cli_prog(), s->nparticles, plural(s->nparticles), s->nmaterials, plural(s->nmaterials), s->nwalls,
             plural(s->nwalls), v > 0.0 ? dem_pack_solid_volume(s) / v : 0.0, what, v);
+    if (s->nbonds) fprintf(stderr, "%s: %zu bond%s\n", cli_prog(), s->nbonds, plural(s->nbonds));
     uint64_t id = 0;
     size_t wall = 0;
     double r = 1.0, ov = s->nwalls ? dem_pack_largest_wall_overlap(s, &id, &wall, &r) : 0.0;
@@ -1034,6 +1101,7 @@ int main(int argc, char **argv)
     if (dem_pack_check_in_cell(&s, &err)) cli_die("--periodic: %s", err.msg);
     if (dem_pack_check_ranges(&s, &err)) cli_die_err(&err);
     add_walls(&s, &c);
+    add_bonds(&s, &c);
     if (c.verbose) report(&s, &c);
     write_frame(&s, c.level);
     if (c.source == SRC_FROM && c.in.fd != STDIN_FILENO) close(c.in.fd);

@@ -99,6 +99,13 @@ static const char help_text[] =
 "                     tangential dashpots; h0..: model history slots, K = the slot count of\n"
 "                     the first frame printed (a later frame with fewer slots is padded\n"
 "                     with nan, one with more shows its first K).\n"
+"  --bonds            one row per bond per frame (dem-pack --bond-gap, --bonds):\n"
+"                       frame step time[s] i j flags sx sy sz kb[N/m] delta[m] fx[N] fy[N]\n"
+"                       fz[N] energy[J]\n"
+"                     i, j: particle ids; sx sy sz: periodic image of j; kb: stiffness;\n"
+"                     delta: r_i + r_j minus the distance of the centres (negative when\n"
+"                     stretched); f: the bond's force on i (j feels -f); energy: kb delta^2/2.\n"
+"                     Nothing but the header for frames without bonds.\n"
 "  --walls            one row per wall per frame: where it is, how it moves, what it feels:\n"
 "                       frame step time[s] wall kind material flags px[m] py[m] pz[m] nx ny nz\n"
 "                       radius[m] vx[m/s] vy[m/s] vz[m/s] wx[rad/s] wy[rad/s] wz[rad/s]\n"
@@ -227,7 +234,7 @@ static const char help_text[] =
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
 
-enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE,
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_BONDS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE,
             MODE_PROFILE };
 
 struct cmdline {
@@ -251,7 +258,7 @@ struct cmdline {
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
-       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_LAMMPS,
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_BONDS, OPT_LAMMPS,
        OPT_VTK_PREFIX, OPT_RATTLER, OPT_PROFILE, OPT_BINS, OPT_RANGE };
 
 static const struct option long_options[] = {
@@ -263,6 +270,7 @@ static const struct option long_options[] = {
     {"salvage", no_argument, NULL, OPT_SALVAGE},
     {"cell", no_argument, NULL, OPT_CELL},
     {"walls", no_argument, NULL, OPT_WALLS},
+    {"bonds", no_argument, NULL, OPT_BONDS},
     {"lammps-dump", no_argument, NULL, OPT_LAMMPS},
     {"output", required_argument, NULL, 'o'},
     {"frame", required_argument, NULL, OPT_FRAME},
@@ -350,9 +358,9 @@ static void check_combinations(const struct cmdline *c, const struct raw_args *r
     if (c->mode == MODE_SALVAGE && (raw->frame_opts || raw->select_opts))
         cli_usage("--salvage keeps every complete frame: no frame selection or particle selection");
     if (raw->select_opts && c->mode == MODE_PROFILE) cli_usage("%s does not apply to --profile (the slices hold every particle)", raw->select_opt);
-    if (raw->select_opts && (c->mode == MODE_SUMMARY || c->mode == MODE_CELL || c->mode == MODE_WALLS))
+    if (raw->select_opts && (c->mode == MODE_SUMMARY || c->mode == MODE_CELL || c->mode == MODE_WALLS || c->mode == MODE_BONDS))
         cli_usage("%s applies to --particles, --contacts, --lammps-dump and --vtk, not to %s", raw->select_opt,
-                  c->mode == MODE_SUMMARY ? "the summary" : c->mode == MODE_CELL ? "--cell" : "--walls");
+                  c->mode == MODE_SUMMARY ? "the summary" : c->mode == MODE_CELL ? "--cell" : c->mode == MODE_BONDS ? "--bonds" : "--walls");
 }
 
 /* --vtk-prefix: with --vtk only; a file name part (no '/'), not empty. */
@@ -389,6 +397,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_SALVAGE: set_mode(c, &raw, MODE_SALVAGE, "--salvage"); break;
         case OPT_CELL: set_mode(c, &raw, MODE_CELL, "--cell"); break;
         case OPT_WALLS: set_mode(c, &raw, MODE_WALLS, "--walls"); break;
+        case OPT_BONDS: set_mode(c, &raw, MODE_BONDS, "--bonds"); break;
         case OPT_LAMMPS: set_mode(c, &raw, MODE_LAMMPS, "--lammps-dump"); break;
         case 'o': c->output = optarg; break;
         case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
@@ -458,6 +467,7 @@ static void print_header(struct probe *pr)
     case MODE_CONTACTS: st = dem_tsv_contacts_header(stdout, pr->hist_slots, &err); break;
     case MODE_CELL: st = dem_tsv_cell_header(stdout, &err); break;
     case MODE_WALLS: st = dem_tsv_walls_header(stdout, &err); break;
+    case MODE_BONDS: st = dem_tsv_bonds_header(stdout, &err); break;
     case MODE_PROFILE:
         dem_tsv_frame_header(stdout);
         fputs("\tbin\tlo[m]\thi[m]\tvolume[m^3]\tparticles\tsolid_fraction\tcoordination\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tp[Pa]\tq[Pa]\n", stdout);
@@ -645,6 +655,7 @@ static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *
     case MODE_CONTACTS: return dem_tsv_contacts_rows(stdout, frame, s, pr->hist_slots, &pr->ix, pr->sel, err);
     case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
     case MODE_WALLS: return dem_tsv_walls_rows(stdout, frame, s, err);
+    case MODE_BONDS: return dem_tsv_bonds_rows(stdout, frame, s, err);
     case MODE_LAMMPS: return dem_lammps_dump_frame(stdout, s, pr->sel, &pr->ix, err);
     case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
     case MODE_SALVAGE: return DEM_OK; /* run_salvage writes the frames */

@@ -11,6 +11,7 @@
 
 static const char usage_text[] =
 "Usage: dem-step (-n N | --time T) [OPTIONS] [FILE] > out.dem\n"
+"       dem-step --minimize [--ftol F] [--max-iter N] [OPTIONS] [FILE] > relaxed.dem\n"
 "\n"
 "Advance the system of the last frame of FILE (standard input if FILE is absent or '-')\n"
 "in time with the discrete element method, and write frames of the dem stream to standard\n"
@@ -57,12 +58,35 @@ static const char usage_text[] =
 "                       the hard grains it stands in for.\n"
 "\n"
 "Integrator:\n"
-"      --integrator vv|vv-improved\n"
+"      --integrator vv|vv-improved|variational\n"
 "                       vv: standard velocity-Verlet as in LAMMPS, LIGGGHTS, MercuryDPM (Vyas\n"
 "                       et al. 2025, Fig. 7); vv-improved (default): the relative velocity at\n"
 "                       a contact is taken with the half-step normal and the tangential\n"
 "                       history is carried through the half-step plane (Vyas et al. §4),\n"
 "                       which removes spurious trapping of small spheres (size ratio > 3).\n"
+"                       variational: the implicit variational integrator of De Klerk et al.\n"
+"                       2022 (seed 004; eqs 29-31 as corrected in equations.md §3): each step\n"
+"                       solves R(q_k+1) = 0 by Newton's method, each linear system by\n"
+"                       preconditioned conjugate gradients, matrix-free. For Hookean contacts\n"
+"                       (--normal hooke) without friction (--tangential none) with their normal\n"
+"                       and tangential dashpots (--damping viscous: --gamma-n, --gamma-t, kg/s;\n"
+"                       the tangential one acts here only), plane walls at rest, bonds,\n"
+"                       gravity; frames hold p/m and L/I as velocities. A step whose Newton\n"
+"                       iteration does not converge stops the run (exit 1), naming the step\n"
+"                       and the residual. -v prints each step's iterations and residual; the\n"
+"                       run's largest are printed at the end.\n"
+"      --alpha 0|0.5    variational: 0 first order, 0.5 second order (default; setting\n"
+"                       variational.alpha)\n"
+"      --newton-tol T   variational: stop Newton at |R| <= T times its scale, the largest of\n"
+"                       |R| at the predictor, |p_k| and dt |F| in the M^-1 norm (default 1e-12)\n"
+"      --newton-max N   variational: Newton iterations per step at most (default 50)\n"
+"      --krylov-tol T   variational: relative residual of each linear solve (default 1e-13)\n"
+"      --jacobian symmetric|full\n"
+"                       variational: the Newton matrix without (symmetric, default: conjugate\n"
+"                       gradients, as seed 004) or with (full: BiCGSTAB) the normal dashpots'\n"
+"                       position Jacobian alpha h/2 dQ/dq (equations.md §3.2), which makes\n"
+"                       Newton quadratic again on damped contacts at alpha 0.5 (setting\n"
+"                       variational.full_jacobian)\n"
 "      --gravity GX,GY,GZ  gravitational acceleration, m/s^2 (default 0,0,0)\n"
 "\n"
 "Contact law (a normal, a tangential and a damping sub-model):\n"
@@ -202,6 +226,30 @@ static const char usage_text[] =
 "      --stress-tol T   default 1e-3\n"
 "      --unbalanced U   default 1e-3\n"
 "\n"
+"Quasi-static minimisation (seed 004 §1: the quasi-static limit; the relaxation of jamming\n"
+"studies), instead of -n/--time:\n"
+"      --minimize       minimise the potential energy of the contacts (the normal law's\n"
+"                       potential: hooke kn/2 delta^2, hertz 8/15 E* sqrt(R*) delta^(5/2)), the\n"
+"                       bonds (kb delta^2/2), the walls and gravity over the positions of the\n"
+"                       free particles, by nonlinear conjugate gradients (Polak-Ribiere+, with a\n"
+"                       line search that stops where the last contact along the direction opens:\n"
+"                       two overlapping spheres end touching to rounding), until every free\n"
+"                       particle's net force is at most --ftol or --max-iter line searches.\n"
+"                       Writes one frame: free particles at rest, fixed particles and walls where\n"
+"                       they were, step and time unchanged; the energy budget restarts there\n"
+"                       (e_initial = the relaxed state's energy). Needs frictionless contacts\n"
+"                       (--tangential none: friction is not the gradient of an energy); the\n"
+"                       dashpots and local damping do nothing at rest. Reports on standard error\n"
+"                       the iterations, the final potential energy (J) and the largest unbalanced\n"
+"                       force (N); a run that stops on --max-iter says so (exit status 0: the\n"
+"                       frame is written).\n"
+"      --ftol F         force tolerance, N (default: 1e-9 of the largest net force at the start)\n"
+"      --max-iter N     line searches at most (default 100000)\n"
+"  Example: spheres placed at random, overlapping, in a periodic cube (dense.tsv: x y z r),\n"
+"  relaxed to a jammed packing whose net forces are all below 1e-9 N:\n"
+"    dem-pack --from dense.tsv --periodic 0,0,0,0.01,0.01,0.01 |\n"
+"        dem-step --minimize --normal hooke --kn 1e3 --tangential none --ftol 1e-9 > jam.dem\n"
+"\n"
 "Exact (fixed-point) mode, for bit-exact reversal with dem-reverse --exact:\n"
 "      --exact[=Q]      positions on multiples of Q m (a power of two, as a number or 2^N;\n"
 "                       default: the frame's quantum, else the smallest with 2^53 Q >= 4\n"
@@ -256,6 +304,11 @@ struct cmdline {
     double every_time;     /* --every-time DT, s (0: not given) */
     double stress_tol, unbalanced;
     double quantum;        /* --exact=Q, m (0: the frame's or the default) */
+    int minimize;          /* --minimize */
+    int has_alpha, has_newton_tol, has_newton_max, has_krylov_tol, jacobian; /* jacobian: 0 not given, 1 symmetric, 2 full */
+    double alpha, newton_tol, newton_max, krylov_tol;
+    double ftol;           /* --ftol, N (< 0: not given) */
+    long long max_iter;    /* --max-iter */
 };
 
 enum {
@@ -263,7 +316,8 @@ enum {
     OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
     OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
     OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
-    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME
+    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
+    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL, OPT_JACOBIAN
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -325,10 +379,16 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"cell-log", required_argument, 0, OPT_CELL_LOG}, {"until", required_argument, 0, OPT_UNTIL},
         {"stress-tol", required_argument, 0, OPT_STRESS_TOL}, {"unbalanced", required_argument, 0, OPT_UNBALANCED},
         {"every-time", required_argument, 0, OPT_EVERY_TIME},
+        {"minimize", no_argument, 0, OPT_MINIMIZE}, {"ftol", required_argument, 0, OPT_FTOL},
+        {"max-iter", required_argument, 0, OPT_MAX_ITER},
+        {"alpha", required_argument, 0, OPT_ALPHA}, {"newton-tol", required_argument, 0, OPT_NEWTON_TOL},
+        {"newton-max", required_argument, 0, OPT_NEWTON_MAX}, {"krylov-tol", required_argument, 0, OPT_KRYLOV_TOL},
+        {"jacobian", required_argument, 0, OPT_JACOBIAN},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
     c->run_time = -1.0;
+    c->ftol = -1.0;
     c->threads = 1;
     c->level = DEM_LEVEL_DEFAULT;
     c->wall_velocity = calloc((size_t)argc, sizeof *c->wall_velocity);
@@ -405,11 +465,33 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
             break;
         case OPT_STRESS_TOL: c->stress_tol = cli_nonneg("--stress-tol", optarg); break;
         case OPT_UNBALANCED: c->unbalanced = cli_nonneg("--unbalanced", optarg); break;
+        case OPT_MINIMIZE: c->minimize = 1; break;
+        case OPT_ALPHA: c->alpha = cli_double("--alpha", optarg); c->has_alpha = 1;
+            if (c->alpha != 0.0 && c->alpha != 0.5) cli_usage("--alpha: %s is neither 0 (first order) nor 0.5 (second order)", optarg);
+            break;
+        case OPT_NEWTON_TOL: c->newton_tol = cli_double("--newton-tol", optarg); c->has_newton_tol = 1; break;
+        case OPT_NEWTON_MAX: c->newton_max = (double)cli_int("--newton-max", optarg, 1, 1000000); c->has_newton_max = 1; break;
+        case OPT_KRYLOV_TOL: c->krylov_tol = cli_double("--krylov-tol", optarg); c->has_krylov_tol = 1; break;
+        case OPT_JACOBIAN:
+            if (strcmp(optarg, "symmetric") == 0) c->jacobian = 1;
+            else if (strcmp(optarg, "full") == 0) c->jacobian = 2;
+            else cli_usage("--jacobian: unknown '%s' (symmetric, full)", optarg);
+            break;
+        case OPT_FTOL: c->ftol = cli_nonneg("--ftol", optarg); break;
+        case OPT_MAX_ITER: c->max_iter = cli_int("--max-iter", optarg, 1, 1000000000000LL); break;
         default: cli_bad_option(ch, argv);
         }
     }
     if (optind < argc) c->input = argv[optind++];
     if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
+    if (c->minimize) {
+        const char *bad = c->steps >= 0 ? "-n/--steps" : c->run_time >= 0.0 ? "--time" : c->nuntil ? "--until"
+                        : c->every ? "--every" : c->every_time > 0.0 ? "--every-time" : c->exact > 0 ? "--exact" : NULL;
+        if (bad) cli_usage("--minimize writes one frame, the relaxed state, and takes no steps: %s does not apply (run the dynamics in a second dem-step)", bad);
+        c->steps = 0;
+    } else if (c->ftol >= 0.0 || c->max_iter) {
+        cli_usage("%s applies to --minimize only", c->ftol >= 0.0 ? "--ftol" : "--max-iter");
+    }
     if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
     if (c->has_kn && c->kn_from) cli_usage("--kn and --kn-from exclude each other");
     if (c->every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
@@ -436,7 +518,23 @@ static void apply_overrides(const struct cmdline *c, dem_settings *st)
     if (c->integrator) {
         if (strcmp(c->integrator, "vv") == 0) st->integrator = DEM_INTEGRATOR_VV;
         else if (strcmp(c->integrator, "vv-improved") == 0) st->integrator = DEM_INTEGRATOR_VV_IMPROVED;
-        else cli_usage("--integrator: unknown '%s' (vv, vv-improved)", c->integrator);
+        else if (strcmp(c->integrator, "variational") == 0) st->integrator = DEM_INTEGRATOR_VARIATIONAL;
+        else cli_usage("--integrator: unknown '%s' (vv, vv-improved, variational)", c->integrator);
+    }
+    if ((c->has_alpha || c->has_newton_tol || c->has_newton_max || c->has_krylov_tol || c->jacobian) && st->integrator != DEM_INTEGRATOR_VARIATIONAL)
+        cli_usage("%s applies to --integrator variational (the frame's integrator is %s)",
+                  c->has_alpha ? "--alpha" : c->has_newton_tol ? "--newton-tol" : c->has_newton_max ? "--newton-max" : c->has_krylov_tol ? "--krylov-tol" : "--jacobian",
+                  st->integrator == DEM_INTEGRATOR_VV ? "vv" : "vv-improved");
+    if (c->has_alpha) st->vi_alpha = c->alpha;
+    if (c->jacobian) st->vi_full_jacobian = c->jacobian == 2;
+    if (c->has_newton_tol) {
+        if (!(c->newton_tol > 0.0 && c->newton_tol < 1.0)) cli_usage("--newton-tol: %g must lie in (0, 1)", c->newton_tol);
+        st->vi_newton_tol = c->newton_tol;
+    }
+    if (c->has_newton_max) st->vi_newton_max = c->newton_max;
+    if (c->has_krylov_tol) {
+        if (!(c->krylov_tol > 0.0 && c->krylov_tol < 1.0)) cli_usage("--krylov-tol: %g must lie in (0, 1)", c->krylov_tol);
+        st->vi_krylov_tol = c->krylov_tol;
     }
     if (c->has_gravity) st->gravity = dem_v3(c->gravity[0], c->gravity[1], c->gravity[2]);
     if (c->normal && (st->normal = dem_normal_find(c->normal)) < 0) {
@@ -636,6 +734,10 @@ static const char *watch_step(void *ctx, dem_sim *sim)
 {
     run_watch *w = ctx;
     dem_error err;
+    dem_vi_stats vs;
+    if (w->c->verbose && dem_sim_vi_stats(sim, &vs) && vs.steps)
+        fprintf(stderr, "dem-step: step %llu: Newton %u iterations, residual %.3g\n", (unsigned long long)dem_sim_steps(sim),
+                vs.last_newton, vs.last_residual);
     if (dem_sim_steps(sim) == w->last_step && !isnan(w->end_time) && dem_sim_set_time(sim, w->end_time, &err)) cli_die_err(&err);
     dem_mat3 l = dem_sim_cell_rate(sim);
     if (w->log) {
@@ -774,6 +876,25 @@ static void report_overlap(const dem_sim *sim)
     fprintf(stderr, "dem-step: largest overlap %s; at the end %s%s\n", a, b, note);
 }
 
+/* --minimize (lib/sim/minimize.c), with its report. */
+static void minimize(const struct cmdline *c, dem_sim *sim)
+{
+    dem_error err;
+    dem_minimize_opts o = {c->ftol, c->max_iter ? (uint64_t)c->max_iter : 100000};
+    if (o.ftol < 0.0) { /* the default: 1e-9 of the largest net force at the start */
+        dem_minimize_opts probe = {INFINITY, 0};
+        dem_minimize_result r0;
+        if (dem_sim_minimize(sim, &probe, &r0, &err)) cli_die_err(&err);
+        o.ftol = 1e-9 * r0.fmax0;
+    }
+    dem_minimize_result r;
+    if (dem_sim_minimize(sim, &o, &r, &err)) cli_die_err(&err);
+    if (!c->quiet || !r.converged)
+        fprintf(stderr, "dem-step: --minimize: %llu iterations, %llu force evaluations: potential energy %.17g J, largest unbalanced force %.6g N (%.6g N at the start; tolerance %.6g N)%s\n",
+                (unsigned long long)r.iterations, (unsigned long long)r.evaluations, r.energy, r.fmax, r.fmax0, o.ftol,
+                r.converged ? "" : ": NOT converged, the iteration limit was reached");
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-step");
@@ -810,11 +931,12 @@ int main(int argc, char **argv)
     dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
 
+    if (c.minimize) minimize(&c, sim);
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
      * accounting starts, at step 0 (or in a frame that has none). E holds velocity Verlet's
      * shadow term (lib/energy.h), which needs the dt of the steps to come and the forces of
      * the first kick: dem_sim_store gives the frame both, so the dt is set above, first. */
-    if (s.step == 0 || isnan(s.energy[DEM_E_INITIAL])) {
+    if (s.step == 0 || isnan(s.energy[DEM_E_INITIAL]) || c.minimize) { /* minimised: the budget restarts */
         double e0;
         if (dem_sim_store(sim, &s, &err) || dem_energy_reference(&s, &st, &e0, &err)) cli_die_err(&err);
         dem_sim_set_energy(sim, DEM_E_INITIAL, e0);
@@ -838,6 +960,11 @@ int main(int argc, char **argv)
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
     if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
+    dem_vi_stats vs;
+    if (!c.quiet && dem_sim_vi_stats(sim, &vs) && vs.steps)
+        fprintf(stderr, "dem-step: variational (alpha %g): %llu steps, %llu Newton iterations (at most %u in a step), %llu Krylov iterations; largest final residual %.3g (tolerance %g)\n",
+                st.vi_alpha, (unsigned long long)vs.steps, (unsigned long long)vs.newton, vs.max_newton, (unsigned long long)vs.krylov,
+                vs.max_residual, st.vi_newton_tol);
     dem_sim_free(sim);
     dem_system_free(&s);
     free(c.wall_velocity);

@@ -467,6 +467,32 @@ dem_status dem_tsv_walls_rows(FILE *out, uint64_t frame, const dem_system *s, de
     return dem_tsv_check(out, err);
 }
 
+/* ---- the bonds ---- */
+dem_status dem_tsv_bonds_header(FILE *out, dem_error *err)
+{
+    dem_tsv_frame_header(out);
+    for (size_t k = 0; k < dem_rec_bond.nfields; k++)
+        head_cell(out, dem_rec_bond.fields[k].name, dem_rec_bond.fields[k].unit, 0);
+    fputs("	energy[J]\n", out);
+    return dem_tsv_check(out, err);
+}
+
+dem_status dem_tsv_bonds_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    for (size_t b = 0; b < s->nbonds; b++) {
+        const dem_bond *bd = &s->bonds[b];
+        dem_tsv_frame_cells(out, frame, s);
+        for (size_t k = 0; k < dem_rec_bond.nfields; k++) {
+            fputc('\t', out);
+            dem_tsv_field(out, &dem_rec_bond.fields[k], bd);
+        }
+        fputc('\t', out);
+        dem_tsv_double(out, 0.5 * bd->kb * bd->delta * bd->delta);
+        fputc('\n', out);
+    }
+    return dem_tsv_check(out, err);
+}
+
 /* ---- the periodic cell ---- */
 dem_status dem_tsv_cell_header(FILE *out, dem_error *err)
 {

@@ -167,6 +167,11 @@ dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, c
 dem_status dem_tsv_walls_header(FILE *out, dem_error *err);
 dem_status dem_tsv_walls_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
 
+/* The bonds (format 1.5): one row per bond per frame, the BOND record's fields and the bond's
+ * elastic energy kb delta^2 / 2 (J). */
+dem_status dem_tsv_bonds_header(FILE *out, dem_error *err);
+dem_status dem_tsv_bonds_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
+
 /* The periodic cell: one row per frame, the CELL record's fields (flags, stress_mask, origin,
  * H by rows h11..h33 whose columns are the cell vectors, L, the servo's target stress, F) and
  * |det H|. A frame without a cell is DEM_ERR_VALUE. */

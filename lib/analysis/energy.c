@@ -56,13 +56,40 @@ static double contact_hessian(const dem_pair *p, const dem_settings *st, const d
     return h;
 }
 
+/* The bonds' energy kb delta^2 / 2 into e->eel_b, and (shadow) their v.U''.v into *hess: the
+ * pair Hessian of energy.h with S_n = kb and fe = kb delta, which holds in tension too. */
+static dem_status bond_terms(const dem_system *s, const dem_id_index *ix, int shadow, dem_energy_terms *e, double *hess,
+                             dem_error *err)
+{
+    for (size_t k = 0; k < s->nbonds; k++) {
+        const dem_bond *b = &s->bonds[k];
+        size_t i = dem_id_index_find(ix, b->i), j = dem_id_index_find(ix, b->j);
+        if (i == SIZE_MAX || j == SIZE_MAX)
+            return dem_fail(err, DEM_ERR_VALUE, "bond (%llu, %llu): no particle %llu", (unsigned long long)b->i,
+                            (unsigned long long)b->j, (unsigned long long)(i == SIZE_MAX ? b->i : b->j));
+        const dem_particle *pi = &s->particles[i], *pj = &s->particles[j];
+        dem_vec3 xj = pj->pos;
+        if (s->cell.flags && (b->shift[0] | b->shift[1] | b->shift[2]))
+            xj = dem_v3_add(xj, dem_m3_mulv(s->cell.h, dem_v3((double)b->shift[0], (double)b->shift[1], (double)b->shift[2])));
+        dem_vec3 d = dem_v3_sub(pi->pos, xj);
+        double dist = dem_v3_norm(d), delta = pi->radius + pj->radius - dist;
+        e->eel_b += 0.5 * b->kb * delta * delta;
+        if (shadow && dist > 0.0) {
+            dem_vec3 n = dem_v3_scale(d, 1.0 / dist), vr = dem_v3_sub(pi->vel, pj->vel);
+            double vn = dem_v3_dot(vr, n);
+            *hess += b->kb * vn * vn - b->kb * delta / dist * dem_v3_norm2(dem_v3_madd(vr, n, -vn));
+        }
+    }
+    return DEM_OK;
+}
+
 dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
                                     dem_error *err)
 {
     e->ekin_t = dem_kinetic_energy_t(s);
     e->ekin_r = dem_kinetic_energy_r(s);
     e->epot_g = 0.0;
-    e->eel_n = e->eel_t = 0.0;
+    e->eel_n = e->eel_t = e->eel_b = 0.0;
     e->e_shadow = 0.0;
     dem_vec3 g = st->gravity;
     if (g.x != 0.0 || g.y != 0.0 || g.z != 0.0)
@@ -70,15 +97,21 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
             e->epot_g -= s->particles[k].mass * dem_v3_dot(g, unwrapped(s, &s->particles[k]));
     /* the shadow term needs the forces the kicks use: only a frame whose forces are current has
      * them (dem-pack writes zeros; dem-step then computes them before its first kick) */
-    int shadow = (s->flags & DEM_HEAD_FORCES_CURRENT) && s->dt > 0.0;
+    /* velocity Verlet's: the variational integrator (seed 004) conserves E itself, exactly for
+     * alpha = 1/2 and a quadratic V (the implicit midpoint rule), and books its dashpots so */
+    int shadow = (s->flags & DEM_HEAD_FORCES_CURRENT) && s->dt > 0.0 && st->integrator != DEM_INTEGRATOR_VARIATIONAL;
     double hess = 0.0; /* sum over contacts of v.U''.v */
     if (shadow) e->e_shadow = -s->dt * s->dt / 24.0 * kick_sum(s);
-    if (!s->ncontacts) return DEM_OK;
+    if (!s->ncontacts && !s->nbonds) return DEM_OK;
 
     dem_id_index ix;
     dem_id_index_init(&ix);
     dem_status rc = dem_id_index_build(&ix, s, err);
     if (rc) return rc;
+    if (s->nbonds && (rc = bond_terms(s, &ix, shadow, e, &hess, err))) {
+        dem_id_index_free(&ix);
+        return rc;
+    }
     const dem_normal_model *nm = dem_normal_models[st->normal];
     const dem_tangential_model *tm = dem_tangential_models[st->tangential];
     int spring = tm->uses_history && s->hist_slots >= 3;
@@ -159,7 +192,7 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
 
 double dem_energy_mechanical(const dem_energy_terms *e)
 {
-    return e->ekin_t + e->ekin_r + e->epot_g + e->eel_n + e->eel_t + e->e_shadow;
+    return e->ekin_t + e->ekin_r + e->epot_g + e->eel_n + e->eel_t + e->eel_b + e->e_shadow;
 }
 
 double dem_energy_dissipated(const dem_system *s)

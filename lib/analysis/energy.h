@@ -34,6 +34,8 @@
  *            so the residual is left with the integration error); for a tangential model
  *            whose slots hold the spring force f_s (DEM_HISTORY_FORCE: `incremental`),
  *            |f_s|^2 / (2 S_t) with the same S_t;
+ *   eel_b  = sum over the bonds (format 1.5) of kb delta^2 / 2, the bond's delta recomputed from
+ *            the positions (seed 004 §3.3: in tension and compression alike);
  *   e_shadow = dt^2/12 sum_contacts v.U''.v - dt^2/24 sum (|F|^2/m + |T|^2/I), velocity
  *            Verlet's shadow-energy term, with the frame's dt, velocities, forces F and torques T
  *            (those the kicks use: gravity and local damping included); the second sum over the
@@ -48,6 +50,8 @@
  *                                                                + inside, - outside; 0 for planes)
  *              + S_t |vt|^2 for a tangential spring that is not sliding, vt the contact point's
  *                tangential relative velocity (lever arms r - delta/2, as dem-step).
+ *            Not for the variational integrator (settings integrator variational), which has
+ *            no such term: it conserves E itself (exactly for alpha = 1/2 and quadratic V).
  *            Only when the frame's forces are current (HEAD flags bit 0, formats/dem-stream.md
  *            §5.1), i.e. they are the forces the next kick uses; 0 otherwise (dem-pack output).
  *
@@ -94,6 +98,7 @@ typedef struct {
     double ekin_t, ekin_r; /* J */
     double epot_g;         /* J */
     double eel_n, eel_t;   /* J */
+    double eel_b;          /* J: the bonds' elastic energy */
     double e_shadow;       /* J: velocity Verlet's shadow-energy term (above) */
 } dem_energy_terms;
 
@@ -101,7 +106,7 @@ typedef struct {
  * only if a contact names a particle or wall that the frame does not have. */
 dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
                                     dem_error *err);
-/* E = ekin_t + ekin_r + epot_g + eel_n + eel_t + e_shadow: the mechanical energy that velocity
+/* E = ekin_t + ekin_r + epot_g + eel_n + eel_t + eel_b + e_shadow: the mechanical energy that velocity
  * Verlet conserves. */
 double dem_energy_mechanical(const dem_energy_terms *e);
 /* D: the sum of the frame's ediss_* accumulators (friction, damp_n, damp_t, local, drag,

@@ -124,6 +124,20 @@ static const dem_field contact_fields[] = {
 };
 RECORD(dem_rec_contact, "CONT", "contact", contact_fields, dem_contact, 136);
 
+/* format 1.5: its own section, written only when a frame has bonds */
+static const dem_field bond_fields[] = {
+    F(dem_bond, "i", DEM_FT_U64, i, "-", "id of particle i"),
+    F(dem_bond, "j", DEM_FT_U64, j, "-", "id of particle j"),
+    F(dem_bond, "flags", DEM_FT_U32, flags, "-", "reserved, 0"),
+    F(dem_bond, "sx", DEM_FT_I32, shift[0], "-", "periodic image shift of j along a"),
+    F(dem_bond, "sy", DEM_FT_I32, shift[1], "-", "periodic image shift of j along b"),
+    F(dem_bond, "sz", DEM_FT_I32, shift[2], "-", "periodic image shift of j along c"),
+    F(dem_bond, "kb", DEM_FT_F64, kb, "N/m", "bond stiffness: potential kb delta^2/2"),
+    F(dem_bond, "delta", DEM_FT_F64, delta, "m", "r_i + r_j minus the distance of the centres (negative: stretched)"),
+    V3(dem_bond, "f", f, "N", "force of the bond on i"),
+};
+RECORD(dem_rec_bond, "BOND", "bond", bond_fields, dem_bond, 72);
+
 #define E(name, idx, unit, desc) {name, DEM_FT_F64, offsetof(dem_system, energy) + (idx) * sizeof(double), unit, desc}
 static const dem_field energy_fields[] = {
     E("ediss_friction", DEM_E_DISS_FRICTION, "J", "dissipated by sliding friction"),

@@ -23,9 +23,13 @@ void dem_settings_default(dem_settings *st)
     st->drag = 1.0;
     st->local_form = DEM_LOCAL_HANLEY;
     st->sort_every = 1000;
+    st->vi_alpha = 0.5;
+    st->vi_newton_tol = 1e-12;
+    st->vi_newton_max = 50;
+    st->vi_krylov_tol = 1e-13;
 }
 
-static const char *const integrator_names[] = {"vv", "vv-improved"};
+static const char *const integrator_names[] = {"vv", "vv-improved", "variational"};
 static const char *const kn_rule_names[] = {"given", "hertz", "yade", "overlap"};
 static const char *const local_form_names[] = {"hanley", "yade"};
 static const char *const carry_names[] = {"exact", "rescale", "project", "project-only", "none"};
@@ -73,6 +77,11 @@ static const setting_key keys[] = {
     {"cell.max_rate", K_F64, OFF(cell_max_rate)},
     {"interact.ignore", K_STR_IGNORE, 0},
     {"exact.quantum", K_F64, OFF(exact_quantum)},
+    {"variational.alpha", K_F64, OFF(vi_alpha)},
+    {"variational.newton_tol", K_F64, OFF(vi_newton_tol)},
+    {"variational.newton_max", K_F64, OFF(vi_newton_max)},
+    {"variational.krylov_tol", K_F64, OFF(vi_krylov_tol)},
+    {"variational.full_jacobian", K_F64, OFF(vi_full_jacobian)},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -89,8 +98,8 @@ static dem_status read_key(dem_settings *st, const setting_key *k, const dem_par
     char names[128];
     switch (k->kind) {
     case K_STR_INTEGRATOR:
-        if ((idx = name_index(integrator_names, 2, p->v.s)) < 0)
-            return dem_fail(err, DEM_ERR_VALUE, "setting integrator: unknown '%s' (vv, vv-improved)", p->v.s);
+        if ((idx = name_index(integrator_names, 3, p->v.s)) < 0)
+            return dem_fail(err, DEM_ERR_VALUE, "setting integrator: unknown '%s' (vv, vv-improved, variational)", p->v.s);
         st->integrator = (dem_integrator)idx;
         return DEM_OK;
     case K_STR_NORMAL:
@@ -166,6 +175,14 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
     if (!(st->exact_quantum >= 0.0 && isfinite(st->exact_quantum)) ||
         (st->exact_quantum > 0.0 && frexp(st->exact_quantum, &(int){0}) != 0.5))
         return BAD("setting exact.quantum = %g must be 0 (off) or a positive power of two", st->exact_quantum);
+    if (!(st->vi_alpha == 0.0 || st->vi_alpha == 0.5))
+        return BAD("setting variational.alpha = %g must be 0 (first order) or 0.5 (second order)", st->vi_alpha);
+    if (!(st->vi_newton_tol > 0.0 && st->vi_newton_tol < 1.0)) return BAD("setting variational.newton_tol = %g must lie in (0, 1)", st->vi_newton_tol);
+    if (!(st->vi_full_jacobian == 0.0 || st->vi_full_jacobian == 1.0))
+        return BAD("setting variational.full_jacobian = %g must be 0 or 1", st->vi_full_jacobian);
+    if (!(st->vi_krylov_tol > 0.0 && st->vi_krylov_tol < 1.0)) return BAD("setting variational.krylov_tol = %g must lie in (0, 1)", st->vi_krylov_tol);
+    if (!(st->vi_newton_max >= 1.0 && st->vi_newton_max <= 1e6 && st->vi_newton_max == floor(st->vi_newton_max)))
+        return BAD("setting variational.newton_max = %g must be a whole number in 1..1000000", st->vi_newton_max);
     return DEM_OK;
 #undef BAD
 }
@@ -208,6 +225,8 @@ dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *
     for (size_t j = 0; j < NKEYS; j++) {
         const setting_key *k = &keys[j];
         const char *text = NULL;
+        /* the variational integrator's keys only in its frames: the others stay as they were */
+        if (strncmp(k->key, "variational.", 12) == 0 && st->integrator != DEM_INTEGRATOR_VARIATIONAL) continue;
         switch (k->kind) {
         case K_STR_INTEGRATOR: text = integrator_names[st->integrator]; break;
         case K_STR_NORMAL: text = dem_normal_models[st->normal]->name; break;

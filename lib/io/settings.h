@@ -12,7 +12,8 @@
 #include "core/vec.h"
 #include "io/system.h"
 
-typedef enum { DEM_INTEGRATOR_VV = 0, DEM_INTEGRATOR_VV_IMPROVED = 1 } dem_integrator;
+/* variational: the implicit variational integrator of seed 004 (lib/sim/variational.c) */
+typedef enum { DEM_INTEGRATOR_VV = 0, DEM_INTEGRATOR_VV_IMPROVED = 1, DEM_INTEGRATOR_VARIATIONAL = 2 } dem_integrator;
 typedef enum { DEM_LOCAL_HANLEY = 0, DEM_LOCAL_YADE = 1 } dem_local_form;
 /* How a tangential history is carried onto the new contact plane (lib/laws/carry.h). */
 typedef enum { DEM_CARRY_EXACT = 0, DEM_CARRY_RESCALE, DEM_CARRY_PROJECT, DEM_CARRY_PROJECT_ONLY, DEM_CARRY_NONE } dem_carry;
@@ -48,6 +49,13 @@ typedef struct {
     double exact_quantum;       /* exact (fixed-point) mode's position quantum, m, a power of two (0: off) */
     double cell_gain;           /* the cell servo's gain, 1/(Pa s) (0: automatic, see sim.h) */
     double cell_max_rate;       /* the cell servo's largest strain rate, 1/s (0: automatic) */
+    /* the variational integrator (written into frames only when it is the integrator) */
+    double vi_alpha;            /* variational.alpha: 0 (first order) or 0.5 (second order, default) */
+    double vi_newton_tol;       /* variational.newton_tol: relative residual of Newton's iteration (1e-12) */
+    double vi_newton_max;       /* variational.newton_max: Newton iterations per step at most (50) */
+    double vi_krylov_tol;       /* variational.krylov_tol: relative residual of each linear solve (1e-13) */
+    double vi_full_jacobian;    /* variational.full_jacobian: 1: Newton with the dashpots' position Jacobian
+                                 * (non-symmetric K: BiCGSTAB); 0 (default): without it (symmetric: CG) */
 } dem_settings;
 
 /* The carry rule named name (exact, rescale, project, project-only, none), or -1. */

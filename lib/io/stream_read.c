@@ -282,6 +282,10 @@ static dem_status r_records(dem_reader *r, const dem_record_type *rt, const tabl
             for (size_t k = 0; k < batch; k++)
                 if ((st = dem_particle_check_values((const dem_particle *)(const void *)(rec + k * elem), *n + k, err)))
                     return r_bad_record(r, st, err);
+        if (rt == &dem_rec_bond)
+            for (size_t k = 0; k < batch; k++)
+                if ((st = dem_bond_check_values((const dem_bond *)(const void *)(rec + k * elem), *n + k, err)))
+                    return r_bad_record(r, st, err);
         *n += batch;
         left -= batch;
     }
@@ -400,7 +404,7 @@ static dem_status r_contacts(dem_reader *r, dem_system *s, const table_header *t
 }
 
 enum { SEEN_HEAD = 1, SEEN_PARM = 2, SEEN_MATL = 4, SEEN_WALL = 8, SEEN_CELL = 16,
-       SEEN_CLMP = 32, SEEN_PART = 64, SEEN_CONT = 128, SEEN_ENRG = 256 };
+       SEEN_CLMP = 32, SEEN_PART = 64, SEEN_CONT = 128, SEEN_ENRG = 256, SEEN_BOND = 512 };
 
 static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, uint32_t flags,
                             uint64_t len, unsigned *seen, dem_error *err)
@@ -408,7 +412,7 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
     static const struct { const char *tag; unsigned bit; } known[] = {
         {"HEAD", SEEN_HEAD}, {"PARM", SEEN_PARM}, {"MATL", SEEN_MATL}, {"WALL", SEEN_WALL},
         {"CELL", SEEN_CELL}, {"CLMP", SEEN_CLMP}, {"PART", SEEN_PART}, {"CONT", SEEN_CONT},
-        {"ENRG", SEEN_ENRG}};
+        {"ENRG", SEEN_ENRG}, {"BOND", SEEN_BOND}};
     char name[17];
     tag_text(tag, name);
     unsigned bit = 0;
@@ -431,11 +435,11 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
     const dem_record_type *rt = bit == SEEN_HEAD ? &dem_rec_head : bit == SEEN_MATL ? &dem_rec_material :
                                 bit == SEEN_WALL ? &dem_rec_wall : bit == SEEN_CELL ? &dem_rec_cell :
                                 bit == SEEN_CLMP ? &dem_rec_clump : bit == SEEN_PART ? &dem_rec_particle :
-                                bit == SEEN_CONT ? &dem_rec_contact : &dem_rec_energy;
+                                bit == SEEN_CONT ? &dem_rec_contact : bit == SEEN_BOND ? &dem_rec_bond : &dem_rec_energy;
     static const char *const where[] = {"section HEAD", "section MATL", "section WALL", "section CELL",
-                                        "section CLMP", "section PART", "section CONT", "section ENRG"};
+                                        "section CLMP", "section PART", "section CONT", "section ENRG", "section BOND"};
     r->where = where[bit == SEEN_HEAD ? 0 : bit == SEEN_MATL ? 1 : bit == SEEN_WALL ? 2 : bit == SEEN_CELL ? 3 :
-                     bit == SEEN_CLMP ? 4 : bit == SEEN_PART ? 5 : bit == SEEN_CONT ? 6 : 7];
+                     bit == SEEN_CLMP ? 4 : bit == SEEN_PART ? 5 : bit == SEEN_CONT ? 6 : bit == SEEN_BOND ? 8 : 7];
     table_header th;
     dem_status st = r_table_header(r, name, len, rt->base_size, &th, err);
     if (st) return st;
@@ -454,6 +458,11 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
         dem_wall d;
         memset(&d, 0, sizeof d);
         return r_records(r, rt, &th, (void **)&s->walls, &s->nwalls, &s->cap_walls, &d, err);
+    }
+    case SEEN_BOND: {
+        dem_bond d;
+        memset(&d, 0, sizeof d);
+        return r_records(r, rt, &th, (void **)&s->bonds, &s->nbonds, &s->cap_bonds, &d, err);
     }
     case SEEN_CLMP: {
         dem_clump d;

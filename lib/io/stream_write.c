@@ -208,7 +208,9 @@ dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err)
     uint8_t *p = w_room(w, 16, &st, err);
     memcpy(p, DEM_MAGIC, 8);
     dem_put_u16(p + 8, DEM_FORMAT_MAJOR);
-    dem_put_u16(p + 10, DEM_FORMAT_MINOR);
+    /* a frame with bonds is format 1.5 (its BOND section is required: older readers refuse it);
+     * one without is laid out as 1.4 wrote it */
+    dem_put_u16(p + 10, s->nbonds ? 5 : DEM_FORMAT_MINOR);
     dem_put_u32(p + 12, 0);
     if ((st = w_table(w, &dem_rec_head, s, 1, 0, err)) ||
         (st = w_params(w, s, err)) ||
@@ -218,6 +220,7 @@ dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err)
         (st = w_table(w, &dem_rec_clump, s->clumps, s->nclumps, sizeof(dem_clump), err)) ||
         (st = w_table(w, &dem_rec_particle, s->particles, s->nparticles, sizeof(dem_particle), err)) ||
         (st = w_contacts(w, s, err)) ||
+        (s->nbonds && (st = w_table(w, &dem_rec_bond, s->bonds, s->nbonds, sizeof(dem_bond), err))) ||
         (st = w_table(w, &dem_rec_energy, s, 1, 0, err)) ||
         (st = w_section_header(w, "END ", 0, err)) ||
         (st = w_deflate(w, Z_FINISH, err)))

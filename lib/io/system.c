@@ -19,6 +19,7 @@ void dem_system_free(dem_system *s)
     free(s->clumps);
     free(s->particles);
     free(s->contacts);
+    free(s->bonds);
     dem_system_init(s);
 }
 
@@ -28,6 +29,7 @@ void dem_system_clear(dem_system *s)
     s->time = s->dt = 0.0;
     s->flags = 0;
     s->nparams = s->nmaterials = s->nwalls = s->nclumps = s->nparticles = s->ncontacts = 0;
+    s->nbonds = 0;
     s->cell = dem_cell_default();
     s->hist_slots = 0;
     memset(s->energy, 0, sizeof s->energy);
@@ -64,6 +66,7 @@ DEFINE_PUSH(dem_system_push_contact, dem_contact, contacts, ncontacts, cap_conta
 DEFINE_PUSH(dem_system_push_material, dem_material, materials, nmaterials, cap_materials, "materials")
 DEFINE_PUSH(dem_system_push_wall, dem_wall, walls, nwalls, cap_walls, "walls")
 DEFINE_PUSH(dem_system_push_clump, dem_clump, clumps, nclumps, cap_clumps, "clumps")
+DEFINE_PUSH(dem_system_push_bond, dem_bond, bonds, nbonds, cap_bonds, "bonds")
 
 dem_status dem_system_reserve_particles(dem_system *s, size_t n, dem_error *err)
 {
@@ -92,8 +95,10 @@ dem_status dem_system_copy(dem_system *d, const dem_system *s, dem_error *err)
         (st = copy_array((void **)&d->walls, &d->cap_walls, s->walls, s->nwalls, sizeof(dem_wall), "walls", err)) ||
         (st = copy_array((void **)&d->clumps, &d->cap_clumps, s->clumps, s->nclumps, sizeof(dem_clump), "clumps", err)) ||
         (st = copy_array((void **)&d->particles, &d->cap_particles, s->particles, s->nparticles, sizeof(dem_particle), "particles", err)) ||
-        (st = copy_array((void **)&d->contacts, &d->cap_contacts, s->contacts, s->ncontacts, sizeof(dem_contact), "contacts", err)))
+        (st = copy_array((void **)&d->contacts, &d->cap_contacts, s->contacts, s->ncontacts, sizeof(dem_contact), "contacts", err)) ||
+        (st = copy_array((void **)&d->bonds, &d->cap_bonds, s->bonds, s->nbonds, sizeof(dem_bond), "bonds", err)))
         return st;
+    d->nbonds = s->nbonds;
     d->nparams = s->nparams;
     d->nmaterials = s->nmaterials;
     d->nwalls = s->nwalls;
@@ -330,6 +335,32 @@ static dem_status check_contact(const dem_system *s, size_t k, const uint64_t *i
     return dem_contact_check_values(c, k, s->hist_slots, err);
 }
 
+dem_status dem_bond_check_values(const dem_bond *b, size_t k, dem_error *err)
+{
+    for (int a = 0; a < 3; a++)
+        if (b->shift[a] > DEM_IMAGE_MAX || b->shift[a] < -DEM_IMAGE_MAX)
+            return BAD("bond record %zu (%llu-%llu): image shift %c = %d is beyond +-2^30", k, (unsigned long long)b->i,
+                       (unsigned long long)b->j, "xyz"[a], (int)b->shift[a]);
+    if (!(b->kb > 0.0) || !isfinite(b->kb))
+        return BAD("bond record %zu (%llu-%llu): stiffness kb = %g N/m must be positive and finite", k, (unsigned long long)b->i,
+                   (unsigned long long)b->j, b->kb);
+    if (!isfinite(b->delta) || !dem_v3_isfinite(b->f))
+        return BAD("bond record %zu (%llu-%llu): a value is not finite", k, (unsigned long long)b->i, (unsigned long long)b->j);
+    return DEM_OK;
+}
+
+static dem_status check_bond(const dem_system *s, size_t k, const uint64_t *ids, dem_error *err)
+{
+    const dem_bond *b = &s->bonds[k];
+    if (!has_id(ids, s->nparticles, b->i))
+        return BAD("bond record %zu: particle i = %llu does not exist", k, (unsigned long long)b->i);
+    if (!has_id(ids, s->nparticles, b->j))
+        return BAD("bond record %zu: particle j = %llu does not exist", k, (unsigned long long)b->j);
+    if (b->i == b->j && !b->shift[0] && !b->shift[1] && !b->shift[2])
+        return BAD("bond record %zu: particle %llu bonded to itself", k, (unsigned long long)b->i);
+    return dem_bond_check_values(b, k, err);
+}
+
 #define BAD2(...) dem_fail(err, DEM_ERR_VALUE, __VA_ARGS__)
 
 /* A pair (or particle and wall) named twice, in either order, would have two histories. */
@@ -371,6 +402,31 @@ static dem_status check_duplicate_contacts(const dem_system *s, dem_error *err)
             st = BAD2("contact between %s %llu and %s %llu (image %d,%d,%d) appears more than once", "particle",
                       (unsigned long long)keys[k].a, keys[k].wall ? "wall" : "particle", (unsigned long long)keys[k].b,
                       keys[k].s[0], keys[k].s[1], keys[k].s[2]);
+    free(keys);
+    return st;
+}
+
+/* A pair bonded twice, in either order. */
+static dem_status check_duplicate_bonds(const dem_system *s, dem_error *err)
+{
+    if (s->nbonds < 2) return DEM_OK;
+    contact_key *keys = malloc(s->nbonds * sizeof *keys);
+    if (!keys) return dem_fail(err, DEM_ERR_NOMEM, "out of memory checking %zu bonds", s->nbonds);
+    for (size_t k = 0; k < s->nbonds; k++) {
+        const dem_bond *b = &s->bonds[k];
+        contact_key *q = &keys[k];
+        q->wall = 0;
+        int flip = b->j < b->i;
+        q->a = flip ? b->j : b->i;
+        q->b = flip ? b->i : b->j;
+        for (int d = 0; d < 3; d++) q->s[d] = flip ? -b->shift[d] : b->shift[d];
+    }
+    qsort(keys, s->nbonds, sizeof *keys, cmp_contact_key);
+    dem_status st = DEM_OK;
+    for (size_t k = 1; k < s->nbonds && !st; k++)
+        if (cmp_contact_key(&keys[k - 1], &keys[k]) == 0)
+            st = BAD2("bond between particles %llu and %llu (image %d,%d,%d) appears more than once", (unsigned long long)keys[k].a,
+                      (unsigned long long)keys[k].b, keys[k].s[0], keys[k].s[1], keys[k].s[2]);
     free(keys);
     return st;
 }
@@ -426,8 +482,10 @@ dem_status dem_system_check(const dem_system *s, dem_error *err)
     for (size_t k = 1; k < s->nparticles && !st; k++)
         if (ids[k] == ids[k - 1]) st = BAD("particle id %llu appears more than once", (unsigned long long)ids[k]);
     for (size_t k = 0; k < s->ncontacts && !st; k++) st = check_contact(s, k, ids, err);
+    for (size_t k = 0; k < s->nbonds && !st; k++) st = check_bond(s, k, ids, err);
     free(ids);
     if (!st) st = check_duplicate_contacts(s, err);
+    if (!st) st = check_duplicate_bonds(s, err);
     return st;
 #undef BAD
 }

@@ -76,6 +76,19 @@ typedef struct {
     double hist[DEM_HIST_MAX]; /* model history, layout in formats/dem-stream.md */
 } dem_contact;
 
+/* ---- bonds (format 1.5) --------------------------------------------------------------------- */
+/* A harmonic bond between two particles (seed 004 §3.3): the potential kb delta^2 / 2 with
+ * delta = r_i + r_j - |x_i - x_j'|, in compression (delta > 0) and in tension (delta < 0) alike.
+ * A bonded pair interacts only through its bond: the contact law does not act between them. */
+typedef struct {
+    uint64_t i, j;       /* particle ids */
+    uint32_t flags;      /* reserved, 0 */
+    int32_t shift[3];    /* periodic image of j bonded to i: x_j' = x_j + H shift */
+    double kb;           /* bond stiffness, N/m */
+    double delta;        /* r_i + r_j - |x_i - x_j'| at the frame's state, m (negative stretched) */
+    dem_vec3 f;          /* force of the bond on i, kb delta n (n from j to i), N; j receives -f */
+} dem_bond;
+
 /* ---- walls -------------------------------------------------------------------------------- */
 typedef enum { DEM_WALL_PLANE = 1, DEM_WALL_CYLINDER = 2 } dem_wall_kind;
 enum {
@@ -189,6 +202,7 @@ typedef struct {
     dem_contact *contacts;   size_t ncontacts, cap_contacts;
     uint32_t hist_slots;     /* history slots per contact in use (<= DEM_HIST_MAX) */
     double energy[DEM_E_COUNT];
+    dem_bond *bonds;         size_t nbonds, cap_bonds; /* format 1.5 */
 } dem_system;
 
 void dem_system_init(dem_system *s);
@@ -201,6 +215,7 @@ dem_status dem_system_push_contact(dem_system *s, const dem_contact *c, dem_erro
 dem_status dem_system_push_material(dem_system *s, const dem_material *m, dem_error *err);
 dem_status dem_system_push_wall(dem_system *s, const dem_wall *w, dem_error *err);
 dem_status dem_system_push_clump(dem_system *s, const dem_clump *c, dem_error *err);
+dem_status dem_system_push_bond(dem_system *s, const dem_bond *b, dem_error *err);
 /* Reserve room for n particles (or contacts) in total. */
 dem_status dem_system_reserve_particles(dem_system *s, size_t n, dem_error *err);
 dem_status dem_system_reserve_contacts(dem_system *s, size_t n, dem_error *err);
@@ -223,6 +238,7 @@ const dem_param *dem_param_get(const dem_system *s, const char *key);
  * a frame is inflated. k is the record's index, for the message. */
 dem_status dem_particle_check_values(const dem_particle *p, size_t k, dem_error *err);
 dem_status dem_contact_check_values(const dem_contact *c, size_t k, uint32_t hist_slots, dem_error *err);
+dem_status dem_bond_check_values(const dem_bond *b, size_t k, dem_error *err);
 
 /* Check every value for physical possibility (radius > 0, finite positions, unique ids, contacts
  * naming existing particles and walls, ...). The message names the record and field. */

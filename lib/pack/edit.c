@@ -87,6 +87,13 @@ dem_status dem_pack_delete(dem_system *s, const dem_select *sel, size_t *particl
         if (!(c->flags & DEM_CONTACT_WALL) && bsearch(&c->j, ids, nr, sizeof *ids, cmp_u64)) continue;
         s->contacts[nc++] = *c;
     }
+    size_t nb = 0; /* the bonds of a removed particle go with it */
+    for (size_t k = 0; k < s->nbonds; k++) {
+        const dem_bond *b = &s->bonds[k];
+        if (bsearch(&b->i, ids, nr, sizeof *ids, cmp_u64) || bsearch(&b->j, ids, nr, sizeof *ids, cmp_u64)) continue;
+        s->bonds[nb++] = *b;
+    }
+    s->nbonds = nb;
     free(ids);
     if (particles_removed) *particles_removed = nr;
     if (contacts_removed) *contacts_removed = s->ncontacts - nc;

@@ -232,6 +232,20 @@ dem_status dem_pack_delete(dem_system *s, const dem_select *sel, size_t *particl
  * the dissipation and work accumulators keep their totals). */
 void dem_pack_restart_budget(dem_system *s);
 
+/* Bonds (seed 004 §3.3; formats/dem-stream.md §5.10): a harmonic bond of stiffness kb (N/m) for
+ * every pair whose surfaces are closer than gap (m): |x_i - x_j'| < r_i + r_j + gap, through the
+ * nearest periodic image in a cell; overlapping pairs included, pairs bonded already skipped. The
+ * new bonds come in the order of the particles' indices (i < j). */
+dem_status dem_pack_bond_gap(dem_system *s, double gap, double kb, size_t *added, dem_error *err);
+/* Bonds listed in a table: a header line naming the columns i j (particle ids, required), kb
+ * (N/m; else kb_default, which must then be > 0) and sx sy sz (image shift of j; else the nearest
+ * image in a cell), then one bond per line; blank and # lines skipped. dem-probe --bonds output
+ * reads back (its other columns are ignored). Messages name the line. */
+dem_status dem_pack_bonds_tsv(dem_system *s, const char *text, size_t len, double kb_default, size_t *added, dem_error *err);
+/* Remove the contact records between bonded pairs (the bond alone acts between them); returns
+ * how many. */
+size_t dem_pack_unbond_contacts(dem_system *s);
+
 /* ---- measures -------------------------------------------------------------------------------- */
 /* Bounding box of the spheres (centre -+ radius); fails if there are none. */
 dem_status dem_pack_bounds(const dem_system *s, dem_vec3 *lo, dem_vec3 *hi, dem_error *err);

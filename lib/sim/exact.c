@@ -229,6 +229,9 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
                         dem_tangential_models[sim->st.tangential]->name);
     if (sim->b.deforming)
         return dem_fail(err, DEM_ERR_VALUE, "exact mode: a deforming periodic cell maps positions by M (x - o), which does not carry the position lattice onto itself: the lattice cannot hold a deforming cell (run it in floating point; dem-reverse then returns to round-off)");
+    if (sim->bd.n)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: the frame holds %zu bonds, whose forces are not rounded onto the lattice one by one: run it in floating point",
+                        sim->bd.n);
     if (sim->st.local_damping > 0.0)
         return dem_fail(err, DEM_ERR_VALUE, "exact mode: local damping acts on the summed force, which would depend on the order of the sums: set --local-damping 0");
     if (sim->st.drag != 1.0)

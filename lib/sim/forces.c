@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "laws/tangential_history.h"
+#include "sim/bonds.h"
 #include "sim/books.h"
 #include "sim/boundary.h"
 #include "sim/exact.h"
@@ -307,6 +308,7 @@ static int particle_forces(dem_sim *sim, size_t a)
         f = dem_v3_add(f, dem_contact_force(o));
         t = dem_v3_add(t, dem_v3_scale(dem_contact_moment(o), -(r - 0.5 * o->delta)));
     }
+    if (sim->bd.n) f = bonds_add(sim, a, f); /* bonds.c: after the contacts, in bond order */
     /* a fixed particle is never kicked: local damping does not act on it */
     double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
     ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
@@ -408,6 +410,7 @@ static size_t force_passes(dem_sim *sim, int account)
     sim->b.fab_ok = 0; /* the cell's sums over the contacts belong to these forces (cell.c) */
     forces_pair_pass(sim, account, 1);
     if (account) books_finish(sim);
+    if (sim->bd.n) bonds_eval(sim);
     par_for(sim->pool, n, particle_forces_share, sim); /* par.h; counts add up the same in any order */
     for (int t = 0; t < sim->threads; t++) {
         lost += sim->part[t].count[0];

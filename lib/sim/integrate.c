@@ -29,6 +29,8 @@
 #include "sim/guard.h"
 #include "sim/neighbor.h"
 #include "sim/par.h"
+#include "sim/rotate.h"
+#include "sim/variational.h"
 
 /* One particle's half kick; save keeps its full-step velocities for the pending accounting. */
 static inline void kick_particle(dem_sim *sim, size_t a, double h, int save)
@@ -79,36 +81,6 @@ static void half_kick(dem_sim *sim)
         par_for(sim->pool, n, kick_share, &a); /* par.h */
     }
     if (save) sim->e.acct = ACCT_SAVED;
-}
-
-/* The rotation by the angle |w| dt about w as a unit quaternion (cos x, sin x w/|w|), x = |w| dt/2.
- * For the small angles of a time step the series of cos x and sin x / x in x^2 need neither the
- * square root |w| nor a division (exact to below 1e-17 for x < 0.01, as dem_small_sincos). */
-static dem_quat rotation_quat(dem_vec3 w, double dt)
-{
-    double x2 = 0.25 * dt * dt * dem_v3_norm2(w);
-    if (x2 == 0.0) return dem_quat_identity();
-    double cs, s; /* s = sin(x) / |w| */
-    if (x2 < 1e-4) {
-        cs = dem_cos_series(x2);
-        s = 0.5 * dt * dem_sinc_series(x2);
-    } else {
-        double wn = dem_v3_norm(w), x = 0.5 * wn * dt; /* x >= 0.01: beyond the series */
-        cs = cos(x);
-        s = sin(x) / wn;
-    }
-    dem_quat q = {cs, w.x * s, w.y * s, w.z * s};
-    return q;
-}
-
-/* q / |q|. The product of two unit quaternions is a unit one to rounding, so one Newton step
- * for 1/sqrt(|q|^2) from 1 is exact to rounding and costs neither a square root nor a division;
- * a quaternion further off (read from a frame) gets the full normalisation. */
-static dem_quat quat_normalize(dem_quat q)
-{
-    double n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-    double iq = fabs(n2 - 1.0) < 1e-8 ? 0.5 * (3.0 - n2) : 1.0 / sqrt(n2);
-    return (dem_quat){q.w * iq, q.x * iq, q.y * iq, q.z * iq};
 }
 
 /* Drag (seed 000 eq 25) on the half-step velocity; returns the energy it took, J. Reversed
@@ -266,6 +238,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
 static const sim_integrator integrators[] = {
     {"vv", 0, vv_step},
     {"vv-improved", 1, vv_step},
+    {"variational", 0, vi_step}, /* variational.c: seed 004's implicit integrator */
 };
 
 const sim_integrator *sim_integrator_get(int which)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/bonds.h"
 #include "sim/boundary.h"
 #include "sim/contacts.h"
 #include "sim/particles.h"
@@ -169,6 +170,7 @@ static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const i
                         return dem_fail(err, DEM_ERR_VALUE, "particles %llu and %llu have the same centre (%g, %g, %g) m: no contact normal is defined",
                                         (unsigned long long)sim->p.id[a], (unsigned long long)sim->p.id[b], xb.x, xb.y, xb.z);
                     if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue;
+                    if (sim->bd.n && bonds_excluded(sim, a, b, sh)) continue; /* bonded: the bond alone acts */
                     if ((st = store_add_pair(sim, (uint32_t)a, (uint32_t)b, sh, err))) return st;
                 }
             }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/bonds.h"
 #include "sim/contacts.h"
 
 dem_status particles_alloc(dem_sim *sim, dem_error *err)
@@ -93,6 +94,7 @@ dem_status particles_reorder(dem_sim *sim, const size_t *from, dem_error *err)
 #undef P_
     for (size_t k = 0; k < n; k++) inv[from[k]] = (uint32_t)k;
     store_renumber(sim, inv);
+    bonds_renumber(sim, inv);
     free(tmp);
     free(inv);
     return DEM_OK;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/unbalanced.h"
+#include "sim/bonds.h"
 #include "sim/books.h"
 #include "sim/boundary.h"
 #include "sim/cell.h"
@@ -18,6 +19,7 @@
 #include "sim/neighbor.h"
 #include "sim/particles.h"
 #include "sim/state.h"
+#include "sim/variational.h"
 
 static dem_status check_supported(const dem_system *s, dem_error *err)
 {
@@ -112,6 +114,7 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     memcpy(sim->e.energy, s->energy, sizeof sim->e.energy);
     if ((r = alloc_all(sim, err)) || (r = load_materials_walls(sim, s, err))) return r;
     particles_load(sim, s);
+    if ((r = bonds_load(sim, s, err))) return r;
     for (int k = 0; k < 3; k++) sim->b.periodic[k] = (s->cell.flags >> k) & 1;
     if (s->cell.flags) cell_inverse(sim);
     cell_setup(sim);
@@ -154,6 +157,8 @@ void dem_sim_free(dem_sim *sim)
     books_free(sim);
     exact_free(sim);
     guard_free(sim);
+    bonds_free(sim);
+    vi_free(sim);
     free(sim->b.wrapped);
     free(sim->b.walls);
     free(sim->b.wwork);
@@ -253,6 +258,10 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
             k[np->i] += s;
             k[np->j] += s;
         }
+        for (size_t b = 0; b < sim->bd.n; b++) { /* a bond is a spring at any length */
+            k[sim->bd.i[b]] += sim->bd.kb[b];
+            k[sim->bd.j[b]] += sim->bd.kb[b];
+        }
         for (size_t a = 0; a < sim->p.n; a++)
             if (k[a] > 0.0) {
                 double t = sqrt(2.0 * sim->p.m[a] / k[a]);
@@ -282,6 +291,7 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     particles_write(sim, out);
     if (sim->b.nwalls) memcpy(out->walls, sim->b.walls, sim->b.nwalls * sizeof *sim->b.walls);
     if ((st = store_write(sim, out, err))) return st;
+    bonds_write(sim, out);
     return dem_settings_write(&sim->st, out, err);
 }
 

@@ -152,6 +152,40 @@ dem_status dem_sim_set_time(dem_sim *sim, double time, dem_error *err);
 /* Neighbour-list rebuilds since the sim was made (for benchmarks and tests). */
 uint64_t dem_sim_rebuilds(const dem_sim *sim);
 
+/* Quasi-static minimisation (minimize.c; seed 004 §1, the quasi-static limit; seed 000 §6): the
+ * potential energy of the frictionless contacts, bonds, walls and gravity minimised over the
+ * positions of the free particles by nonlinear conjugate gradients (Polak-Ribiere+), until every
+ * free particle's |net force| <= ftol or max_iter iterations (line searches). Free particles end
+ * at rest; fixed particles and walls stay; step and time do not change. Refuses friction (a
+ * tangential model with history), exact mode and a deforming cell. */
+typedef struct {
+    double ftol;        /* N */
+    uint64_t max_iter;
+} dem_minimize_opts;
+typedef struct {
+    uint64_t iterations;  /* line searches */
+    uint64_t evaluations; /* force evaluations */
+    double energy;        /* potential energy at the end, J (contacts, bonds, gravity) */
+    double fmax0, fmax;   /* largest |net force| on a free particle at the start and at the end, N */
+    int converged;        /* fmax <= ftol */
+} dem_minimize_result;
+dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err);
+/* The largest |net force| on a free particle of the forces in the sim (N), and the potential
+ * energy of the evaluated contacts, bonds and gravity (J). */
+double dem_sim_largest_force(const dem_sim *sim);
+double dem_sim_potential_energy(const dem_sim *sim);
+
+/* The variational integrator's Newton iterations (variational.c): of the last step, the largest
+ * of the run so far, and the totals (linear solves and their CG iterations). residual: the
+ * Newton residual |R| at the end of a step relative to its scale (the larger of |R| at the
+ * predictor, |p_k| and h |F|, in the M^-1 norm). Returns 0 (and zeros) for another integrator. */
+typedef struct {
+    unsigned last_newton, max_newton;
+    double last_residual, max_residual;
+    uint64_t steps, newton, krylov;
+} dem_vi_stats;
+int dem_sim_vi_stats(const dem_sim *sim, dem_vi_stats *out);
+
 /* Write the current state into out (which must be the frame the sim was built from, or a copy
  * of it): particles, walls, contacts with their history, energy accumulators, step, time, dt,
  * settings. Completes the energy accounting of the last step first (it is otherwise done in the

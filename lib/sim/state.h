@@ -176,12 +176,24 @@ typedef struct {
     int nonfinite;          /* a velocity or spin of the last drift was not finite */
 } sim_guard;
 
+/* Harmonic bonds (bonds.c): n = 0 and nothing allocated unless the frame has bonds. */
+typedef struct {
+    size_t n;
+    uint32_t *i, *j;        /* particle indices (renumbered with the particles) */
+    int64_t (*c)[3];        /* C = s + image_i - image_j, constant (bonds.h) */
+    double *kb;             /* N/m */
+    double *delta;          /* of the last evaluation, m */
+    dem_vec3 *f;            /* force on i of the last evaluation, N */
+    size_t *start, *list;   /* particle a's bonds: list[start[a] .. start[a+1]-1] = 2 k + side */
+} sim_bonds;
+
 /* Material-pair constants (index a * nmat + b). */
 typedef struct {
     double estar, gstar, gstar_l, mu, beta, gamma;
 } mat_pair;
 
 struct sim_integrator;
+struct sim_vi; /* variational.c's workspace, made at its first step */
 
 struct dem_sim {
     dem_settings st;
@@ -207,6 +219,8 @@ struct dem_sim {
     sim_books e;
     sim_exact ex;
     sim_guard g;
+    sim_bonds bd;
+    struct sim_vi *vi;
 };
 
 /* A fixed particle that moves or spins: driven at its prescribed velocities. */

@@ -80,7 +80,7 @@ close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; if (d < 0
     run --separate-stderr dem-energy /dev/null
     [ "$status" -eq 1 ]
     [ "$stderr" = "dem-energy: empty input: no frame (0 bytes)" ]
-    [ "${lines[0]}" = "frame${T}step${T}time[s]${T}ekin_t[J]${T}ekin_r[J]${T}epot_g[J]${T}eel_n[J]${T}eel_t[J]${T}ediss_friction[J]${T}ediss_damp_n[J]${T}ediss_damp_t[J]${T}ediss_local[J]${T}ediss_drag[J]${T}work_walls[J]${T}e_shadow[J]${T}total[J]${T}residual[J]${T}ediss_rolling[J]${T}ediss_twisting[J]${T}work_cell[J]${T}work_external[J]${T}e_initial[J]${T}e_ahead[J]${T}work_law[J]" ]
+    [ "${lines[0]}" = "frame${T}step${T}time[s]${T}ekin_t[J]${T}ekin_r[J]${T}epot_g[J]${T}eel_n[J]${T}eel_t[J]${T}ediss_friction[J]${T}ediss_damp_n[J]${T}ediss_damp_t[J]${T}ediss_local[J]${T}ediss_drag[J]${T}work_walls[J]${T}e_shadow[J]${T}total[J]${T}residual[J]${T}ediss_rolling[J]${T}ediss_twisting[J]${T}work_cell[J]${T}work_external[J]${T}e_initial[J]${T}e_ahead[J]${T}work_law[J]${T}eel_b[J]" ]
     run --separate-stderr dem-energy missing.dem
     [ "$status" -eq 1 ]
     [[ "$stderr" == "dem-energy: cannot open 'missing.dem'"* ]]
@@ -249,7 +249,7 @@ collision_residual() {
     # dt = 5e-7 s: 2.3e-5 (at 1e-6 s: 9.1e-5; the residual falls as dt^2)
     dem-step -q --time 0.01 --dt 5e-7 --every 2000 c0.dem > c1.dem
     cat c0.dem c1.dem | dem-energy 2> /dev/null > e.tsv
-    law=$(tail -n 1 e.tsv | awk -F'\t' '{ print $NF }')
+    law=$(col 'work_law[J]' < e.tsv | tail -n 1)
     awk -v w="$law" 'BEGIN { exit !(w != 0) }'   # Mindlin's stiffness change did work
     check_budget "$(budget_ratio < e.tsv)" 1e-4 "Hertz-Mindlin cloud (work_law $law J)"
 }

@@ -33,6 +33,8 @@ A Frame has these attributes (units SI: m, s, kg, N, J, Pa, rad):
                  diss_friction diss_damp_n diss_damp_t h0 .. h{K-1}
                (wall 1: j is a wall index; n: unit normal from j to i; fn, ft: forces on i;
                s: periodic image of j; h: K model history slots, K = hist_slots)
+    bonds      structured array, one row per bond (format 1.5): i j flags sx sy sz kb delta fx fy fz
+               (kb in N/m; delta = r_i + r_j - distance, negative stretched; f: force on i)
     walls      structured array: kind (1 plane, 2 cylinder) material flags px py pz nx ny nz
                radius vx vy vz wx wy wz fx fy fz tx ty tz work
     materials  structured array: name density young poisson friction restitution
@@ -111,11 +113,13 @@ _LAYOUT = {
               ("sy", 24, "<i4"), ("sz", 28, "<i4"), ("overlap", 32, "<f8")] + _vec("n", 40)
              + _vec("fn", 64) + _vec("ft", 88) + [("diss_friction", 112, "<f8"),
                                                   ("diss_damp_n", 120, "<f8"), ("diss_damp_t", 128, "<f8")]),
+    "BOND": ([("i", 0, "<u8"), ("j", 8, "<u8"), ("flags", 16, "<u4"), ("sx", 20, "<i4"), ("sy", 24, "<i4"),
+              ("sz", 28, "<i4"), ("kb", 32, "<f8"), ("delta", 40, "<f8")] + _vec("f", 48)),
 }
 # Record sizes of format 1.0 (the least a record may have); CELL and ENRG grew later.
 _MIN_SIZE = {"HEAD": 28, "MATL": 96, "WALL": 172, "CELL": 248, "CLMP": 192, "PART": 216,
-             "CONT": 136, "ENRG": 80}
-_TABLES = ("HEAD", "MATL", "WALL", "CELL", "CLMP", "PART", "CONT", "ENRG")
+             "CONT": 136, "ENRG": 80, "BOND": 72}
+_TABLES = ("HEAD", "MATL", "WALL", "CELL", "CLMP", "PART", "CONT", "ENRG", "BOND")
 _KNOWN = ("PARM",) + _TABLES
 _ENERGY = ["ediss_friction", "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag",
            "ediss_rolling", "ediss_twisting", "work_walls", "work_cell", "work_external",
@@ -292,6 +296,9 @@ def _decode(payload):
     f.clumps = _packed(clmp, list(clmp.dtype.names))
     part = records("PART")
     f.particles = _packed(part, _PART_ORDER)[np.argsort(part["id"], kind="stable")]
+
+    bond = records("BOND")
+    f.bonds = _packed(bond, list(bond.dtype.names))
 
     t = table("CONT")
     f.hist_slots = t[2] if t else 0

@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# dem-step --minimize (issue 16): quasi-static minimisation of the potential energy of
+# frictionless contacts, bonds, walls and gravity (lib/sim/minimize.c: nonlinear CG, PR+).
+# Checked against what the minimum must be: overlapping spheres end exactly touching, a sphere on
+# a floor at its equilibrium overlap mg/kn, a bonded chain at its rest lengths, and a compressed
+# frictionless packing with every net force below the tolerance.
+load helpers
+
+setup() { cd "$BATS_TEST_TMPDIR"; }
+
+HOOKE="--normal hooke --kn 1000 --tangential none"
+
+@test "minimize: two overlapping spheres end exactly touching, their centre of mass where it was" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.0015\t0.0002\t0\t0.001\n' > ov.tsv
+    dem-pack --from ov.tsv > ov.dem
+    run --separate-stderr dem-step --minimize $HOOKE ov.dem -o m.dem
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"--minimize: "*" iterations, "*"potential energy "*" J, largest unbalanced force "*" N"* ]]
+    dem-probe --particles m.dem > p.tsv
+    # the gap |x1 - x2| - 2r: within 1e-15 m of 0 (measured 4e-19 m), the centre of mass at 0.00075, 0.0001
+    awk -F'\t' 'NR == 2 { x1 = $5; y1 = $6 } NR == 3 { g = sqrt(($5 - x1)^2 + ($6 - y1)^2) - 0.002; print g
+        if (g < 0) g = -g; cx = (x1 + $5) / 2 - 0.00075; cy = (y1 + $6) / 2 - 0.0001
+        exit !(g < 1e-15 && cx < 1e-18 && cx > -1e-18 && cy < 1e-18 && cy > -1e-18) }' p.tsv
+    # at rest
+    [ "$(col vx[m/s] < p.tsv | sort -u)" = "0" ]
+}
+
+@test "minimize: a sphere on a floor under gravity settles at the overlap mg/kn; the budget restarts there" {
+    printf 'x\ty\tz\tr\n0\t0\t0.0015\t0.001\n' > one.tsv
+    dem-pack --from one.tsv --wall z=0 | dem-step -q --minimize $HOOKE --gravity 0,0,-9.81 > fl.dem
+    z=$(dem-probe --particles fl.dem | col z[m])
+    awk -v z="$z" 'BEGIN { m = 4 / 3 * 3.141592653589793 * 1e-9 * 2500; e = 0.001 - m * 9.81 / 1000
+        d = (z - e) / (0.001 - e); if (d < 0) d = -d; print z, e, d; exit !(d < 1e-9) }'
+    [ "$(dem-energy fl.dem | col residual[J])" = "0" ]
+    # and it stays there: dynamics from the relaxed state (no damping) keep it within 1e-12 m
+    dem-step -q -n 2000 --damping none fl.dem | dem-probe --particles | col z[m] |
+        awk -v z="$z" '{ d = $1 - z; if (d < 0) d = -d; exit !(d < 1e-12) }'
+}
+
+@test "minimize: a compressed frictionless packing relaxes to zero net force on every particle; same bits on 2 threads" {
+    # 300 spheres (radii 0.68 and 0.95 mm) dropped at random into a 1 cm periodic cube: solid
+    # fraction 0.74, far above jamming, every sphere overlapping its neighbours
+    awk 'BEGIN { srand(7); print "x\ty\tz\tr"; for (i = 0; i < 300; i++)
+        printf "%.6f\t%.6f\t%.6f\t%s\n", 0.01 * rand(), 0.01 * rand(), 0.01 * rand(), (i % 2 ? "0.00095" : "0.00068") }' > dense.tsv
+    dem-pack --from dense.tsv --periodic 0,0,0,0.01,0.01,0.01 > dense.dem
+    run --separate-stderr dem-step --minimize $HOOKE --ftol 1e-9 dense.dem -o jam.dem
+    [ "$status" -eq 0 ]
+    [[ "$stderr" != *"NOT converged"* ]]
+    # every net force (the frame's, recomputed at rest) at most 1e-9 N, from about 2.7 N
+    dem-probe --particles jam.dem | awk -F'\t' 'NR > 1 { f = sqrt($14^2 + $15^2 + $16^2); if (f > m) m = f }
+        END { print "largest", m; exit !(m <= 1e-9) }'
+    # jammed: overconstrained (Z > 6) and still overlapping
+    dem-probe jam.dem | awk -F'\t' 'NR == 2 { print $7; exit !($7 > 6) }'
+    dem-step --minimize $HOOKE --ftol 1e-9 --threads 2 dense.dem 2> /dev/null | cmp - jam.dem
+    # --max-iter stops it early, says so, and still writes the frame
+    run --separate-stderr dem-step --minimize $HOOKE --ftol 1e-9 --max-iter 5 dense.dem -o early.dem
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"NOT converged"* ]]
+    [ -s early.dem ]
+}
+
+@test "minimize: a stretched bonded chain returns to its rest lengths (bonds in tension)" {
+    dem-pack --lattice sc --cells 4,1,1 --radius 0.001 --spacing 0.0021 --bond-gap 2e-4 --bond-stiffness 50 > chain.dem
+    dem-step -q --minimize $HOOKE --ftol 1e-12 chain.dem > rel.dem
+    dem-probe --bonds rel.dem | col delta[m] | awk '{ d = $1 < 0 ? -$1 : $1; if (d > 1e-13) exit 1 }'
+    [ "$(dem-probe --bonds rel.dem | wc -l)" -eq 4 ]
+}
+
+@test "minimize: usage: exclusive with -n and friends, needs frictionless contacts" {
+    printf 'x\ty\tz\tr\n0\t0\t0\t0.001\n' > one.tsv
+    dem-pack --from one.tsv > one.dem
+    for args in "--minimize -n 5" "--minimize --time 1" "--minimize --every 2" "--ftol 1" "--max-iter 3 -n 1"; do
+        run dem-step $args one.dem -o x.dem
+        [ "$status" -eq 2 ] || { echo "$args: $status"; return 1; }
+    done
+    run dem-step --minimize --tangential history one.dem -o x.dem
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"friction"* ]]
+}
