@@ -716,6 +716,20 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
  * and how each scales: the collision time of Hertz (seed 001 eq 1) tc ~ (m*^2 / (R* E*^2 vc))^(1/5),
  * of a spring tc = pi sqrt(m* / kn); the p-wave step r sqrt(rho / E). Printed with -v, or when the
  * run is long enough for it to matter. */
+/* -v: the neighbour search at its first build. */
+static void report_neighbor(const dem_sim *sim, const dem_settings *st)
+{
+    dem_neighbor_info ni;
+    dem_sim_neighbor_info(sim, &ni);
+    fprintf(stderr, "dem-step: neighbour search %s (neighbor.grid %s)", ni.multi ? "multi" : "bin", dem_neighbor_grid_name(st->grid));
+    if (ni.multi) {
+        fprintf(stderr, ", %d level%s by radius ratio %g:", ni.levels, ni.levels == 1 ? "" : "s", st->level_ratio);
+        for (int l = 0; l < ni.levels; l++)
+            fprintf(stderr, "%s r_max %g m (%zu particles)", l ? "," : "", ni.rmax[l], ni.count[l]);
+    }
+    fprintf(stderr, "; first build: %llu distance tests, %zu pairs within the skin\n", (unsigned long long)ni.tests, ni.pairs);
+}
+
 static void dt_guidance(const dem_settings *st, const dem_dt_estimates *e, double dt, long long steps)
 {
     const char *law = dem_normal_models[st->normal]->name;
@@ -800,6 +814,7 @@ int main(int argc, char **argv)
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
     if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
+    if (c.verbose) report_neighbor(sim, &st);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
         cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
                 dt, dt / est.contact_time, est.contact_time, est.recommended, c.stop_dt);

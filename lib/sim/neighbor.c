@@ -127,6 +127,7 @@ static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_er
 dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err)
 {
     if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) return DEM_OK; /* before any distance */
+    sim->nbr.tests++;
     int32_t s[3] = {sh[0], sh[1], sh[2]};
     if (a == b) { /* own image: keep s > 0 */
         int pos = s[0] ? s[0] > 0 : s[1] ? s[1] > 0 : s[2] > 0;
@@ -221,6 +222,8 @@ dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     dem_contact_rec *old;
     size_t nold;
     if ((st = store_begin_pairs(sim, &old, &nold, err))) { free(cellof); return st; }
+    sim->nbr.tests = 0;
+    sim->nbr.used_multi = multi;
     if (multi) {
         if ((st = nbr_multi_pairs(sim, err))) { free(old); free(cellof); return st; }
     } else

@@ -27,7 +27,7 @@
 #include "sim/boundary.h"
 #include "sim/neighbor.h"
 
-#define ML_MAX 16   /* levels at most */
+#define ML_MAX DEM_NEIGHBOR_MAX_LEVELS /* levels at most */
 #define ML_MASKS 8  /* distinct group masks kept per level for pruning (more: no level pruning) */
 
 typedef struct {
