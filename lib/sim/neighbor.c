@@ -126,8 +126,6 @@ static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_er
 
 dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err)
 {
-    if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) return DEM_OK; /* before any distance */
-    sim->nbr.tests++;
     int32_t s[3] = {sh[0], sh[1], sh[2]};
     if (a == b) { /* own image: keep s > 0 */
         int pos = s[0] ? s[0] > 0 : s[1] ? s[1] > 0 : s[2] > 0;
@@ -185,6 +183,8 @@ static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const i
                 for (size_t e = cs[cell]; e < cs[cell + 1]; e++) {
                     size_t b = items[e];
                     if (a > b) continue;                            /* found from b's side */
+                    if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue; /* before any distance */
+                    sim->nbr.tests++;
                     if ((st = nbr_candidate(sim, a, b, sh, err))) return st;
                 }
             }

@@ -36,9 +36,10 @@ typedef struct {
 /* A grid over the particles' extent (the whole cell along periodic axes) with cells at least
  * cutoff wide, at most 8 nitems + 27 cells. */
 dem_status nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, nbr_grid *g, dem_error *err);
-/* The candidate pair (a, b) seen through image sh of b (x_b + H sh near x_a), a != b or sh != 0:
- * the interaction masks first, then the distance test in the pair's canonical orientation
- * (i = min(a, b), so that either backend computes the same bits), then into the store. */
+/* The candidate pair (a, b) seen through image sh of b (x_b + H sh near x_a), a != b or sh != 0,
+ * whose groups interact (the caller checks the masks first, and counts the test in nbr.tests):
+ * the distance test in the pair's canonical orientation (i = min(a, b), so that either backend
+ * computes the same bits), then into the store. */
 dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err);
 
 /* The hierarchical grid (neighbor_multi.c): every candidate pair into the store, between

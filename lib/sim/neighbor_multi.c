@@ -219,6 +219,7 @@ static dem_status scan_level(dem_sim *sim, const struct nbr_multi *m, size_t a, 
                     size_t b = it->idx;
                     if (own && b < a) continue;                 /* found from b's side */
                     if (!dem_groups_interact(&sim->st, sim->p.group[a], it->grp)) continue;
+                    sim->nbr.tests++;
                     /* prefilter in a's orientation with the box's reach (>= the pair's) */
                     dem_vec3 xb = dem_v3_add(sim->p.x[b], shift);
                     if (dem_v3_norm2(dem_v3_sub(xa, xb)) >= re2) continue;
