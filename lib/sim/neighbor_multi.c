@@ -31,6 +31,7 @@
 #define ML_MASKS 8  /* distinct group masks kept per level for pruning (more: no level pruning) */
 
 typedef struct {
+    dem_vec3 x;     /* the particle's position (a copy: the scan reads the items in cell order) */
     uint32_t idx;   /* the particle */
     uint32_t grp;   /* its group mask */
 } ml_item;
@@ -48,6 +49,7 @@ struct nbr_multi {
     uint8_t *lev;                   /* per particle: its level */
     uint32_t *cell;                 /* per particle: its cell in its level's grid */
     size_t cap_n;
+    double width[3];                /* metres per grid unit along each axis (the cell's widths, or 1) */
 };
 
 void nbr_multi_free(dem_sim *sim)
@@ -163,7 +165,7 @@ static dem_status bin_levels(dem_sim *sim, struct nbr_multi *m, dem_error *err)
     for (size_t a = 0; a < P->n; a++) {
         int l = m->lev[a];
         size_t at = m->start[l][m->cell[a] + 1]++;
-        m->items[at] = (ml_item){(uint32_t)a, P->group[a]};
+        m->items[at] = (ml_item){P->x[a], (uint32_t)a, P->group[a]};
     }
     /* start[c+1] has run to the end of c: the offsets again, start[0] the level's base */
     for (int l = 0; l < m->nlev; l++) m->start[l][0] = base[l];
@@ -189,8 +191,7 @@ static dem_status scan_level(dem_sim *sim, const struct nbr_multi *m, size_t a, 
     re2 *= re2; /* a prefilter: the exact test, in the pair's orientation, is nbr_candidate's */
     long lo[3], hi[3];
     for (int k = 0; k < 3; k++) {
-        double w = sim->b.cell.flags ? cell_width(&sim->b.cell, k) : 1.0;
-        double c = dem_v3_get(sa, k), ek = e / w;
+        double c = dem_v3_get(sa, k), ek = e / m->width[k];
         lo[k] = floor_index(c - ek, g->lo[k], g->size[k]);
         hi[k] = floor_index(c + ek, g->lo[k], g->size[k]);
         if (!sim->b.periodic[k]) {
@@ -207,8 +208,13 @@ static dem_status scan_level(dem_sim *sim, const struct nbr_multi *m, size_t a, 
                 int32_t sh[3] = {0, 0, 0};
                 for (int k = 0; k < 3; k++) {
                     if (!sim->b.periodic[k]) continue;
-                    long n = g->n[k], w = q[k] % n;
-                    if (w < 0) w += n;
+                    long n = g->n[k], w = q[k];
+                    if (w < 0) w += n;                          /* one image away: the common case */
+                    else if (w >= n) w -= n;
+                    if (w < 0 || w >= n) {                      /* a grid of one or two cells */
+                        w = q[k] % n;
+                        if (w < 0) w += n;
+                    }
                     sh[k] = (int32_t)((q[k] - w) / n);
                     q[k] = w;
                 }
@@ -221,7 +227,7 @@ static dem_status scan_level(dem_sim *sim, const struct nbr_multi *m, size_t a, 
                     if (!dem_groups_interact(&sim->st, sim->p.group[a], it->grp)) continue;
                     sim->nbr.tests++;
                     /* prefilter in a's orientation with the box's reach (>= the pair's) */
-                    dem_vec3 xb = dem_v3_add(sim->p.x[b], shift);
+                    dem_vec3 xb = dem_v3_add(it->x, shift);
                     if (dem_v3_norm2(dem_v3_sub(xa, xb)) >= re2) continue;
                     if ((st = nbr_candidate(sim, a, b, sh, err))) return st;
                 }
@@ -251,12 +257,18 @@ dem_status nbr_multi_pairs(dem_sim *sim, dem_error *err)
     if (!n) return DEM_OK;
     assign_levels(sim, m);
     if ((st = bin_levels(sim, m, err))) return st;
-    for (size_t a = 0; a < n; a++) {
-        int la = m->lev[a];
-        dem_vec3 sa = cell_frac(sim, sim->p.x[a]);
-        for (int l = 0; l <= la; l++) {
-            if (!level_interacts(sim, m, l, sim->p.group[a])) continue;
-            if ((st = scan_level(sim, m, a, sa, l, l == la, err))) return st;
+    for (int k = 0; k < 3; k++) m->width[k] = sim->b.cell.flags ? cell_width(&sim->b.cell, k) : 1.0;
+    /* each level's particles in cell order (the order of the search does not matter: the store
+     * sorts the list; this one reads neighbouring cells from memory that is near) */
+    for (int la = 0; la < m->nlev; la++) {
+        size_t ncells = (size_t)m->g[la].n[0] * m->g[la].n[1] * m->g[la].n[2];
+        for (size_t e = m->start[la][0]; e < m->start[la][ncells]; e++) {
+            size_t a = m->items[e].idx;
+            dem_vec3 sa = cell_frac(sim, m->items[e].x);
+            for (int l = 0; l <= la; l++) {
+                if (!level_interacts(sim, m, l, m->items[e].grp)) continue;
+                if ((st = scan_level(sim, m, a, sa, l, l == la, err))) return st;
+            }
         }
     }
     return DEM_OK;
