@@ -25,6 +25,12 @@ if [ ! -s "$st" ]; then
         --bidisperse "$RL,$RF,0.9" --young 5e7 --poisson 0.25 --friction 0.5 --restitution 0.9 --velocity-random 0.1 \
         --seed 1 > "$st.tmp" && mv "$st.tmp" "$st"
 fi
+# one step first: dem-step sorts the particles in space at step 0 (and every 1000 steps), which
+# LAMMPS does in its setup; the timed runs start from step 1 (neither code then sorts in them)
+if [ ! -s "$st.step1" ]; then
+    "$TOP/bin/dem-step" -q -n 1 --dt "$SRDT" --skin "$SRSKIN" "$st" > "$st.step1.tmp" && mv "$st.step1.tmp" "$st.step1"
+fi
+st=$st.step1
 # the LAMMPS data file: type 1 the large spheres, 2 the fines; text copied, so bit for bit
 "$TOP/bin/dem-probe" --particles --last "$st" | awk -F'\t' -v side="$SIDE" -v rho=2500 '
     NR == 1 { for (k = 1; k <= NF; k++) { n = $k; sub(/\[.*/, "", n); c[n] = k }; next }
@@ -40,33 +46,35 @@ etsuji=$(awk -v e=0.9 'function a(c) {
     BEGIN { pi = atan2(0, -1); le = log(e); target = sqrt(5) * (-le / sqrt(pi * pi + le * le)); lo = 0.2; hi = 1.0
         for (k = 0; k < 200; k++) { mid = (lo + hi) / 2; if (a(mid) > target) lo = mid; else hi = mid }
         printf "%.17g\n", lo }')
+# lmp_loop STEPS STYLE: "loop_wall loop_cpu" (the log's Loop time and its CPU use %)
 lmp_loop()
 {
     (cd "$work/lmp" && lmp -nocite -in "$HERE/in.sizeratio" -log log.sizeratio -screen none -var data data.sizeratio \
         -var steps "$1" -var dt "$SRDT" -var skin "$SRSKIN" -var style "$2" -var E 5e7 -var nu 0.25 -var mu 0.5 \
         -var etsuji "$etsuji" > /dev/null) || { echo "lammps/sizeratio.sh: lmp failed, see $work/lmp/log.sizeratio" >&2; exit 1; }
-    awk '/^Loop time of/ { print $4 }' "$work/lmp/log.sizeratio" | tail -n 1
+    awk '/^Loop time of/ { l = $4 } /% CPU use/ { c = $1 + 0 } END { printf "%s %.3f\n", l, l * c / 100 }' "$work/lmp/log.sizeratio"
 }
+# dem_loop THREADS: "loop_wall loop_cpu": the K-step run less the 0-step run (reading, setup, writing)
 dem_loop()
 {
-    t0=$(now)
-    "$TOP/bin/dem-step" -q -n 0 --dt "$SRDT" --skin "$SRSKIN" --threads "$1" "$st" > /dev/null
-    t1=$(now)
-    "$TOP/bin/dem-step" -q -n "$K" --dt "$SRDT" --skin "$SRSKIN" --threads "$1" "$st" > "$work/lmp/dem.dem"
-    t2=$(now)
-    awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.3f", (c - b) - (b - a) }'
+    /usr/bin/time -f "%e %U %S" -o "$work/lmp/t0" "$TOP/bin/dem-step" -q -n 0 --dt "$SRDT" --skin "$SRSKIN" --threads "$1" "$st" > /dev/null
+    /usr/bin/time -f "%e %U %S" -o "$work/lmp/tk" "$TOP/bin/dem-step" -q -n "$K" --dt "$SRDT" --skin "$SRSKIN" --threads "$1" "$st" > "$work/lmp/dem.dem"
+    awk 'NR == FNR { w0 = $1; c0 = $2 + $3; next } { printf "%.3f %.3f\n", $1 - w0, $2 + $3 - c0 }' "$work/lmp/t0" "$work/lmp/tk"
 }
-min() { awk -v a="$1" -v b="$2" 'BEGIN { print ((b == "" || a < b) ? a : b) }'; }
+minpair() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); if (b == "" ) { print a; exit }
+    printf "%s %s\n", (x[1] < y[1] ? x[1] : y[1]), (x[2] < y[2] ? x[2] : y[2]) }'; }
 bd='' bl=''
 k=0
 while [ "$k" -lt "$REPEAT" ]; do
-    bd=$(min "$(dem_loop 1)" "$bd")
-    bl=$(min "$(lmp_loop "$K" multi)" "$bl")
+    bd=$(minpair "$(dem_loop 1)" "$bd")
+    bl=$(minpair "$(lmp_loop "$K" multi)" "$bl")
     k=$((k + 1))
 done
 echo
-echo "# ratio 10: $NL x 1 mm + $NFINE x 0.1 mm, periodic, $K steps of $SRDT s, skin $SRSKIN m; $(lmp -h 2> /dev/null | grep -m1 'Large-scale' | sed 's/^Large-scale Atomic.*Simulator - /LAMMPS /') neighbor multi, 1 process; dem-step 1 thread (auto: multi)"
-printf 'code\tthreads\tparticles\tsteps\tloop[s]\tns_per_particle_step\n'
-printf 'dem-step\t1\t%d\t%d\t%s\t%.1f\n' "$N" "$K" "$bd" "$(awk -v l="$bd" -v n="$N" -v k="$K" 'BEGIN { print l / (n * k) * 1e9 }')"
-printf 'lammps-multi\t1\t%d\t%d\t%s\t%.1f\n' "$N" "$K" "$bl" "$(awk -v l="$bl" -v n="$N" -v k="$K" 'BEGIN { print l / (n * k) * 1e9 }')"
-printf 'LAMMPS / dem-step\t%.2f\n' "$(awk -v a="$bl" -v b="$bd" 'BEGIN { print a / b }')"
+echo "# ratio 10: $NL x 1 mm + $NFINE x 0.1 mm, periodic, $K steps of $SRDT s, skin $SRSKIN m; $(lmp -h 2> /dev/null | grep -m1 'Large-scale' | sed 's/^Large-scale Atomic.*Simulator - /LAMMPS /') neighbor multi, 1 process; dem-step 1 thread (auto: multi); load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# loop: wall time of the steps; cpu: the CPU time the process used in them (less sensitive to a shared machine)"
+printf 'code\tthreads\tparticles\tsteps\tloop[s]\tcpu[s]\tns_per_particle_step\tcpu_ns_per_particle_step\n'
+row() { echo "$3" | awk -v c="$1" -v t="$2" -v n="$N" -v k="$K" '{ printf "%s\t%s\t%d\t%d\t%s\t%s\t%.1f\t%.1f\n", c, t, n, k, $1, $2, $1 / (n * k) * 1e9, $2 / (n * k) * 1e9 }'; }
+row dem-step 1 "$bd"
+row lammps-multi 1 "$bl"
+awk -v a="$bl" -v b="$bd" 'BEGIN { split(a, x, " "); split(b, y, " "); printf "LAMMPS / dem-step\t%.2f (wall)\t%.2f (cpu)\n", x[1] / y[1], x[2] / y[2] }'
