@@ -14,8 +14,9 @@
 # (rebuilds, the per-step displacement check, a few contacts): the contact-rich settled bed is
 # make bench's step case.
 #
-# Rows (TSV): case, backend, threads, particles, steps, loop[s] (wall minus the -n 0 run),
-# ns per particle-step, and its ratio to the monodisperse case (bin at R = 1, same threads). Runs of
+# Rows (TSV): case, backend, threads, particles, steps, loop[s] (wall minus the -n 0 run), cpu[s]
+# (user + system, likewise), both per particle-step, and the CPU time's ratio to the monodisperse
+# case (bin at R = 1, same threads). Runs of
 # the two backends alternate (interleaved) and each time is the best of SR_REPEAT (default 2):
 # the machine may be shared. bin is run up to R = 10 only (at R = 20 each fine would test every
 # fine of 27 cells sized for the large spheres: hours). Both backends' outputs are compared
@@ -76,21 +77,20 @@ make_case()
     echo "$f"
 }
 
-# best_loop STATE BACKEND THREADS OUT: the best of REPEAT (K-step run minus 0-step run), s
+# best_loop STATE BACKEND THREADS OUT: "wall cpu" of the K-step run less the 0-step run, s (the
+# best of REPEAT each; cpu: user + system time, which a shared machine disturbs less)
 best_loop()
 {
     best=
     k=0
     while [ "$k" -lt "$REPEAT" ]; do
-        t0=$(now)
         # shellcheck disable=SC2086
-        "$WORK/dem-step" -q -n 0 $OPTS --neighbor "$2" --threads "$3" "$1" > /dev/null
-        t1=$(now)
+        /usr/bin/time -f "%e %U %S" -o "$WORK/t0" "$WORK/dem-step" -q -n 0 $OPTS --neighbor "$2" --threads "$3" "$1" > /dev/null
         # shellcheck disable=SC2086
-        "$WORK/dem-step" -q -n "$SR_STEPS" $OPTS --neighbor "$2" --threads "$3" "$1" > "$4"
-        t2=$(now)
-        t=$(awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.3f", (c - b) - (b - a) }')
-        best=$(awk -v a="$t" -v b="$best" 'BEGIN { print ((b == "" || a < b) ? a : b) }')
+        /usr/bin/time -f "%e %U %S" -o "$WORK/tk" "$WORK/dem-step" -q -n "$SR_STEPS" $OPTS --neighbor "$2" --threads "$3" "$1" > "$4"
+        t=$(awk 'NR == FNR { w = $1; c = $2 + $3; next } { printf "%.3f %.3f", $1 - w, $2 + $3 - c }' "$WORK/t0" "$WORK/tk")
+        best=$(awk -v a="$t" -v b="$best" 'BEGIN { split(a, x, " "); if (b == "") { print a; exit }; split(b, y, " ")
+            printf "%s %s\n", (x[1] < y[1] ? x[1] : y[1]), (x[2] < y[2] ? x[2] : y[2]) }')
         k=$((k + 1))
     done
     echo "$best"
@@ -115,7 +115,7 @@ if [ "$mode" = instructions ]; then
     echo "# instructions per particle-step: valgrind --tool=cachegrind, $SR_STEPS steps minus 0 steps, 1 thread"
     printf 'case\tbackend\tparticles\tsteps\tinstructions_per_particle_step\tratio_to_R1\n'
 else
-    printf 'case\tbackend\tthreads\tparticles\tsteps\tloop[s]\tns_per_particle_step\tratio_to_R1\n'
+    printf 'case\tbackend\tthreads\tparticles\tsteps\tloop[s]\tcpu[s]\tns_per_particle_step\tcpu_ns_per_particle_step\tcpu_ratio_to_R1\n'
 fi
 ref1= ref2=
 bad=0
@@ -133,9 +133,11 @@ for r in $RATIOS; do
         else
             for t in 1 2; do
                 l=$(best_loop "$st" "$b" "$t" "$WORK/$b-$t.dem")
-                v=$(awk -v l="$l" -v n="$n" -v k="$SR_STEPS" 'BEGIN { printf "%.1f", l / (n * k) * 1e9 }')
-                eval "[ -n \"\$ref$t\" ] || ref$t=$v"
-                printf 'R=%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\n' "$r" "$b" "$t" "$n" "$SR_STEPS" "$l" "$v" "$(eval "awk -v a=$v -v b=\$ref$t 'BEGIN { print a / b }'")"
+                v=$(echo "$l" | awk -v n="$n" -v k="$SR_STEPS" '{ printf "%.1f %.1f", $1 / (n * k) * 1e9, $2 / (n * k) * 1e9 }')
+                c=${v#* }
+                eval "[ -n \"\$ref$t\" ] || ref$t=$c"
+                printf 'R=%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\n' "$r" "$b" "$t" "$n" "$SR_STEPS" "${l% *}" "${l#* }" "${v% *}" "$c" \
+                    "$(eval "awk -v a=$c -v b=\$ref$t 'BEGIN { print a / b }'")"
             done
         fi
     done
