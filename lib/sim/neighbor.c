@@ -183,6 +183,7 @@ static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const i
                 for (size_t e = cs[cell]; e < cs[cell + 1]; e++) {
                     size_t b = items[e];
                     if (a > b) continue;                            /* found from b's side */
+                    if (a == b && !(sh[0] | sh[1] | sh[2])) continue; /* itself */
                     if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue; /* before any distance */
                     sim->nbr.tests++;
                     if ((st = nbr_candidate(sim, a, b, sh, err))) return st;

@@ -224,6 +224,7 @@ static dem_status scan_level(dem_sim *sim, const struct nbr_multi *m, size_t a, 
                     const ml_item *it = &m->items[e2];
                     size_t b = it->idx;
                     if (own && b < a) continue;                 /* found from b's side */
+                    if (b == a && !(sh[0] | sh[1] | sh[2])) continue; /* itself */
                     if (!dem_groups_interact(&sim->st, sim->p.group[a], it->grp)) continue;
                     sim->nbr.tests++;
                     /* prefilter in a's orientation with the box's reach (>= the pair's) */
