@@ -18,7 +18,7 @@
 # (user + system, likewise), both per particle-step, and the CPU time's ratio to the monodisperse
 # case (bin at R = 1, same threads). Runs of
 # the two backends alternate (interleaved) and each time is the best of SR_REPEAT (default 2):
-# the machine may be shared. bin is run up to R = 10 only (at R = 20 each fine would test every
+# the machine may be shared. bin is run up to R = SR_BIN_MAX (default 10) only (at R = 20 each fine would test every
 # fine of 27 cells sized for the large spheres: hours). Both backends' outputs are compared
 # (cmp of the decoded state): they must be the same bits.
 #
@@ -26,6 +26,7 @@
 # of the solid volume in fines), in LAMMPS 29Sep2021 with `neighbor SKIN multi` (one collection
 # per type: Shire, Hanley and Stratford 2021) and in dem-step (auto: multi), 1 process / thread,
 # the same law as make bench's (lammps/in.sizeratio).
+# SR_THREADS: the thread counts (default "1 2"); SR_RATIOS, SR_NF, SR_STEPS, SR_REPEAT as above.
 #
 # --instructions: instructions per particle-step instead of times (valgrind --tool=cachegrind,
 # K steps minus 0 steps): on a shared machine instruction counts do not depend on the load.
@@ -131,7 +132,7 @@ for r in $RATIOS; do
             [ -n "$ref1" ] || ref1=$v
             printf 'R=%s\t%s\t%s\t%s\t%s\t%.2f\n' "$r" "$b" "$n" "$SR_STEPS" "$v" "$(awk -v a="$v" -v b="$ref1" 'BEGIN { print a / b }')"
         else
-            for t in 1 2; do
+            for t in ${SR_THREADS:-1 2}; do
                 l=$(best_loop "$st" "$b" "$t" "$WORK/$b-$t.dem")
                 v=$(echo "$l" | awk -v n="$n" -v k="$SR_STEPS" '{ printf "%.1f %.1f", $1 / (n * k) * 1e9, $2 / (n * k) * 1e9 }')
                 c=${v#* }
