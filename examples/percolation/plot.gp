@@ -1,5 +1,5 @@
 # plot.gp - out/percolation.png: (a) the fraction of fines still in the bed against time, (b) the
-# fines' depth distribution at the end (Fig. 14), (c) the trapped fraction against the friction
+# fines in the bed by height at three times (Fig. 14), (c) the trapped fraction against the friction
 # coefficient with mu_c(20) (equations.md §1.4). gnuplot -e "dir='out'; top=...; muc=..." plot.gp
 set terminal pngcairo size 1500,480 font ",11"
 set output dir.'/percolation.png'
@@ -12,17 +12,24 @@ set ylabel 'fraction of the fines'
 set yrange [0:1.05]
 plot dir.'/frames-vv.tsv' using 1:5 with linespoints lw 2 title 'vv', \
      dir.'/frames-vv-improved.tsv' using 1:5 with linespoints lw 2 title 'vv-improved'
-set title 'depth distribution of the fines at the end'
-set xlabel 'fraction of the fines per 0.5 mm'
-set ylabel 'height z [mm] (bed: 0 to top)'
+set title 'fines in the bed by height at t = 0.1, 0.2, 0.3 s (Fig. 14)'
+set xlabel 'fines per 0.5 mm of height'
+set ylabel 'height z above the bed bottom [mm]'
 set autoscale x
-set yrange [-20:top*1000 + 2]
-set arrow 1 from graph 0, first top*1000 to graph 1, first top*1000 nohead dt 2
-set arrow 2 from graph 0, first 0 to graph 1, first 0 nohead dt 2
-plot dir.'/depth-vv.tsv' using 2:($1*1000) with steps lw 2 title 'vv', \
-     dir.'/depth-vv-improved.tsv' using 2:($1*1000) with steps lw 2 title 'vv-improved'
+set logscale x
+set xrange [0.8:*]
+set yrange [0:top*1000]
+plot dir.'/depth-vv.tsv' using 2:($1*1000) with steps lw 2 lc rgb '#1f77b4' title 'vv 0.1 s', \
+     dir.'/depth-vv.tsv' using 3:($1*1000) with steps lw 2 lc rgb '#ff7f0e' title 'vv 0.2 s', \
+     dir.'/depth-vv.tsv' using 4:($1*1000) with steps lw 3 lc rgb '#d62728' title 'vv 0.3 s', \
+     dir.'/depth-vv-improved.tsv' using 2:($1*1000) with steps lw 2 dt 2 lc rgb '#1f77b4' title 'vv-improved 0.1 s', \
+     dir.'/depth-vv-improved.tsv' using 3:($1*1000) with steps lw 2 dt 2 lc rgb '#ff7f0e' title 'vv-improved 0.2 s', \
+     dir.'/depth-vv-improved.tsv' using 4:($1*1000) with steps lw 3 dt 2 lc rgb '#2ca02c' title 'vv-improved 0.3 s'
+unset logscale x
+set autoscale x
 unset arrow
 set title 'trapped fraction against friction (size ratio 20)'
+set key left top
 set xlabel 'friction coefficient {/Symbol m}'
 set ylabel 'fraction of the fines trapped at the end'
 set autoscale y
