@@ -163,6 +163,17 @@ static const char usage_text[] =
 "                       particles of group A do not interact with those of group B (groups\n"
 "                       1..32 are the bits of the particles' group field)\n"
 "      --skin S         neighbour-list skin, m (default 0.2 of the smallest radius)\n"
+"      --neighbor auto|bin|multi\n"
+"                       the neighbour search (setting neighbor.grid): bin, one grid of cells\n"
+"                       2 r_max + skin wide; multi, a hierarchy of grids, one per size class\n"
+"                       (Ogarko and Luding 2012, LAMMPS' neighbor multi), each pair searched\n"
+"                       from its smaller sphere's level in that level and the coarser ones, so a\n"
+"                       fine tests only the spheres near it; auto (default): multi when the\n"
+"                       largest radius exceeds 3 times the smallest. Both find the same pairs:\n"
+"                       results are the same bits with either (and any --threads)\n"
+"      --level-ratio Q  multi's levels (setting neighbor.level_ratio): level L holds the radii in\n"
+"                       (r_max/Q^(L+1), r_max/Q^L], empty levels dropped (default 2: a\n"
+"                       bidisperse system gets two levels at any size ratio)\n"
 "      --wall-velocity K=VX,VY,VZ\n"
 "                       set the velocity of wall K (0-based, as dem-probe lists them), m/s\n"
 "\n"
@@ -285,9 +296,10 @@ struct cmdline {
     const char *input;
     const char *output;    /* -o FILE (NULL: standard output) */
     /* setting overrides: applied to the frame's settings */
-    const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore, *carry;
+    const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore, *carry, *neighbor;
     int has_gravity, has_kn, has_kt, has_vc, has_max_overlap, has_gamma_n, has_gamma_t, has_local, has_drag, has_skin;
-    double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin;
+    int has_level_ratio;
+    double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin, level_ratio;
     char **wall_velocity;
     int nwall_velocity;
     dem_sim_limits limits; /* --stop-overlap, --stop-move */
@@ -317,7 +329,8 @@ enum {
     OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
     OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
     OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
-    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL, OPT_JACOBIAN
+    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL, OPT_JACOBIAN,
+    OPT_NEIGHBOR, OPT_LEVEL_RATIO
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -384,6 +397,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"alpha", required_argument, 0, OPT_ALPHA}, {"newton-tol", required_argument, 0, OPT_NEWTON_TOL},
         {"newton-max", required_argument, 0, OPT_NEWTON_MAX}, {"krylov-tol", required_argument, 0, OPT_KRYLOV_TOL},
         {"jacobian", required_argument, 0, OPT_JACOBIAN},
+        {"neighbor", required_argument, 0, OPT_NEIGHBOR}, {"level-ratio", required_argument, 0, OPT_LEVEL_RATIO},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -445,6 +459,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_DRAG: c->drag = cli_double("--drag", optarg); c->has_drag = 1; break;
         case OPT_IGNORE: c->ignore = optarg; break;
         case OPT_SKIN: c->skin = cli_double("--skin", optarg); c->has_skin = 1; break;
+        case OPT_NEIGHBOR: c->neighbor = optarg; break;
+        case OPT_LEVEL_RATIO: c->level_ratio = cli_double("--level-ratio", optarg); c->has_level_ratio = 1; break;
         case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
         case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
         case OPT_NO_EXACT: c->exact = -1; break;
@@ -574,6 +590,12 @@ static void apply_overrides(const struct cmdline *c, dem_settings *st)
     }
     if (c->has_drag) st->drag = c->drag;
     if (c->has_skin) st->skin = c->skin;
+    if (c->neighbor) {
+        int g = dem_neighbor_grid_find(c->neighbor);
+        if (g < 0) cli_usage("--neighbor: unknown '%s' (" DEM_NEIGHBOR_GRID_NAMES ")", c->neighbor);
+        st->grid = (dem_neighbor_grid)g;
+    }
+    if (c->has_level_ratio) st->level_ratio = c->level_ratio;
     if (c->has_cell_gain) st->cell_gain = c->cell_gain;
     if (c->has_cell_max_rate) st->cell_max_rate = c->cell_max_rate;
     if (c->ignore && dem_settings_parse_ignore(st, c->ignore, &err)) cli_usage_err("--ignore", &err);
@@ -821,6 +843,20 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
  * and how each scales: the collision time of Hertz (seed 001 eq 1) tc ~ (m*^2 / (R* E*^2 vc))^(1/5),
  * of a spring tc = pi sqrt(m* / kn); the p-wave step r sqrt(rho / E). Printed with -v, or when the
  * run is long enough for it to matter. */
+/* -v: the neighbour search at its first build. */
+static void report_neighbor(const dem_sim *sim, const dem_settings *st)
+{
+    dem_neighbor_info ni;
+    dem_sim_neighbor_info(sim, &ni);
+    fprintf(stderr, "dem-step: neighbour search %s (neighbor.grid %s)", ni.multi ? "multi" : "bin", dem_neighbor_grid_name(st->grid));
+    if (ni.multi) {
+        fprintf(stderr, ", %d level%s by radius ratio %g:", ni.levels, ni.levels == 1 ? "" : "s", st->level_ratio);
+        for (int l = 0; l < ni.levels; l++)
+            fprintf(stderr, "%s r_max %g m (%zu particles)", l ? "," : "", ni.rmax[l], ni.count[l]);
+    }
+    fprintf(stderr, "; first build: %llu distance tests, %zu pairs within the skin\n", (unsigned long long)ni.tests, ni.pairs);
+}
+
 static void dt_guidance(const dem_settings *st, const dem_dt_estimates *e, double dt, long long steps)
 {
     const char *law = dem_normal_models[st->normal]->name;
@@ -925,6 +961,7 @@ int main(int argc, char **argv)
     dem_sim_set_dt(sim, dt);
     report_dt(&est, dt, c.quiet);
     if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
+    if (c.verbose) report_neighbor(sim, &st);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
         cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
                 dt, dt / est.contact_time, est.contact_time, est.recommended, c.stop_dt);

@@ -27,12 +27,15 @@ void dem_settings_default(dem_settings *st)
     st->vi_newton_tol = 1e-12;
     st->vi_newton_max = 50;
     st->vi_krylov_tol = 1e-13;
+    st->grid = DEM_NEIGHBOR_AUTO;
+    st->level_ratio = DEM_NEIGHBOR_LEVEL_RATIO;
 }
 
 static const char *const integrator_names[] = {"vv", "vv-improved", "variational"};
 static const char *const kn_rule_names[] = {"given", "hertz", "yade", "overlap"};
 static const char *const local_form_names[] = {"hanley", "yade"};
 static const char *const carry_names[] = {"exact", "rescale", "project", "project-only", "none"};
+static const char *const grid_names[] = {"auto", "bin", "multi"};
 
 static int name_index(const char *const *names, int n, const char *name)
 {
@@ -42,10 +45,12 @@ static int name_index(const char *const *names, int n, const char *name)
 }
 
 int dem_carry_find(const char *name) { return name_index(carry_names, 5, name); }
+int dem_neighbor_grid_find(const char *name) { return name_index(grid_names, 3, name); }
+const char *dem_neighbor_grid_name(dem_neighbor_grid g) { return grid_names[g]; }
 
 /* Every setting key: its type and where it goes. */
 typedef enum { K_STR_INTEGRATOR, K_STR_NORMAL, K_STR_TANGENTIAL, K_STR_DAMPING, K_STR_KN_RULE,
-               K_STR_LOCAL_FORM, K_STR_CARRY, K_STR_IGNORE, K_F64, K_VEC3 } key_kind;
+               K_STR_LOCAL_FORM, K_STR_CARRY, K_STR_GRID, K_STR_IGNORE, K_F64, K_VEC3 } key_kind;
 
 typedef struct {
     const char *key;
@@ -73,6 +78,8 @@ static const setting_key keys[] = {
     {"damping.drag", K_F64, OFF(drag)},
     {"neighbor.skin", K_F64, OFF(skin)},
     {"neighbor.sort_every", K_F64, OFF(sort_every)},
+    {"neighbor.grid", K_STR_GRID, 0},
+    {"neighbor.level_ratio", K_F64, OFF(level_ratio)},
     {"cell.gain", K_F64, OFF(cell_gain)},
     {"cell.max_rate", K_F64, OFF(cell_max_rate)},
     {"interact.ignore", K_STR_IGNORE, 0},
@@ -138,6 +145,11 @@ static dem_status read_key(dem_settings *st, const setting_key *k, const dem_par
             return dem_fail(err, DEM_ERR_VALUE, "setting model.carry: unknown '%s' (" DEM_CARRY_NAMES ")", p->v.s);
         st->carry = (dem_carry)idx;
         return DEM_OK;
+    case K_STR_GRID:
+        if ((idx = dem_neighbor_grid_find(p->v.s)) < 0)
+            return dem_fail(err, DEM_ERR_VALUE, "setting neighbor.grid: unknown '%s' (" DEM_NEIGHBOR_GRID_NAMES ")", p->v.s);
+        st->grid = (dem_neighbor_grid)idx;
+        return DEM_OK;
     case K_STR_IGNORE: return dem_settings_parse_ignore(st, p->v.s, err);
     case K_F64: memcpy((char *)st + k->offset, &p->v.f[0], sizeof(double)); return DEM_OK;
     case K_VEC3: memcpy((char *)st + k->offset, p->v.f, 3 * sizeof(double)); return DEM_OK;
@@ -172,6 +184,8 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
         return BAD("setting cell.max_rate = %g must be >= 0 and finite", st->cell_max_rate);
     if (!(st->sort_every >= 0.0 && st->sort_every <= 1e15 && st->sort_every == floor(st->sort_every)))
         return BAD("setting neighbor.sort_every = %g must be a whole number of steps >= 0", st->sort_every);
+    if (!(st->level_ratio > 1.0 && st->level_ratio <= 1e6))
+        return BAD("setting neighbor.level_ratio = %g must lie in (1, 1e6]", st->level_ratio);
     if (!(st->exact_quantum >= 0.0 && isfinite(st->exact_quantum)) ||
         (st->exact_quantum > 0.0 && frexp(st->exact_quantum, &(int){0}) != 0.5))
         return BAD("setting exact.quantum = %g must be 0 (off) or a positive power of two", st->exact_quantum);
@@ -235,6 +249,7 @@ dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *
         case K_STR_KN_RULE: text = kn_rule_names[st->kn_rule]; break;
         case K_STR_LOCAL_FORM: text = local_form_names[st->local_form]; break;
         case K_STR_CARRY: text = carry_names[st->carry]; break;
+        case K_STR_GRID: text = grid_names[st->grid]; break;
         case K_STR_IGNORE:
             ignore_text(st, buf, sizeof buf);
             text = buf;

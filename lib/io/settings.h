@@ -15,6 +15,13 @@
 /* variational: the implicit variational integrator of seed 004 (lib/sim/variational.c) */
 typedef enum { DEM_INTEGRATOR_VV = 0, DEM_INTEGRATOR_VV_IMPROVED = 1, DEM_INTEGRATOR_VARIATIONAL = 2 } dem_integrator;
 typedef enum { DEM_LOCAL_HANLEY = 0, DEM_LOCAL_YADE = 1 } dem_local_form;
+/* The neighbour search's backend (lib/sim/neighbor.c, neighbor_multi.c): auto picks multi when
+ * the largest radius exceeds DEM_NEIGHBOR_AUTO_RATIO times the smallest. Every backend finds the
+ * same pairs, so the results are the same bits whichever runs. */
+typedef enum { DEM_NEIGHBOR_AUTO = 0, DEM_NEIGHBOR_BIN = 1, DEM_NEIGHBOR_MULTI = 2 } dem_neighbor_grid;
+#define DEM_NEIGHBOR_AUTO_RATIO 3.0
+/* The default largest ratio of radii within one level of the hierarchical grid. */
+#define DEM_NEIGHBOR_LEVEL_RATIO 2.0
 /* How a tangential history is carried onto the new contact plane (lib/laws/carry.h). */
 typedef enum { DEM_CARRY_EXACT = 0, DEM_CARRY_RESCALE, DEM_CARRY_PROJECT, DEM_CARRY_PROJECT_ONLY, DEM_CARRY_NONE } dem_carry;
 /* How hooke's kn is obtained when not given. */
@@ -45,6 +52,8 @@ typedef struct {
     double drag;                /* drag factor gamma_d per step (1: off), seed 000 eq 25 */
     double skin;                /* neighbour-list skin, m (0: automatic, 0.2 of the smallest radius) */
     double sort_every;          /* steps between spatial sorts of the particles, counted from step 0 (0: never) */
+    dem_neighbor_grid grid;     /* neighbor.grid: auto, bin or multi */
+    double level_ratio;         /* neighbor.level_ratio: largest r_max / r_min within one level of multi (> 1) */
     uint32_t ignore[DEM_GROUPS];/* ignore[a] bit b: group a+1 does not interact with group b+1 */
     double exact_quantum;       /* exact (fixed-point) mode's position quantum, m, a power of two (0: off) */
     double cell_gain;           /* the cell servo's gain, 1/(Pa s) (0: automatic, see sim.h) */
@@ -61,6 +70,10 @@ typedef struct {
 /* The carry rule named name (exact, rescale, project, project-only, none), or -1. */
 int dem_carry_find(const char *name);
 #define DEM_CARRY_NAMES "exact, rescale, project, project-only, none"
+/* The neighbour backend named name (auto, bin, multi), or -1; and its name. */
+int dem_neighbor_grid_find(const char *name);
+const char *dem_neighbor_grid_name(dem_neighbor_grid g);
+#define DEM_NEIGHBOR_GRID_NAMES "auto, bin, multi"
 
 /* The defaults: vv-improved, no gravity, hertz + history + restitution damping, vc 1 m/s. */
 void dem_settings_default(dem_settings *st);

@@ -15,7 +15,7 @@
 #include "io/system.h"
 
 #define DEM_FORMAT_MAJOR 1
-#define DEM_FORMAT_MINOR 4
+#define DEM_FORMAT_MINOR 5
 #define DEM_MAGIC "DEMSTRM\0" /* 8 bytes at the start of every frame payload */
 #define DEM_LEVEL_DEFAULT 1   /* deflate level: fast; doubles compress little at higher levels */
 

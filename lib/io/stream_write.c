@@ -208,9 +208,7 @@ dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err)
     uint8_t *p = w_room(w, 16, &st, err);
     memcpy(p, DEM_MAGIC, 8);
     dem_put_u16(p + 8, DEM_FORMAT_MAJOR);
-    /* a frame with bonds is format 1.5 (its BOND section is required: older readers refuse it);
-     * one without is laid out as 1.4 wrote it */
-    dem_put_u16(p + 10, s->nbonds ? 5 : DEM_FORMAT_MINOR);
+    dem_put_u16(p + 10, DEM_FORMAT_MINOR);
     dem_put_u32(p + 12, 0);
     if ((st = w_table(w, &dem_rec_head, s, 1, 0, err)) ||
         (st = w_params(w, s, err)) ||

@@ -28,6 +28,7 @@ void nbr_free(dem_sim *sim)
     free(sim->nbr.cell_items);
     free(sim->nbr.wall_build);
     free(sim->nbr.cell_start);
+    nbr_multi_free(sim);
 }
 
 double nbr_default_skin(const dem_sim *sim)
@@ -38,13 +39,9 @@ double nbr_default_skin(const dem_sim *sim)
     return sim->p.n ? 0.2 * rmin : 0.0;
 }
 
-typedef struct {
-    int n[3];         /* cells along each axis */
-    double lo[3];     /* fractional (or absolute) coordinate of the grid's lower corner */
-    double size[3];   /* cell size in the same coordinates */
-} grid;
+typedef nbr_grid grid;
 
-static dem_status grid_setup(const dem_sim *sim, double cutoff, grid *g, dem_error *err)
+dem_status nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, grid *g, dem_error *err)
 {
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t a = 0; a < sim->p.n; a++) {
@@ -58,7 +55,7 @@ static dem_status grid_setup(const dem_sim *sim, double cutoff, grid *g, dem_err
     /* Limit the grid to a few cells per particle so that a stray particle far away does not
      * make it huge. The counts are worked out in doubles and cast only once they are that small
      * (a particle 1e12 m away must not overflow an int). */
-    double max_cells = 8.0 * (double)sim->p.n + 27.0, nc[3];
+    double max_cells = 8.0 * (double)nitems + 27.0, nc[3];
     for (int k = 0; k < 3; k++) {
         double width = sim->b.cell.flags ? cell_width(&sim->b.cell, k) : 1.0; /* metres per unit */
         double cut = cutoff / width;                                           /* cutoff in these units */
@@ -128,6 +125,39 @@ static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_er
     return DEM_OK;
 }
 
+dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err)
+{
+    int32_t s[3] = {sh[0], sh[1], sh[2]};
+    if (a == b) { /* own image: keep s > 0 */
+        int pos = s[0] ? s[0] > 0 : s[1] ? s[1] > 0 : s[2] > 0;
+        if (!pos) return DEM_OK;
+    } else if (a > b) { /* canonical orientation: i < j, x_j + H s near x_i */
+        size_t t = a;
+        a = b;
+        b = t;
+        for (int k = 0; k < 3; k++) s[k] = -s[k];
+    }
+    dem_vec3 xb = sim->p.x[b];
+    if (s[0] | s[1] | s[2]) xb = dem_v3_add(xb, cell_shift(sim, s));
+    double reach = sim->p.r[a] + sim->p.r[b] + sim->nbr.skin + sim->nbr.reach; /* reach: a JKR neck's */
+    double d2 = dem_v3_norm2(dem_v3_sub(sim->p.x[a], xb));
+    if (d2 >= reach * reach) return DEM_OK;
+    if (d2 == 0.0) /* no normal: the contact law is undefined */
+        return dem_fail(err, DEM_ERR_VALUE, "particles %llu and %llu have the same centre (%g, %g, %g) m: no contact normal is defined",
+                        (unsigned long long)sim->p.id[a], (unsigned long long)sim->p.id[b], xb.x, xb.y, xb.z);
+    if (sim->bd.n && bonds_excluded(sim, a, b, s)) return DEM_OK; /* bonded: the bond alone acts */
+    return store_add_pair(sim, (uint32_t)a, (uint32_t)b, s, err);
+}
+
+int nbr_uses_multi(const dem_sim *sim)
+{
+    if (sim->st.grid != DEM_NEIGHBOR_AUTO) return sim->st.grid == DEM_NEIGHBOR_MULTI;
+    double rmin = INFINITY;
+    for (size_t a = 0; a < sim->p.n; a++)
+        if (sim->p.r[a] < rmin) rmin = sim->p.r[a];
+    return sim->p.n && sim->p.rmax > DEM_NEIGHBOR_AUTO_RATIO * rmin;
+}
+
 /* The candidate pairs of particle a (in cell c) with the particles of the 27 cells around it,
  * each pair found once (from its smaller index), into the store. */
 static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const int c[3], dem_error *err)
@@ -152,26 +182,13 @@ static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const i
                 }
                 if (skip) continue;
                 size_t cell = ((size_t)nc[2] * g->n[1] + nc[1]) * g->n[0] + nc[0];
-                dem_vec3 shift = cell_shift(sim, sh);
                 for (size_t e = cs[cell]; e < cs[cell + 1]; e++) {
                     size_t b = items[e];
-                    int self = b == a;
                     if (a > b) continue;                            /* found from b's side */
-                    if (self) {                                     /* own image: keep s > 0 */
-                        if (!(sh[0] | sh[1] | sh[2])) continue;
-                        int pos = sh[0] ? sh[0] > 0 : sh[1] ? sh[1] > 0 : sh[2] > 0;
-                        if (!pos) continue;
-                    }
-                    dem_vec3 xb = dem_v3_add(sim->p.x[b], shift);
-                    double reach = sim->p.r[a] + sim->p.r[b] + sim->nbr.skin + sim->nbr.reach;
-                    double d2 = dem_v3_norm2(dem_v3_sub(sim->p.x[a], xb));
-                    if (d2 >= reach * reach) continue;
-                    if (d2 == 0.0) /* no normal: the contact law is undefined */
-                        return dem_fail(err, DEM_ERR_VALUE, "particles %llu and %llu have the same centre (%g, %g, %g) m: no contact normal is defined",
-                                        (unsigned long long)sim->p.id[a], (unsigned long long)sim->p.id[b], xb.x, xb.y, xb.z);
-                    if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue;
-                    if (sim->bd.n && bonds_excluded(sim, a, b, sh)) continue; /* bonded: the bond alone acts */
-                    if ((st = store_add_pair(sim, (uint32_t)a, (uint32_t)b, sh, err))) return st;
+                    if (a == b && !(sh[0] | sh[1] | sh[2])) continue; /* itself */
+                    if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue; /* before any distance */
+                    sim->nbr.tests++;
+                    if ((st = nbr_candidate(sim, a, b, sh, err))) return st;
                 }
             }
     return DEM_OK;
@@ -181,11 +198,17 @@ dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
 {
     dem_status st;
     double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach;
-    grid g;
-    if ((st = grid_setup(sim, cutoff, &g, err))) return st;
-    uint32_t *cellof = malloc((sim->p.n ? sim->p.n : 1) * sizeof *cellof);
-    if (!cellof) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
-    if ((st = grid_bin(sim, &g, cellof, err))) { free(cellof); return st; }
+    int multi = nbr_uses_multi(sim);
+    grid g = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    uint32_t *cellof = NULL;
+    /* the single-level grid orders the particles for either backend (the sort decides the order
+     * of every sum, so both must sort alike to give the same bits); multi needs it only then */
+    if (!multi || sort) {
+        if ((st = nbr_grid_setup(sim, cutoff, sim->p.n, &g, err))) return st;
+        cellof = malloc((sim->p.n ? sim->p.n : 1) * sizeof *cellof);
+        if (!cellof) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
+        if ((st = grid_bin(sim, &g, cellof, err))) { free(cellof); return st; }
+    }
     size_t *items = sim->nbr.cell_items;
     /* particles into cell order; then the cell of particle k is the k-th of the sorted list.
      * Done at fixed steps only (see the integrators): the order decides the order of every sum,
@@ -202,10 +225,15 @@ dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     dem_contact_rec *old;
     size_t nold;
     if ((st = store_begin_pairs(sim, &old, &nold, err))) { free(cellof); return st; }
-    for (size_t a = 0; a < sim->p.n; a++) {
-        int c[3] = {(int)(cellof[a] % g.n[0]), (int)(cellof[a] / g.n[0] % g.n[1]), (int)(cellof[a] / g.n[0] / g.n[1])};
-        if ((st = scan_neighbours(sim, &g, a, c, err))) { free(old); free(cellof); return st; }
-    }
+    sim->nbr.tests = 0;
+    sim->nbr.used_multi = multi;
+    if (multi) {
+        if ((st = nbr_multi_pairs(sim, err))) { free(old); free(cellof); return st; }
+    } else
+        for (size_t a = 0; a < sim->p.n; a++) {
+            int c[3] = {(int)(cellof[a] % g.n[0]), (int)(cellof[a] / g.n[0] % g.n[1]), (int)(cellof[a] / g.n[0] / g.n[1])};
+            if ((st = scan_neighbours(sim, &g, a, c, err))) { free(old); free(cellof); return st; }
+        }
     free(cellof);
     st = store_end_pairs(sim, old, nold, err);
     free(old);

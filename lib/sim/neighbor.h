@@ -23,5 +23,30 @@ int nbr_needs_rebuild(const dem_sim *sim);
 /* Whether wall k can reach particle a before the next rebuild: within the skin now, or of
  * undefined geometry (on a cylinder's axis). */
 int nbr_wall_near(const dem_sim *sim, size_t a, size_t k);
+/* Whether nbr_rebuild uses the hierarchical grid (neighbor.grid multi, or auto with a size ratio
+ * r_max / r_min above DEM_NEIGHBOR_AUTO_RATIO). */
+int nbr_uses_multi(const dem_sim *sim);
+
+/* ---- shared by the backends (neighbor.c, neighbor_multi.c) ---- */
+typedef struct {
+    int n[3];         /* cells along each axis */
+    double lo[3];     /* fractional (or absolute) coordinate of the grid's lower corner */
+    double size[3];   /* cell size in the same coordinates */
+} nbr_grid;
+/* A grid over the particles' extent (the whole cell along periodic axes) with cells at least
+ * cutoff wide, at most 8 nitems + 27 cells. */
+dem_status nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, nbr_grid *g, dem_error *err);
+/* The candidate pair (a, b) seen through image sh of b (x_b + H sh near x_a), a != b or sh != 0,
+ * whose groups interact (the caller checks the masks first, and counts the test in nbr.tests):
+ * the distance test in the pair's canonical orientation (i = min(a, b), so that either backend
+ * computes the same bits), then into the store. */
+dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err);
+
+/* The hierarchical grid (neighbor_multi.c): every candidate pair into the store, between
+ * store_begin_pairs and store_end_pairs. */
+dem_status nbr_multi_pairs(dem_sim *sim, dem_error *err);
+void nbr_multi_free(dem_sim *sim);
+/* Its levels at the last build: count, and per level the largest radius and the particles. */
+int nbr_multi_levels(const dem_sim *sim, double *rmax, size_t *count, int most);
 
 #endif

@@ -45,6 +45,18 @@ void dem_sim_free(dem_sim *sim);
 int dem_sim_threads(const dem_sim *sim);
 
 void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est);
+
+/* The neighbour search at its last build (dem-step -v prints it). */
+#define DEM_NEIGHBOR_MAX_LEVELS 16
+typedef struct {
+    int multi;              /* 1: the hierarchical grid (neighbor.grid multi, or auto above the size ratio) */
+    int levels;             /* its levels (0 with the single-level grid) */
+    double rmax[DEM_NEIGHBOR_MAX_LEVELS];   /* each level's largest radius, m (coarsest first) */
+    size_t count[DEM_NEIGHBOR_MAX_LEVELS];  /* its particles */
+    uint64_t tests;         /* distance tests of the last build: the candidates the masks let through */
+    size_t pairs;           /* pairs in the list */
+} dem_neighbor_info;
+void dem_sim_neighbor_info(const dem_sim *sim, dem_neighbor_info *info);
 /* Set the time step (s > 0). */
 void dem_sim_set_dt(dem_sim *sim, double dt);
 double dem_sim_dt(const dem_sim *sim);

@@ -89,6 +89,9 @@ typedef struct {
     uint64_t sorted_step;   /* step of the last sort (UINT64_MAX: none yet) */
     uint64_t rebuilds;
     size_t *cell_start, *cell_items, cap_cells; /* cell grid scratch */
+    struct nbr_multi *multi;/* the hierarchical grid's levels and scratch (neighbor_multi.c), NULL until used */
+    int used_multi;         /* the last build used it */
+    uint64_t tests;         /* distance tests of the last build (pairs past the interaction masks) */
 } sim_neighbor;
 
 typedef struct {

@@ -148,8 +148,8 @@ static void test_codec(void)
         free(old.p);
         free(g.p);
     }
-    /* the writer writes minor 4 (1.3 added the end-of-stream marker, 1.4 F to CELL; the ENRG layout is 1.2's) */
-    CHECK(pl.p[10] == 4 && pl.p[11] == 0 && DEM_FORMAT_MINOR == 4);
+    /* the writer writes minor 5 (1.3 added the end-of-stream marker, 1.4 F to CELL, 1.5 settings keys; the ENRG layout is 1.2's) */
+    CHECK(pl.p[10] == 5 && pl.p[11] == 0 && DEM_FORMAT_MINOR == 5);
     free(f.p);
     free(pl.p);
     dem_system_free(&s);
