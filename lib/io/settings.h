@@ -48,6 +48,13 @@ typedef struct {
     double exact_quantum;       /* exact (fixed-point) mode's position quantum, m, a power of two (0: off) */
     double cell_gain;           /* the cell servo's gain, 1/(Pa s) (0: automatic, see sim.h) */
     double cell_max_rate;       /* the cell servo's largest strain rate, 1/s (0: automatic) */
+    /* rolling and twisting resistance (lib/laws/rolling.h); the keys are written only when one is on */
+    int rolling;                /* index into dem_rolling_models (0: none) */
+    int twisting;               /* index into dem_twisting_models (0: none) */
+    double rolling_stiffness;   /* k_r = this S_t R*^2, N m/rad (default 2: Iwashita & Oda, Yade) */
+    double rolling_damping;     /* fraction of the critical rolling damping (default 0.3: Ai et al. 2011) */
+    double twisting_stiffness;  /* sds: k_o = this S_t R*^2, N m/rad (default 0.5) */
+    double twisting_damping;    /* sds: fraction of the critical twisting damping (default 0.3) */
 } dem_settings;
 
 /* The carry rule named name (exact, rescale, project, project-only, none), or -1. */
