@@ -49,7 +49,7 @@ enum { DEM_RB_P = 0, DEM_RB_PD = 1, DEM_RB_X2 = 2, DEM_RB_K = 3 };
 
 /* One contact's rolling and twisting state: a side array beside the contact records, allocated
  * only when a rolling or twisting model is on (the default record does not grow). */
-typedef struct {
+typedef struct dem_roll_rec_s {
     double xr[3];     /* rolling displacement xi_r, m (slots 3-5) */
     double xo;        /* twist angle theta_o, rad (slot 6) */
     double fr[3];     /* rolling pseudo-force F_r on i, N: couple R* n x F_r (slots 7-9) */

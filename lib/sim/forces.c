@@ -15,6 +15,7 @@
 #include "sim/exact.h"
 #include "sim/integrate.h"
 #include "sim/par.h"
+#include "sim/roll.h"
 
 /* Contacts handed to the law at once (the block entry point). */
 #define LAW_CHUNK 32
@@ -102,6 +103,8 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
 {
     const dem_vec3 *v = books_v(sim), *w = books_w(sim);
     double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0;
+    double rs[3] = {0.0, 0.0, 0.0}, rlost[2] = {0.0, 0.0};
+    int roll = sim->c.roll != NULL; /* rolling or twisting resistance (roll.h) */
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
     law_chunk k;
@@ -116,6 +119,7 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
         if (account && sim->c.ptouch[p]) {
             dem_contact_rec *np = &sim->c.pairs[p];
             s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, 0, s);
+            if (roll) roll_account_pair(sim, w, p, 0, rs);
         }
         if (!eval) continue;
         lost += pair_geometry(sim, p, &law, &k);
@@ -123,6 +127,11 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     }
     chunk_flush(&law, &k);
     if (account) memcpy(sim->e.bsum[b], s, sizeof s);
+    if (roll && account) memcpy(sim->e.rsum[b], rs, sizeof rs);
+    if (roll && eval) { /* the couples, after the forces they are capped by */
+        for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) roll_pair(sim, &law, p, rlost);
+        memcpy(sim->e.rlost[b], rlost, sizeof rlost);
+    }
     if (eval) {
         sim->e.blost[b] = lost;
         sim->g.bbad[b] = (uint8_t)k.bad;
@@ -165,6 +174,10 @@ static int eval_wall(dem_sim *sim, size_t slot)
     if (!wall_geometry(wl, P->x[a], &n, &gap) || gap >= P->r[a]) {
         if (st->wtouch[slot]) { /* contact lost: the history goes with it (the constants stay) */
             sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt);
+            if (st->wroll) {
+                sim->e.wrlost[slot][0] = sim->e.wrlost[slot][1] = 0.0;
+                dem_roll_forget(&st->wroll[slot], sim->hdt, sim->e.wrlost[slot]);
+            }
             lost = sim->hdt != 0.0;
             memset(&st->wout[slot], 0, sizeof st->wout[slot]);
             st->wtouch[slot] = 0;
@@ -194,6 +207,7 @@ static int eval_wall(dem_sim *sim, size_t slot)
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
     dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
+    if (st->wroll) roll_wall(sim, &law, slot, &c, &p);
     return 0;
 }
 
@@ -252,6 +266,7 @@ static int particle_forces(dem_sim *sim, size_t a)
         f = dem_v3_add(f, dem_contact_force(o));
         t = dem_v3_add(t, dem_v3_scale(dem_contact_moment(o), -(r - 0.5 * o->delta)));
     }
+    if (c->wroll || c->roll) t = roll_torque(sim, a, t); /* rolling and twisting couples (roll.h) */
     /* a fixed particle is never kicked: local damping does not act on it */
     double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
     ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
@@ -308,6 +323,7 @@ static void totals(dem_sim *sim)
         wl->torque = dem_v3_sub(wl->torque, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
         work[k] += dem_v3_dot(fc, wall_velocity_at(wl, cp)) * sim->hdt;
     }
+    if (c->wroll) roll_wall_totals(sim, work);
     for (size_t k = 0; k < nw; k++) {
         walls[k].work += work[k];
         sim->e.energy[DEM_E_WORK_WALLS] += work[k];

@@ -57,6 +57,9 @@ static dem_status load_materials_walls(dem_sim *sim, const dem_system *s, dem_er
             dem_pair_init(&p, &sim->st, 1.0, 1.0, &sim->materials[a], 1.0, 1.0, &sim->materials[b]);
             mat_pair *mp = &sim->mp[a * nm + b];
             mp->estar = p.estar; mp->gstar = p.gstar; mp->gstar_l = p.gstar_l; mp->mu = p.mu; mp->beta = p.beta;
+            const dem_material *ma = &sim->materials[a], *mb = &sim->materials[b];
+            mp->mu_r = ma->rolling_friction < mb->rolling_friction ? ma->rolling_friction : mb->rolling_friction;
+            mp->mu_o = ma->twisting_friction < mb->twisting_friction ? ma->twisting_friction : mb->twisting_friction;
         }
     return DEM_OK;
 }
