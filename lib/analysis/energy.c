@@ -1,6 +1,8 @@
 /* energy.c - mechanical energies of a frame and its energy budget (see energy.h). */
 #include "analysis/energy.h"
 
+#include "laws/rolling.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,6 +84,7 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
     const dem_normal_model *nm = dem_normal_models[st->normal];
     const dem_tangential_model *tm = dem_tangential_models[st->tangential];
     int spring = tm->uses_history && s->hist_slots >= 3;
+    int roll = dem_roll_on(st) && s->hist_slots >= 7;
     for (size_t k = 0; k < s->ncontacts && !rc; k++) {
         const dem_contact *c = &s->contacts[k];
         if (!(c->overlap > 0.0)) continue;
@@ -140,6 +143,12 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
             }
         }
         e->eel_n += nm->energy(&p, c->overlap);
+        if (roll) { /* rolling and twisting springs (lib/laws/rolling.h): 1/2 k_r |xi_r|^2 + 1/2 k_o theta_o^2 */
+            double stt = tm->stiffness(&p, st->normal, c->overlap);
+            double xr2 = c->hist[3] * c->hist[3] + c->hist[4] * c->hist[4] + c->hist[5] * c->hist[5];
+            e->eel_t += 0.5 * dem_rolling_models[st->rolling]->stiffness(st, p.rstar, c->overlap, stt) * xr2 +
+                        0.5 * dem_twisting_models[st->twisting]->stiffness(st, p.rstar, c->overlap, stt) * c->hist[6] * c->hist[6];
+        }
         if (spring) {
             double xi2 = c->hist[0] * c->hist[0] + c->hist[1] * c->hist[1] + c->hist[2] * c->hist[2];
             if (xi2 > 0.0) {
