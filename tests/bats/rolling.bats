@@ -102,6 +102,11 @@ sphere() {
             for m in --contacts --particles; do cmp <(dem-probe $m --last a.dem | cut -f2-) <(dem-probe $m --last b.dem | cut -f2-); done
             cmp <(dem-energy --last a.dem | cut -f2-) <(dem-energy --last b.dem | cut -f2-)
             cmp a.dem c.dem
+            # slots 3-5 (the rolling displacement) lie in the contact plane; slot 11 holds cap flags
+            dem-probe --contacts --last a.dem | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!c["h11"]) exit 1; next }
+                { d = $c["nx"] * $c["h3"] + $c["ny"] * $c["h4"] + $c["nz"] * $c["h5"]; x = sqrt($c["h3"]^2 + $c["h4"]^2 + $c["h5"]^2)
+                  if (d < 0) d = -d; if (d > 1e-9 * x + 1e-300) bad = 1; if (x > 0) any = 1; if ($c["h11"] != int($c["h11"]) || $c["h11"] < 0 || $c["h11"] > 6) bad = 1 }
+                END { exit bad || !any }'
             er=$(dem-energy --last a.dem | last_col "ediss_rolling[J]")
             et=$(dem-energy --last a.dem | last_col "ediss_twisting[J]")
             echo "$integ $tw: ediss_rolling $er J, ediss_twisting $et J"
