@@ -33,7 +33,17 @@ void dem_rolling_slider(const dem_settings *st, const dem_roll_in *in, dem_roll_
     double hdt = law->hdt, R = in->rstar;
     dem_vec3 xr = dem_v3(r->xr[0], r->xr[1], r->xr[2]);
     dem_vec3 vr = dem_v3_scale(dem_v3_cross(in->wrel, in->n), R); /* Luding 2008: v_r = R* (w_i - w_j) x n */
-    if (hdt != 0.0) { /* onto this step's contact plane, twirled with the pair (carry.h), then advanced */
+    if (hdt != 0.0 && in->c->half_normal) {
+        /* vv-improved: as the tangential spring (equations.md §1.5 steps 5-6, "the same two-stage
+         * rotation is used for the SDS rolling-resistance history"): into the half-step plane,
+         * advanced there with the half-step normal, then into the end-of-step plane */
+        dem_vec3 dh = dem_v3_madd(in->c->d, in->c->vij, -0.5 * hdt);
+        dem_vec3 nh = dem_v3_scale(dh, 1.0 / dem_v3_norm(dh));
+        dem_vec3 vh = dem_v3_scale(dem_v3_cross(in->wrel, nh), R);
+        xr = dem_v3_madd(dem_carry_in(law, in->c, nh, xr), vh, hdt);
+        xr = dem_carry_out(law, nh, in->n, xr, 0);
+        vr = dem_carry_out(law, nh, in->n, vh, 1);
+    } else if (hdt != 0.0) { /* onto this step's contact plane, twirled with the pair (carry.h), then advanced */
         xr = dem_carry_in(law, in->c, in->n, xr);
         xr = dem_v3_madd(xr, vr, hdt);
     }

@@ -5,6 +5,7 @@
 
 #include "sim/boundary.h"
 #include "sim/cell.h"
+#include "sim/integrate.h"
 
 /* The inputs every contact shares: coefficients, S_t, eta_t, F_n. */
 static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp, uint32_t mi, uint32_t mj, const dem_contact_out *o)
@@ -48,6 +49,7 @@ void roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
     c.delta = o->delta;
     c.vij = dem_v3_sub(P->v[i], P->v[j]);
     c.chord = 1;
+    c.half_normal = sim->integ->half_normal; /* walls: 0 (memset), as their tangential law */
     c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[i], P->w[j]), c.n);
     if (sim->b.deforming) {
         c.vij = dem_v3_add(c.vij, dem_m3_mulv(sim->b.chord, c.d));
