@@ -96,9 +96,9 @@ sphere() {
         for tw in sds marshall; do
             A=(--integrator $integ --gravity 0,0,-9.81 --normal hooke --rolling sds --twisting $tw --dt 1e-6)
             [ $tw = sds ] || A+=(--rolling epsd)
-            dem-step -q -n 6000 --every 2000 "${A[@]}" $tw.dem > a.dem
-            dem-step -q -n 2500 "${A[@]}" $tw.dem | dem-step -q -n 3500 --every 2000 > b.dem
-            dem-step -q -n 6000 --every 2000 --threads 2 "${A[@]}" $tw.dem > c.dem
+            dem-step -q -n 3000 --every 1000 "${A[@]}" $tw.dem > a.dem
+            dem-step -q -n 1300 "${A[@]}" $tw.dem | dem-step -q -n 1700 --every 1000 > b.dem
+            dem-step -q -n 3000 --every 1000 --threads 2 "${A[@]}" $tw.dem > c.dem
             for m in --contacts --particles; do cmp <(dem-probe $m --last a.dem | cut -f2-) <(dem-probe $m --last b.dem | cut -f2-); done
             cmp <(dem-energy --last a.dem | cut -f2-) <(dem-energy --last b.dem | cut -f2-)
             cmp a.dem c.dem
@@ -131,9 +131,9 @@ sphere() {
         --rolling-friction 0.2 --twisting-friction 0.1 > w.dem
     A=(--gravity 0,0,-9.81 --normal hooke --dt 1e-6)
     dem-step -q -n 0 "${A[@]}" w.dem > w0.dem
-    dem-step -q -n 20000 --every 2000 w0.dem > none.dem
+    dem-step -q -n 10000 --every 1000 w0.dem > none.dem
     dem-step -q -n 0 "${A[@]}" --rolling sds --twisting sds w.dem > r0.dem
-    dem-step -q -n 20000 --every 2000 r0.dem > roll.dem
+    dem-step -q -n 10000 --every 1000 r0.dem > roll.dem
     r0=$(cat w0.dem none.dem | max_residual)
     r1=$(cat r0.dem roll.dem | max_residual)
     d=$(dem-energy --last roll.dem | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["ediss_rolling[J]"] + $c["ediss_twisting[J]"] }')
