@@ -828,6 +828,29 @@ static void warn_inert(const dem_settings *st, const dem_system *s, int quiet)
     }
 }
 
+/* An option given that the chosen sub-models do not use is said, by name (issue 19: nothing
+ * accepted is silently ignored). */
+static void warn_inert_options(const struct cmdline *c, const dem_settings *st, int quiet)
+{
+    if (quiet) return;
+    const char *normal = dem_normal_models[st->normal]->name, *damping = dem_damping_models[st->damping]->name;
+    int hooke = st->normal == DEM_NORMAL_HOOKE;
+    if ((c->has_kn || c->kn_from || c->has_kt) && !hooke)
+        cli_warn("%s: only --normal hooke uses it, and --normal is %s: it has no effect", c->has_kn ? "--kn" : c->kn_from ? "--kn-from" : "--kt",
+                 normal);
+    if ((c->has_gamma_n || c->has_gamma_t) && strcmp(damping, "viscous") != 0)
+        cli_warn("%s: only --damping viscous uses it, and --damping is %s: it has no effect", c->has_gamma_n ? "--gamma-n" : "--gamma-t",
+                 damping);
+    if (c->has_max_overlap && !(hooke && st->kn_rule == DEM_KN_OVERLAP))
+        cli_warn("--max-overlap: only --normal hooke --kn-from overlap uses it: it has no effect");
+    if (c->has_vc && hooke && (st->kn_rule == DEM_KN_GIVEN || st->kn_rule == DEM_KN_YADE))
+        cli_warn("--vc: neither --normal hooke's kn (given or --kn-from yade) nor anything else uses it: it has no effect");
+    if (c->local_form && st->local_damping == 0.0)
+        cli_warn("--local-damping-form: there is no local damping (--local-damping 0): it has no effect");
+    if (c->carry && !dem_tangential_models[st->tangential]->uses_history && !dem_roll_on(st))
+        cli_warn("--carry: --tangential %s has no history to carry: it has no effect", dem_tangential_models[st->tangential]->name);
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-step");
@@ -841,6 +864,7 @@ int main(int argc, char **argv)
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
     apply_overrides(&c, &st);
     warn_inert(&st, &s, c.quiet);
+    warn_inert_options(&c, &st, c.quiet);
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
     cli_output_open(c.output);

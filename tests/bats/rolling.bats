@@ -142,7 +142,7 @@ sphere() {
     awk -v a="$r0" -v b="$r1" -v d="$d" 'BEGIN { exit !(d > 0 && b < 3 * a + 1e-6 * d) }'
 }
 
-@test "rolling: inert material parameters are named; parameters of a model not chosen are refused; dem-reverse refuses" {
+@test "rolling: inert material parameters and options are named; parameters of a rolling model not chosen are refused; dem-reverse refuses" {
     printf 'x\ty\tz\tr\n0\t0\t0\t0.001\n' | dem-pack --from - --rolling-friction 0.5 --twisting-friction 0.2 --surface-energy 10 > m.dem
     run dem-step -n 1 -o o.dem m.dem
     [ "$status" -eq 0 ]
@@ -153,6 +153,16 @@ sphere() {
     [ "$status" -eq 0 ]
     [[ "$output" != *"rolling_friction"* ]]
     [[ "$output" == *"twisting_friction 0.2 (material 'default') but --twisting is marshall"* ]]
+    # options of sub-models not chosen: said by name
+    run dem-step -n 1 --kt 5 --gamma-n 3 --max-overlap 0.01 --local-damping-form yade -o o.dem m.dem
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"warning: --kt: only --normal hooke uses it, and --normal is hertz"* ]]
+    [[ "$output" == *"warning: --gamma-n: only --damping viscous uses it, and --damping is restitution"* ]]
+    [[ "$output" == *"warning: --max-overlap: only --normal hooke --kn-from overlap uses it"* ]]
+    [[ "$output" == *"warning: --local-damping-form: there is no local damping"* ]]
+    run dem-step -n 1 --normal hooke --kn 1e5 --vc 2 --tangential none --carry rescale -o o.dem m.dem
+    [[ "$output" == *"warning: --vc: neither"* ]]
+    [[ "$output" == *"warning: --carry: --tangential none has no history to carry"* ]]
     run dem-step -n 1 --rolling-stiffness 3 -o o.dem m.dem
     [ "$status" -eq 2 ]
     [[ "$output" == *"--rolling-stiffness: --rolling none has no such parameter"* ]]
