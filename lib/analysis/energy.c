@@ -64,7 +64,7 @@ static double contact_hessian(const dem_pair *p, const dem_settings *st, const d
 static double roll_hessian(const dem_pair *p, const dem_settings *st, const dem_contact *c, dem_vec3 wrel)
 {
     double stt = dem_tangential_models[st->tangential]->stiffness(p, st->normal, c->overlap), h = 0.0;
-    unsigned flags = (unsigned)c->hist[11];
+    uint32_t flags = dem_roll_slot_flags(c->hist[11]);
     if (!(flags & DEM_ROLL_CAPPED)) {
         dem_vec3 vr = dem_v3_scale(dem_v3_cross(wrel, c->normal), p->rstar);
         h += dem_rolling_models[st->rolling]->stiffness(st, p->rstar, c->overlap, stt) * dem_v3_norm2(vr);

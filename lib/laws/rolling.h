@@ -110,6 +110,11 @@ dem_vec3 dem_roll_couple(const dem_roll_rec *r, dem_vec3 n, double rstar);
 void dem_roll_work(dem_roll_rec *r, dem_vec3 n, double rstar, dem_vec3 wrel, double dt, int setup, double e[3]);
 /* A contact lost: the springs' energy goes to e[0], e[1] (hdt 0: books nothing); the state is cleared. */
 void dem_roll_forget(dem_roll_rec *r, double hdt, double e[2]);
+/* The cap flags a frame's slot 11 holds (DEM_ROLL_CAPPED, DEM_TWIST_CAPPED; anything else: none). */
+static inline uint32_t dem_roll_slot_flags(double v)
+{
+    return v >= 0.0 && v < 8.0 ? (uint32_t)v & (DEM_ROLL_CAPPED | DEM_TWIST_CAPPED) : 0u;
+}
 /* Whether the settings have a rolling or twisting model. */
 static inline int dem_roll_on(const dem_settings *st) { return st->rolling != 0 || st->twisting != 0; }
 

@@ -396,7 +396,7 @@ static void load_roll(dem_roll_rec *r, const dem_contact *c, uint32_t slots)
         r->xo = c->hist[6];
         memcpy(r->fr, &c->hist[7], sizeof r->fr);
         r->mo = c->hist[10];
-        r->flags = (uint32_t)c->hist[11] & (DEM_ROLL_CAPPED | DEM_TWIST_CAPPED);
+        r->flags = dem_roll_slot_flags(c->hist[11]);
     }
     r->flags |= DEM_ROLL_ACTIVE;
 }
