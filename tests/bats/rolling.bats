@@ -67,7 +67,7 @@ sphere() {
     done
 }
 
-@test "twisting marshall: a sphere spinning about the normal decelerates at (2/3) a mu m g / I and stops when that predicts" {
+@test "twisting marshall and sds: a sphere spinning about the normal decelerates at its cap over I and stops when that predicts" {
     printf 'x\ty\tz\tr\twz\n0\t0\t0.005\t0.005\t2\n' | dem-pack --from - --friction 0.5 --wall z=0 |
         dem-step -q -n 0 --gravity 0,0,-9.81 --normal hooke --kn 1e5 --twisting marshall > t0.dem
     dem-step -q --time 0.3 --dt 1e-5 --every 200 t0.dem > t1.dem
@@ -86,6 +86,18 @@ sphere() {
     r=$(cat t0.dem t1.dem | max_residual)
     echo "ediss_twisting $tw J, residual $r J"
     awk -v r="$r" -v e="$tw" 'BEGIN { exit !(e > 0 && r < 1e-3 * e) }'
+    # sds with mu_o 0.01: the cap mu_o R* Fn, R* = r on a wall: 49.05 rad/s^2, at rest after 2 I / M
+    printf 'x\ty\tz\tr\twz\n0\t0\t0.005\t0.005\t2\n' | dem-pack --from - --friction 0.5 --twisting-friction 0.01 --wall z=0 |
+        dem-step -q -n 0 --gravity 0,0,-9.81 --normal hooke --kn 1e5 --twisting sds > s0.dem
+    dem-step -q --time 0.06 --dt 1e-5 --every 500 s0.dem > s1.dem
+    w1=$(dem-probe --particles s1.dem | awk -F'\t' 'NR == 2 { print $13 }')
+    w2=$(dem-probe --particles s1.dem | awk -F'\t' 'NR == 8 { print $13 }')
+    d=$(awk -v a="$w1" -v b="$w2" 'BEGIN { printf "%.17g", (a - b) / 0.03 }')
+    p=$(awk 'BEGIN { printf "%.17g", 0.01 * 0.005 * 9.81 / (0.4 * 0.005^2) }')
+    w=$(dem-probe --particles --last s1.dem | last_col "wz[rad/s]")
+    echo "sds: deceleration $d rad/s^2 against mu_o R* m g / I = $p; at 0.06 s wz = $w"
+    near "$d" "$p" "$p" 2e-3
+    awk -v w="$w" 'BEGIN { exit !(w < 1e-6 && w > -1e-6) }'
 }
 
 @test "rolling and twisting: the same bits split in two and on 2 threads (walls, periodic cell, both integrators); frames carry slots 3-11" {
