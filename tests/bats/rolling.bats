@@ -45,6 +45,18 @@ sphere() {
         r=$(cat s.dem r.dem | max_residual)
         echo "  ediss_rolling $er J, residual $r J"
         awk -v r="$r" -v e="$er" 'BEGIN { exit !(r < 1e-6 * e) }'
+        # the same on a fixed sphere of radius 1000 m: the pair path (R* = r to 5e-6)
+        printf 'id\tx\ty\tz\tr\tvx\twy\tfixed\n1\t0\t0\t0.005\t0.005\t0.1\t20\t0\n2\t0\t0\t-1000\t1000\t0\t0\t1\n' |
+            dem-pack --from - --friction 0.5 --rolling-friction 0.05 |
+            dem-step -q -n 0 --gravity 0,0,-9.81 --normal hooke --kn 1e5 --rolling $m > b0.dem
+        dem-step -q --time 0.4 --dt 1e-5 --every 2000 b0.dem > b1.dem
+        v1=$(dem-probe --particles --ids 1 b1.dem | awk -F'\t' 'NR > 1 && $3 > 0.0199 && $3 < 0.0201 { print $8 }')
+        v2=$(dem-probe --particles --ids 1 b1.dem | awk -F'\t' 'NR > 1 && $3 > 0.1999 && $3 < 0.2001 { print $8 }')
+        d=$(awk -v a="$v1" -v b="$v2" 'BEGIN { printf "%.17g", (a - b) / 0.18 }')
+        x=$(dem-probe --particles --ids 1 --last b1.dem | last_col "x[m]")
+        echo "  on a sphere: deceleration $d m/s^2, stopped at x = $x m"
+        near "$d" "$a" "$a" 1e-3
+        near "$x" "$(awk -v a="$a" 'BEGIN { printf "%.17g", 0.01 / (2 * a) }')" 0.0143 1e-3
     done
 }
 
