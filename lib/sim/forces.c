@@ -112,6 +112,11 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     k.bad = 0;
     k.worst = 0.0;
     k.worst_pair = 0;
+    if (roll && account) { /* the couples' accounting first (roll.h), before the loop below re-evaluates the pairs */
+        for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++)
+            if (sim->c.ptouch[p]) roll_account_pair(sim, w, p, 0, rs);
+        memcpy(sim->e.rsum[b], rs, sizeof rs);
+    }
     /* each pair's accounting, then its geometry, in one loop (the records are read once); the law
      * evaluates the touching ones LAW_CHUNK at a time (each pair's accounting comes before its
      * evaluation, as it must) */
@@ -119,7 +124,6 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
         if (account && sim->c.ptouch[p]) {
             dem_contact_rec *np = &sim->c.pairs[p];
             s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, 0, s);
-            if (roll) roll_account_pair(sim, w, p, 0, rs);
         }
         if (!eval) continue;
         lost += pair_geometry(sim, p, &law, &k);
@@ -127,7 +131,6 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     }
     chunk_flush(&law, &k);
     if (account) memcpy(sim->e.bsum[b], s, sizeof s);
-    if (roll && account) memcpy(sim->e.rsum[b], rs, sizeof rs);
     if (roll && eval) { /* the couples, after the forces they are capped by */
         for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) roll_pair(sim, &law, p, rlost);
         memcpy(sim->e.rlost[b], rlost, sizeof rlost);
