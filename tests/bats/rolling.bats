@@ -210,4 +210,6 @@ sphere() {
     dem-step -q -n 1 m.dem > plain.dem
     [ "$(zcat plain.dem | grep -a -c model.rolling)" = 0 ]
     [ "$(zcat rs.dem | grep -a -c model.twisting_damping)" -gt 0 ]
+    dem-step -q -n 1 --rolling none --twisting none rs.dem > off.dem  # turned off: no stale key left
+    [ "$(zcat off.dem | grep -a -c model.rolling)" = 0 ]
 }
