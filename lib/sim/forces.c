@@ -103,8 +103,6 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
 {
     const dem_vec3 *v = books_v(sim), *w = books_w(sim);
     double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0;
-    double rs[3] = {0.0, 0.0, 0.0}, rlost[2] = {0.0, 0.0};
-    int roll = sim->c.roll != NULL; /* rolling or twisting resistance (roll.h) */
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
     law_chunk k;
@@ -112,11 +110,6 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     k.bad = 0;
     k.worst = 0.0;
     k.worst_pair = 0;
-    if (roll && account) { /* the couples' accounting first (roll.h), before the loop below re-evaluates the pairs */
-        for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++)
-            if (sim->c.ptouch[p]) roll_account_pair(sim, w, p, 0, rs);
-        memcpy(sim->e.rsum[b], rs, sizeof rs);
-    }
     /* each pair's accounting, then its geometry, in one loop (the records are read once); the law
      * evaluates the touching ones LAW_CHUNK at a time (each pair's accounting comes before its
      * evaluation, as it must) */
@@ -131,10 +124,6 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     }
     chunk_flush(&law, &k);
     if (account) memcpy(sim->e.bsum[b], s, sizeof s);
-    if (roll && eval) { /* the couples, after the forces they are capped by */
-        for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) roll_pair(sim, &law, p, rlost);
-        memcpy(sim->e.rlost[b], rlost, sizeof rlost);
-    }
     if (eval) {
         sim->e.blost[b] = lost;
         sim->g.bbad[b] = (uint8_t)k.bad;
@@ -151,6 +140,10 @@ static PAR_RANGE void pair_blocks(dem_sim *sim, size_t lo, size_t hi, int accoun
 void forces_pair_pass(dem_sim *sim, int account, int eval)
 {
     size_t nb = sim->c.nblk;
+    /* rolling and twisting (roll.h): the couples' accounting before this pass re-evaluates the
+     * pairs, their evaluation after it (they need the forces); passes of their own, so that the
+     * default pass stays as it was */
+    if (sim->c.roll && account) roll_pass(sim, 1);
     if (sim->threads > 1) { /* par.h */
 #pragma omp parallel num_threads(sim->threads)
         {
@@ -161,6 +154,7 @@ void forces_pair_pass(dem_sim *sim, int account, int eval)
     } else {
         pair_blocks(sim, 0, nb, account, eval);
     }
+    if (sim->c.roll && eval) roll_pass(sim, 0);
 }
 
 /* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
@@ -177,10 +171,7 @@ static int eval_wall(dem_sim *sim, size_t slot)
     if (!wall_geometry(wl, P->x[a], &n, &gap) || gap >= P->r[a]) {
         if (st->wtouch[slot]) { /* contact lost: the history goes with it (the constants stay) */
             sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt);
-            if (st->wroll) {
-                sim->e.wrlost[slot][0] = sim->e.wrlost[slot][1] = 0.0;
-                dem_roll_forget(&st->wroll[slot], sim->hdt, sim->e.wrlost[slot]);
-            }
+            if (st->wroll) roll_wall_lost(sim, slot);
             lost = sim->hdt != 0.0;
             memset(&st->wout[slot], 0, sizeof st->wout[slot]);
             st->wtouch[slot] = 0;

@@ -3,9 +3,11 @@
 
 #include <string.h>
 
+#include "sim/books.h"
 #include "sim/boundary.h"
 #include "sim/cell.h"
 #include "sim/integrate.h"
+#include "sim/par.h"
 
 /* The inputs every contact shares: coefficients, S_t, eta_t, F_n. */
 static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp, uint32_t mi, uint32_t mj, const dem_contact_out *o)
@@ -66,6 +68,43 @@ void roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
     in.inertia_r = ai * aj / (ai + aj); /* Ai et al. 2011 eq 14 */
     in.inertia_o = P->inertia[i] * P->inertia[j] / (P->inertia[i] + P->inertia[j]);
     dem_roll_eval(&sim->st, &in, r);
+}
+
+static PAR_RANGE void roll_blocks(dem_sim *sim, size_t lo, size_t hi, int account)
+{
+    const dem_vec3 *w = books_w(sim);
+    dem_law law;
+    dem_law_init(&law, &sim->st, sim->hdt);
+    for (size_t b = lo; b < hi; b++) {
+        double e[3] = {0.0, 0.0, 0.0};
+        for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
+            if (!account) roll_pair(sim, &law, p, e);
+            else if (sim->c.ptouch[p]) roll_account_pair(sim, w, p, 0, e);
+        }
+        if (account) memcpy(sim->e.rsum[b], e, sizeof e);
+        else memcpy(sim->e.rlost[b], e, 2 * sizeof e[0]);
+    }
+}
+
+void roll_pass(dem_sim *sim, int account)
+{
+    size_t nb = sim->c.nblk;
+    if (sim->threads > 1) { /* par.h */
+#pragma omp parallel num_threads(sim->threads)
+        {
+            size_t lo, hi;
+            par_share(nb, &lo, &hi);
+            roll_blocks(sim, lo, hi, account);
+        }
+    } else {
+        roll_blocks(sim, 0, nb, account);
+    }
+}
+
+void roll_wall_lost(dem_sim *sim, size_t q)
+{
+    sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
+    dem_roll_forget(&sim->c.wroll[q], sim->hdt, sim->e.wrlost[q]);
 }
 
 /* A particle's spin as the wall sees it: relative to the field's in a deforming cell. */

@@ -10,6 +10,13 @@
 #include "laws/rolling.h"
 #include "sim/state.h"
 
+/* The pairs' part of the pair pass (forces.c), block by block over the threads: account (1), the
+ * pending step's accounting into e.rsum[b] with the full-step spins, before the pair pass
+ * re-evaluates the pairs; else (0) their couples after their forces, the springs of the contacts
+ * lost into e.rlost[b]. */
+void roll_pass(dem_sim *sim, int account);
+/* Wall slot q's contact was lost: its springs' energy into e.wrlost[q]. */
+void roll_wall_lost(dem_sim *sim, size_t q);
 /* Pair p after its force at the new positions: its couple if it touches, else its state lost
  * (the springs' energy into lost[2]). */
 void roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2]);
