@@ -260,7 +260,7 @@ static int particle_forces(dem_sim *sim, size_t a)
         f = dem_v3_add(f, dem_contact_force(o));
         t = dem_v3_add(t, dem_v3_scale(dem_contact_moment(o), -(r - 0.5 * o->delta)));
     }
-    if (c->wroll || c->roll) t = roll_torque(sim, a, t); /* rolling and twisting couples (roll.h) */
+    if (c->roll_on) t = roll_torque(sim, a, t); /* rolling and twisting couples (roll.h) */
     /* a fixed particle is never kicked: local damping does not act on it */
     double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
     ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */

@@ -14,13 +14,14 @@ static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp,
 {
     const dem_settings *st = &sim->st;
     const mat_pair *mp = &sim->mp[mi * sim->nmat + mj];
+    const double *mr = sim->mroll[mi * sim->nmat + mj];
     in->n = o->n;
     in->delta = o->delta;
     in->fn = o->fn > 0.0 ? o->fn : 0.0;
     in->rstar = pp->rstar;
     in->mu = mp->mu;
-    in->mu_r = mp->mu_r;
-    in->mu_o = mp->mu_o;
+    in->mu_r = mr[0];
+    in->mu_o = mr[1];
     in->stt = dem_tangential_models[st->tangential]->stiffness(pp, st->normal, o->delta);
     in->eta_t = 0.0;
     if (st->twisting == dem_twisting_find("marshall")) {

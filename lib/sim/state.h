@@ -117,6 +117,7 @@ typedef struct {
     /* rolling and twisting resistance (roll.h): side arrays beside pairs and whist, NULL unless a
      * rolling or twisting model is on; rold holds the old list's during a rebuild */
     struct dem_roll_rec_s *roll, *wroll, *rold;
+    int roll_on;            /* a rolling or twisting model is on (the one test the force sums make) */
 } sim_store;
 
 enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
@@ -182,7 +183,6 @@ typedef struct {
 /* Material-pair constants (index a * nmat + b). */
 typedef struct {
     double estar, gstar, gstar_l, mu, beta;
-    double mu_r, mu_o;      /* rolling and twisting coefficients: the smaller of the two materials' */
 } mat_pair;
 
 struct sim_integrator;
@@ -202,6 +202,8 @@ struct dem_sim {
     size_t nmat;
     dem_material *materials;
     mat_pair *mp;
+    double (*mroll)[2];     /* per material pair (as mp): rolling and twisting coefficients mu_r, mu_o, the
+                             * smaller of the two materials'; NULL unless a rolling or twisting model is on */
     sim_particles p;
     sim_bounds b;
     sim_neighbor nbr;
