@@ -152,6 +152,33 @@ static const char usage_text[] =
 "                       Pair properties: E*, G* from both materials; friction and restitution\n"
 "                       of a pair are the smaller of the two materials' values.\n"
 "\n"
+"Rolling and twisting resistance (a couple at each contact; off by default; README):\n"
+"      --rolling none|sds|epsd\n"
+"                       sds: Luding's spring-dashpot-slider on the rolling displacement xi_r\n"
+"                       (rate R* (w_i - w_j) x n, carried like the tangential spring), force\n"
+"                       F_r = -k_r xi_r - c_r v_r capped at mu_r Fn, couple R* n x F_r (LAMMPS'\n"
+"                       rolling sds); epsd: Ai et al. 2011's elastic-plastic spring-dashpot, the\n"
+"                       spring's moment capped at mu_r R* Fn, no dashpot at the cap. mu_r: the\n"
+"                       materials' rolling_friction (the smaller of a pair's). On a plane a\n"
+"                       rolling sphere decelerates at 5 mu_r g / 7.\n"
+"      --rolling-stiffness A  k_theta = A S_t R*^2, N m/rad (S_t the tangential\n"
+"                       stiffness; default 2, Iwashita & Oda and Yade; Ai et al.'s own choice\n"
+"                       2.25 kn mu_r^2 R*^2 is A = 2.25 mu_r^2 kn / S_t)\n"
+"      --rolling-damping B   fraction of the critical rolling damping 2 sqrt(I_r k_theta)\n"
+"                       (default 0.3, Ai et al.)\n"
+"      --twisting none|sds|marshall\n"
+"                       sds: spring-dashpot-slider on the twist angle (rate (w_i - w_j).n),\n"
+"                       k_o = --twisting-stiffness S_t R*^2 (default 0.5), dashpot\n"
+"                       --twisting-damping of critical (default 0.3), cap mu_o R* Fn with mu_o\n"
+"                       the materials' twisting_friction; marshall: Marshall 2009, everything\n"
+"                       from the tangential law and a = sqrt(R* delta): k_o = S_t a^2/2,\n"
+"                       c_o = eta_t a^2/2, cap (2/3) a mu Fn\n"
+"      --twisting-stiffness A, --twisting-damping B   (sds)\n"
+"                       Both need a tangential spring (not --tangential none). Their springs'\n"
+"                       energy is elastic energy; what they dissipate is ediss_rolling and\n"
+"                       ediss_twisting (dem-energy). A material parameter the chosen models\n"
+"                       do not use (rolling_friction with --rolling none, ...) is warned about.\n"
+"\n"
 "Other dissipation:\n"
 "      --local-damping C   Cundall's local damping coefficient in [0, 1) (default 0)\n"
 "      --local-damping-form hanley|yade\n"
@@ -279,6 +306,10 @@ static const char usage_text[] =
 "  dem-pack --random 2000 --box 0,0,0,0.02,0.02,0.04 --radius 5e-4 --enclose |\n"
 "      dem-step --gravity 0,0,-9.81 -n 20000 --every 1000 | dem-probe\n"
 "  dem-step -n 100000 --dt 1e-7 --normal hooke --kn 1e5 --damping none run.dem > more.dem\n"
+"  printf 'x\\ty\\tz\\tr\\tvx\\twy\\n0\\t0\\t0.005\\t0.005\\t0.1\\t20\\n' |\n"
+"      dem-pack --from - --rolling-friction 0.05 --wall z=0 |\n"
+"      dem-step --gravity 0,0,-9.81 --normal hooke --kn 1e5 --rolling epsd --time 0.4 --dt 1e-5 |\n"
+"      dem-probe --particles --last   # rolled 0.01427 m = v0^2 / (2 * 5/7 mu_r g), at rest\n"
 "\n"
 "Progress is shown on standard error when it is a terminal. SIGINT or SIGTERM: the current\n"
 "step is finished, a last complete frame is written, and the exit status is 130 (SIGINT) or\n"
@@ -297,6 +328,9 @@ struct cmdline {
     const char *output;    /* -o FILE (NULL: standard output) */
     /* setting overrides: applied to the frame's settings */
     const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore, *carry, *neighbor;
+    const char *rolling, *twisting;
+    int has_kr, has_eta_r, has_ko, has_eta_o;
+    double kr, eta_r, ko, eta_o;
     int has_gravity, has_kn, has_kt, has_vc, has_max_overlap, has_gamma_n, has_gamma_t, has_local, has_drag, has_skin;
     int has_level_ratio;
     double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin, level_ratio;
@@ -330,7 +364,8 @@ enum {
     OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
     OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
     OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL, OPT_JACOBIAN,
-    OPT_NEIGHBOR, OPT_LEVEL_RATIO
+    OPT_NEIGHBOR, OPT_LEVEL_RATIO,
+    OPT_ROLLING, OPT_TWISTING, OPT_KR, OPT_ETA_R, OPT_KO, OPT_ETA_O
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -398,6 +433,9 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"newton-max", required_argument, 0, OPT_NEWTON_MAX}, {"krylov-tol", required_argument, 0, OPT_KRYLOV_TOL},
         {"jacobian", required_argument, 0, OPT_JACOBIAN},
         {"neighbor", required_argument, 0, OPT_NEIGHBOR}, {"level-ratio", required_argument, 0, OPT_LEVEL_RATIO},
+        {"rolling", required_argument, 0, OPT_ROLLING}, {"twisting", required_argument, 0, OPT_TWISTING},
+        {"rolling-stiffness", required_argument, 0, OPT_KR}, {"rolling-damping", required_argument, 0, OPT_ETA_R},
+        {"twisting-stiffness", required_argument, 0, OPT_KO}, {"twisting-damping", required_argument, 0, OPT_ETA_O},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -456,6 +494,12 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_LOCAL: c->local = cli_double("--local-damping", optarg); c->has_local = 1; break;
         case OPT_LOCAL_FORM: c->local_form = optarg; break;
         case OPT_CARRY: c->carry = optarg; break;
+        case OPT_ROLLING: c->rolling = optarg; break;
+        case OPT_TWISTING: c->twisting = optarg; break;
+        case OPT_KR: c->kr = cli_double("--rolling-stiffness", optarg); c->has_kr = 1; break;
+        case OPT_ETA_R: c->eta_r = cli_double("--rolling-damping", optarg); c->has_eta_r = 1; break;
+        case OPT_KO: c->ko = cli_double("--twisting-stiffness", optarg); c->has_ko = 1; break;
+        case OPT_ETA_O: c->eta_o = cli_double("--twisting-damping", optarg); c->has_eta_o = 1; break;
         case OPT_DRAG: c->drag = cli_double("--drag", optarg); c->has_drag = 1; break;
         case OPT_IGNORE: c->ignore = optarg; break;
         case OPT_SKIN: c->skin = cli_double("--skin", optarg); c->has_skin = 1; break;
@@ -577,6 +621,25 @@ static void apply_overrides(const struct cmdline *c, dem_settings *st)
         if (k < 0) cli_usage("--carry: unknown '%s' (" DEM_CARRY_NAMES ")", c->carry);
         st->carry = (dem_carry)k;
     }
+    if (c->rolling && (st->rolling = dem_rolling_find(c->rolling)) < 0) {
+        dem_model_names(names, sizeof names, 3);
+        cli_usage("--rolling: unknown '%s' (%s)", c->rolling, names);
+    }
+    if (c->twisting && (st->twisting = dem_twisting_find(c->twisting)) < 0) {
+        dem_model_names(names, sizeof names, 4);
+        cli_usage("--twisting: unknown '%s' (%s)", c->twisting, names);
+    }
+    /* a parameter given is never ignored: the chosen models must use it */
+    if ((c->has_kr || c->has_eta_r) && !dem_rolling_models[st->rolling]->parameters)
+        cli_usage("--rolling-%s: --rolling %s has no such parameter (sds and epsd have)", c->has_kr ? "stiffness" : "damping",
+                  dem_rolling_models[st->rolling]->name);
+    if ((c->has_ko || c->has_eta_o) && !dem_twisting_models[st->twisting]->parameters)
+        cli_usage("--twisting-%s: --twisting %s has no such parameter (sds has; marshall takes them from the tangential law)",
+                  c->has_ko ? "stiffness" : "damping", dem_twisting_models[st->twisting]->name);
+    if (c->has_kr) st->rolling_stiffness = c->kr;
+    if (c->has_eta_r) st->rolling_damping = c->eta_r;
+    if (c->has_ko) st->twisting_stiffness = c->ko;
+    if (c->has_eta_o) st->twisting_damping = c->eta_o;
     if (c->has_kt) st->kt = c->kt;
     if (c->has_vc) st->vc = c->vc;
     if (c->has_max_overlap) st->max_overlap = c->max_overlap;
@@ -931,6 +994,45 @@ static void minimize(const struct cmdline *c, dem_sim *sim)
                 r.converged ? "" : ": NOT converged, the iteration limit was reached");
 }
 
+/* No material parameter is inert without a message (issue 19): each one the chosen sub-models
+ * do not use, by name (lib/laws/rolling.h). */
+static void warn_inert(const dem_settings *st, const dem_system *s, int quiet)
+{
+    dem_inert_parameter list[8];
+    int n = dem_inert_parameters(st, s->materials, s->nmaterials, list, 8);
+    for (int k = 0; k < n && !quiet; k++) {
+        const char *opt = strcmp(list[k].setting, "model.rolling") == 0 ? "--rolling"
+                        : strcmp(list[k].setting, "model.twisting") == 0 ? "--twisting" : "--normal";
+        cli_warn("materials have %s %g (material '%s') but %s is %s: it has no effect%s", list[k].parameter, list[k].value,
+                 list[k].material, opt, list[k].model,
+                 strcmp(opt, "--normal") == 0 ? " (only --normal dmt or jkr use it)"
+                 : strcmp(list[k].model, "marshall") == 0 ? " (marshall takes its limit from the friction)" : "");
+    }
+}
+
+/* An option given that the chosen sub-models do not use is said, by name (issue 19: nothing
+ * accepted is silently ignored). */
+static void warn_inert_options(const struct cmdline *c, const dem_settings *st, int quiet)
+{
+    if (quiet) return;
+    const char *normal = dem_normal_models[st->normal]->name, *damping = dem_damping_models[st->damping]->name;
+    int hooke = st->normal == DEM_NORMAL_HOOKE;
+    if ((c->has_kn || c->kn_from || c->has_kt) && !hooke)
+        cli_warn("%s: only --normal hooke uses it, and --normal is %s: it has no effect", c->has_kn ? "--kn" : c->kn_from ? "--kn-from" : "--kt",
+                 normal);
+    if ((c->has_gamma_n || c->has_gamma_t) && strcmp(damping, "viscous") != 0)
+        cli_warn("%s: only --damping viscous uses it, and --damping is %s: it has no effect", c->has_gamma_n ? "--gamma-n" : "--gamma-t",
+                 damping);
+    if (c->has_max_overlap && !(hooke && st->kn_rule == DEM_KN_OVERLAP))
+        cli_warn("--max-overlap: only --normal hooke --kn-from overlap uses it: it has no effect");
+    if (c->has_vc && hooke && (st->kn_rule == DEM_KN_GIVEN || st->kn_rule == DEM_KN_YADE))
+        cli_warn("--vc: neither --normal hooke's kn (given or --kn-from yade) nor anything else uses it: it has no effect");
+    if (c->local_form && st->local_damping == 0.0)
+        cli_warn("--local-damping-form: there is no local damping (--local-damping 0): it has no effect");
+    if (c->carry && !dem_tangential_models[st->tangential]->uses_history && !dem_roll_on(st))
+        cli_warn("--carry: --tangential %s has no history to carry: it has no effect", dem_tangential_models[st->tangential]->name);
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-step");
@@ -943,6 +1045,8 @@ int main(int argc, char **argv)
     dem_settings st;
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
     apply_overrides(&c, &st);
+    warn_inert(&st, &s, c.quiet);
+    warn_inert_options(&c, &st, c.quiet);
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
     adhesion_note(&st, &s);

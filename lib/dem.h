@@ -14,6 +14,7 @@
 #include "io/fields.h"
 #include "io/settings.h"
 #include "laws/laws.h"
+#include "laws/rolling.h"
 #include "core/select.h"
 #include "sim/sim.h"
 #include "analysis/stress.h"

@@ -1,6 +1,8 @@
 /* energy.c - mechanical energies of a frame and its energy budget (see energy.h). */
 #include "analysis/energy.h"
 
+#include "laws/rolling.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -83,6 +85,24 @@ static dem_status bond_terms(const dem_system *s, const dem_id_index *ix, int sh
     return DEM_OK;
 }
 
+/* The rolling and twisting springs' part of v.U''.v (rolling.h): k_r |v_r|^2 with v_r = R* wrel x n,
+ * and k_o (wrel . n)^2, for a spring below its cap (slot 11); a capped one's moment does not
+ * depend on its stretch. */
+static double roll_hessian(const dem_pair *p, const dem_settings *st, const dem_contact *c, dem_vec3 wrel)
+{
+    double stt = dem_tangential_models[st->tangential]->stiffness(p, st->normal, c->overlap), h = 0.0;
+    uint32_t flags = dem_roll_slot_flags(c->hist[11]);
+    if (!(flags & DEM_ROLL_CAPPED)) {
+        dem_vec3 vr = dem_v3_scale(dem_v3_cross(wrel, c->normal), p->rstar);
+        h += dem_rolling_models[st->rolling]->stiffness(st, p->rstar, c->overlap, stt) * dem_v3_norm2(vr);
+    }
+    if (!(flags & DEM_TWIST_CAPPED)) {
+        double wo = dem_v3_dot(wrel, c->normal);
+        h += dem_twisting_models[st->twisting]->stiffness(st, p->rstar, c->overlap, stt) * wo * wo;
+    }
+    return h;
+}
+
 dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
                                     dem_error *err)
 {
@@ -115,6 +135,7 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
     const dem_normal_model *nm = dem_normal_models[st->normal];
     const dem_tangential_model *tm = dem_tangential_models[st->tangential];
     int spring = tm->uses_history && s->hist_slots >= 3;
+    int roll = dem_roll_on(st) && s->hist_slots >= 12;
     for (size_t k = 0; k < s->ncontacts && !rc; k++) {
         const dem_contact *c = &s->contacts[k];
         if (!(c->overlap > 0.0) && !(c->flags & DEM_CONTACT_NECK)) continue; /* a jkr neck holds energy at overlap <= 0 */
@@ -154,6 +175,7 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
                     if (rho > 0.0) curv = (out ? -1.0 : 1.0) * ve * ve / rho;
                 }
                 hess += contact_hessian(&p, st, c, c->normal, vrel, dem_v3_scale(pi->omega, li), 0.0, curv, spring);
+                if (roll) hess += roll_hessian(&p, st, c, dem_v3_sub(pi->omega, w->omega));
             }
         } else {
             size_t j = dem_id_index_find(&ix, c->j);
@@ -168,11 +190,18 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
             if (shadow) {
                 double li = pi->radius - 0.5 * c->overlap, lj = pj->radius - 0.5 * c->overlap;
                 dem_vec3 wterm = dem_v3_add(dem_v3_scale(pi->omega, li), dem_v3_scale(pj->omega, lj));
+                if (roll) hess += roll_hessian(&p, st, c, dem_v3_sub(pi->omega, pj->omega));
                 hess += contact_hessian(&p, st, c, c->normal, dem_v3_sub(pi->vel, pj->vel), wterm,
                                         pi->radius + pj->radius - c->overlap, 0.0, spring);
             }
         }
         e->eel_n += nm->energy(&p, c->overlap);
+        if (roll) { /* rolling and twisting springs (lib/laws/rolling.h): 1/2 k_r |xi_r|^2 + 1/2 k_o theta_o^2 */
+            double stt = tm->stiffness(&p, st->normal, c->overlap);
+            double xr2 = c->hist[3] * c->hist[3] + c->hist[4] * c->hist[4] + c->hist[5] * c->hist[5];
+            e->eel_t += 0.5 * dem_rolling_models[st->rolling]->stiffness(st, p.rstar, c->overlap, stt) * xr2 +
+                        0.5 * dem_twisting_models[st->twisting]->stiffness(st, p.rstar, c->overlap, stt) * c->hist[6] * c->hist[6];
+        }
         if (spring) {
             double xi2 = c->hist[0] * c->hist[0] + c->hist[1] * c->hist[1] + c->hist[2] * c->hist[2];
             if (xi2 > 0.0) {

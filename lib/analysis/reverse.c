@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "laws/rolling.h"
+
 static void add(char *buf, size_t cap, int *count, const char *fmt, ...)
 {
     size_t used = strlen(buf);
@@ -52,6 +54,12 @@ int dem_irreversibilities(const dem_settings *st, const dem_system *s, char *buf
         add(buf, cap, &n, "contact damping from the coefficient of restitution (down to %g): a dashpot force belongs to the velocities half a step before it going forwards, but going backwards those velocities are known only a step later (Hanley §5.2)", e);
     if (st->local_damping > 0.0)
         add(buf, cap, &n, "local damping (damping.local %g): undoing it needs the undamped force and the sign of the half-step velocity at once, and going backwards they are a step apart (Hanley §5.2, eq 21)", st->local_damping);
+    if (st->rolling)
+        add(buf, cap, &n, "rolling resistance (model.rolling %s): its slider caps the rolling moment and its spring is reset when a contact opens, so going backwards the moment before the cap and what the spring held are unknown; its dashpot dissipates (seed 000 §5.3)",
+            dem_rolling_models[st->rolling]->name);
+    if (st->twisting)
+        add(buf, cap, &n, "twisting resistance (model.twisting %s): its slider caps the twisting moment and its spring is reset when a contact opens, so going backwards the moment before the cap is unknown; its dashpot dissipates (seed 000 §5.3)",
+            dem_twisting_models[st->twisting]->name);
     if (s->cell.flags && s->cell.stress_mask)
         add(buf, cap, &n, "a stress-controlled cell: the servo's strain rate follows stresses that are a step out of sync going backwards (Hanley §3.1, §4)");
     return n;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "laws/laws.h"
+#include "laws/rolling.h"
 
 void dem_settings_default(dem_settings *st)
 {
@@ -29,6 +30,10 @@ void dem_settings_default(dem_settings *st)
     st->vi_krylov_tol = 1e-13;
     st->grid = DEM_NEIGHBOR_AUTO;
     st->level_ratio = DEM_NEIGHBOR_LEVEL_RATIO;
+    st->rolling_stiffness = 2.0;
+    st->rolling_damping = 0.3;
+    st->twisting_stiffness = 0.5;
+    st->twisting_damping = 0.3;
 }
 
 static const char *const integrator_names[] = {"vv", "vv-improved", "variational"};
@@ -50,45 +55,52 @@ const char *dem_neighbor_grid_name(dem_neighbor_grid g) { return grid_names[g]; 
 
 /* Every setting key: its type and where it goes. */
 typedef enum { K_STR_INTEGRATOR, K_STR_NORMAL, K_STR_TANGENTIAL, K_STR_DAMPING, K_STR_KN_RULE,
-               K_STR_LOCAL_FORM, K_STR_CARRY, K_STR_GRID, K_STR_IGNORE, K_F64, K_VEC3 } key_kind;
+               K_STR_LOCAL_FORM, K_STR_CARRY, K_STR_GRID, K_STR_ROLLING, K_STR_TWISTING, K_STR_IGNORE, K_F64, K_VEC3 } key_kind;
 
 typedef struct {
     const char *key;
     key_kind kind;
     size_t offset; /* K_F64, K_VEC3 */
+    int roll;      /* written only when a rolling or twisting model is on (frames without one keep their bits) */
 } setting_key;
 
 #define OFF(m) offsetof(dem_settings, m)
 static const setting_key keys[] = {
-    {"integrator", K_STR_INTEGRATOR, 0},
-    {"gravity", K_VEC3, OFF(gravity)},
-    {"model.normal", K_STR_NORMAL, 0},
-    {"model.tangential", K_STR_TANGENTIAL, 0},
-    {"model.damping", K_STR_DAMPING, 0},
-    {"model.carry", K_STR_CARRY, 0},
-    {"model.kn_from", K_STR_KN_RULE, 0},
-    {"model.kn", K_F64, OFF(kn)},
-    {"model.kt", K_F64, OFF(kt)},
-    {"model.vc", K_F64, OFF(vc)},
-    {"model.max_overlap", K_F64, OFF(max_overlap)},
-    {"model.gamma_n", K_F64, OFF(gamma_n)},
-    {"model.gamma_t", K_F64, OFF(gamma_t)},
-    {"damping.local", K_F64, OFF(local_damping)},
-    {"damping.local_form", K_STR_LOCAL_FORM, 0},
-    {"damping.drag", K_F64, OFF(drag)},
-    {"neighbor.skin", K_F64, OFF(skin)},
-    {"neighbor.sort_every", K_F64, OFF(sort_every)},
-    {"neighbor.grid", K_STR_GRID, 0},
-    {"neighbor.level_ratio", K_F64, OFF(level_ratio)},
-    {"cell.gain", K_F64, OFF(cell_gain)},
-    {"cell.max_rate", K_F64, OFF(cell_max_rate)},
-    {"interact.ignore", K_STR_IGNORE, 0},
-    {"exact.quantum", K_F64, OFF(exact_quantum)},
-    {"variational.alpha", K_F64, OFF(vi_alpha)},
-    {"variational.newton_tol", K_F64, OFF(vi_newton_tol)},
-    {"variational.newton_max", K_F64, OFF(vi_newton_max)},
-    {"variational.krylov_tol", K_F64, OFF(vi_krylov_tol)},
-    {"variational.full_jacobian", K_F64, OFF(vi_full_jacobian)},
+    {"integrator", K_STR_INTEGRATOR, 0, 0},
+    {"gravity", K_VEC3, OFF(gravity), 0},
+    {"model.normal", K_STR_NORMAL, 0, 0},
+    {"model.tangential", K_STR_TANGENTIAL, 0, 0},
+    {"model.damping", K_STR_DAMPING, 0, 0},
+    {"model.carry", K_STR_CARRY, 0, 0},
+    {"model.kn_from", K_STR_KN_RULE, 0, 0},
+    {"model.kn", K_F64, OFF(kn), 0},
+    {"model.kt", K_F64, OFF(kt), 0},
+    {"model.vc", K_F64, OFF(vc), 0},
+    {"model.max_overlap", K_F64, OFF(max_overlap), 0},
+    {"model.gamma_n", K_F64, OFF(gamma_n), 0},
+    {"model.gamma_t", K_F64, OFF(gamma_t), 0},
+    {"damping.local", K_F64, OFF(local_damping), 0},
+    {"damping.local_form", K_STR_LOCAL_FORM, 0, 0},
+    {"damping.drag", K_F64, OFF(drag), 0},
+    {"neighbor.skin", K_F64, OFF(skin), 0},
+    {"neighbor.sort_every", K_F64, OFF(sort_every), 0},
+    {"neighbor.grid", K_STR_GRID, 0, 0},
+    {"neighbor.level_ratio", K_F64, OFF(level_ratio), 0},
+    {"cell.gain", K_F64, OFF(cell_gain), 0},
+    {"cell.max_rate", K_F64, OFF(cell_max_rate), 0},
+    {"interact.ignore", K_STR_IGNORE, 0, 0},
+    {"exact.quantum", K_F64, OFF(exact_quantum), 0},
+    {"variational.alpha", K_F64, OFF(vi_alpha), 0},
+    {"variational.newton_tol", K_F64, OFF(vi_newton_tol), 0},
+    {"variational.newton_max", K_F64, OFF(vi_newton_max), 0},
+    {"variational.krylov_tol", K_F64, OFF(vi_krylov_tol), 0},
+    {"variational.full_jacobian", K_F64, OFF(vi_full_jacobian), 0},
+    {"model.rolling", K_STR_ROLLING, 0, 1},
+    {"model.rolling_stiffness", K_F64, OFF(rolling_stiffness), 1},
+    {"model.rolling_damping", K_F64, OFF(rolling_damping), 1},
+    {"model.twisting", K_STR_TWISTING, 0, 1},
+    {"model.twisting_stiffness", K_F64, OFF(twisting_stiffness), 1},
+    {"model.twisting_damping", K_F64, OFF(twisting_damping), 1},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -150,6 +162,20 @@ static dem_status read_key(dem_settings *st, const setting_key *k, const dem_par
             return dem_fail(err, DEM_ERR_VALUE, "setting neighbor.grid: unknown '%s' (" DEM_NEIGHBOR_GRID_NAMES ")", p->v.s);
         st->grid = (dem_neighbor_grid)idx;
         return DEM_OK;
+    case K_STR_ROLLING:
+        if ((idx = dem_rolling_find(p->v.s)) < 0) {
+            dem_model_names(names, sizeof names, 3);
+            return dem_fail(err, DEM_ERR_VALUE, "setting model.rolling: unknown '%s' (%s)", p->v.s, names);
+        }
+        st->rolling = idx;
+        return DEM_OK;
+    case K_STR_TWISTING:
+        if ((idx = dem_twisting_find(p->v.s)) < 0) {
+            dem_model_names(names, sizeof names, 4);
+            return dem_fail(err, DEM_ERR_VALUE, "setting model.twisting: unknown '%s' (%s)", p->v.s, names);
+        }
+        st->twisting = idx;
+        return DEM_OK;
     case K_STR_IGNORE: return dem_settings_parse_ignore(st, p->v.s, err);
     case K_F64: memcpy((char *)st + k->offset, &p->v.f[0], sizeof(double)); return DEM_OK;
     case K_VEC3: memcpy((char *)st + k->offset, p->v.f, 3 * sizeof(double)); return DEM_OK;
@@ -197,6 +223,19 @@ static dem_status check_settings(const dem_settings *st, dem_error *err)
     if (!(st->vi_krylov_tol > 0.0 && st->vi_krylov_tol < 1.0)) return BAD("setting variational.krylov_tol = %g must lie in (0, 1)", st->vi_krylov_tol);
     if (!(st->vi_newton_max >= 1.0 && st->vi_newton_max <= 1e6 && st->vi_newton_max == floor(st->vi_newton_max)))
         return BAD("setting variational.newton_max = %g must be a whole number in 1..1000000", st->vi_newton_max);
+    if (!(st->rolling_stiffness > 0.0 && isfinite(st->rolling_stiffness)))
+        return BAD("setting model.rolling_stiffness = %g must be positive", st->rolling_stiffness);
+    if (!(st->twisting_stiffness > 0.0 && isfinite(st->twisting_stiffness)))
+        return BAD("setting model.twisting_stiffness = %g must be positive", st->twisting_stiffness);
+    if (!(st->rolling_damping >= 0.0 && isfinite(st->rolling_damping)))
+        return BAD("setting model.rolling_damping = %g must be >= 0", st->rolling_damping);
+    if (!(st->twisting_damping >= 0.0 && isfinite(st->twisting_damping)))
+        return BAD("setting model.twisting_damping = %g must be >= 0", st->twisting_damping);
+    if ((st->rolling || st->twisting) && !dem_tangential_models[st->tangential]->uses_history)
+        return BAD("setting model.%s %s takes its stiffness from the tangential spring: model.tangential %s has none",
+                   st->rolling ? "rolling" : "twisting",
+                   st->rolling ? dem_rolling_models[st->rolling]->name : dem_twisting_models[st->twisting]->name,
+                   dem_tangential_models[st->tangential]->name);
     return DEM_OK;
 #undef BAD
 }
@@ -241,6 +280,13 @@ dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *
         const char *text = NULL;
         /* the variational integrator's keys only in its frames: the others stay as they were */
         if (strncmp(k->key, "variational.", 12) == 0 && st->integrator != DEM_INTEGRATOR_VARIATIONAL) continue;
+        if (k->roll && !st->rolling && !st->twisting) { /* off: a frame keeps no stale key */
+            size_t m = 0;
+            for (size_t n = 0; n < s->nparams; n++)
+                if (strcmp(s->params[n].key, k->key) != 0) s->params[m++] = s->params[n];
+            s->nparams = m;
+            continue;
+        }
         switch (k->kind) {
         case K_STR_INTEGRATOR: text = integrator_names[st->integrator]; break;
         case K_STR_NORMAL: text = dem_normal_models[st->normal]->name; break;
@@ -250,6 +296,8 @@ dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *
         case K_STR_LOCAL_FORM: text = local_form_names[st->local_form]; break;
         case K_STR_CARRY: text = carry_names[st->carry]; break;
         case K_STR_GRID: text = grid_names[st->grid]; break;
+        case K_STR_ROLLING: text = dem_rolling_models[st->rolling]->name; break;
+        case K_STR_TWISTING: text = dem_twisting_models[st->twisting]->name; break;
         case K_STR_IGNORE:
             ignore_text(st, buf, sizeof buf);
             text = buf;

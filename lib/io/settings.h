@@ -65,6 +65,13 @@ typedef struct {
     double vi_krylov_tol;       /* variational.krylov_tol: relative residual of each linear solve (1e-13) */
     double vi_full_jacobian;    /* variational.full_jacobian: 1: Newton with the dashpots' position Jacobian
                                  * (non-symmetric K: BiCGSTAB); 0 (default): without it (symmetric: CG) */
+    /* rolling and twisting resistance (lib/laws/rolling.h); the keys are written only when one is on */
+    int rolling;                /* index into dem_rolling_models (0: none) */
+    int twisting;               /* index into dem_twisting_models (0: none) */
+    double rolling_stiffness;   /* k_r = this S_t R*^2, N m/rad (default 2: Iwashita & Oda, Yade) */
+    double rolling_damping;     /* fraction of the critical rolling damping (default 0.3: Ai et al. 2011) */
+    double twisting_stiffness;  /* sds: k_o = this S_t R*^2, N m/rad (default 0.5) */
+    double twisting_damping;    /* sds: fraction of the critical twisting damping (default 0.3) */
 } dem_settings;
 
 /* The carry rule named name (exact, rescale, project, project-only, none), or -1. */

@@ -180,7 +180,7 @@ int dem_normal_find(const char *name);
 int dem_damping_find(const char *name);
 int dem_tangential_find(const char *name);
 /* "hooke, hertz" etc., for messages and --help. */
-void dem_model_names(char *buf, unsigned size, int which /* 0 normal, 1 damping, 2 tangential */);
+void dem_model_names(char *buf, unsigned size, int which /* 0 normal, 1 damping, 2 tangential, 3 rolling, 4 twisting */);
 
 /* Sub-models reference each other only by these names. */
 #define DEM_NORMAL_HOOKE 0

@@ -1,6 +1,7 @@
 /* registry.c - the sub-model registries: one row per file of lib/laws/ (normal_*.c, damping_*.c,
  * tangential_*.c), looked up by name. */
 #include "laws/laws.h"
+#include "laws/rolling.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,13 +39,16 @@ int dem_tangential_find(const char *name)
 
 void dem_model_names(char *buf, unsigned size, int which)
 {
-    int n = which == 0 ? dem_normal_count : which == 1 ? dem_damping_count : dem_tangential_count;
+    int n = which == 0 ? dem_normal_count : which == 1 ? dem_damping_count : which == 2 ? dem_tangential_count
+          : which == 3 ? dem_rolling_count : dem_twisting_count;
     size_t at = 0;
     buf[0] = 0;
     for (int k = 0; k < n && at < size; k++) {
         const char *name = which == 0 ? dem_normal_models[k]->name
                          : which == 1 ? dem_damping_models[k]->name
-                                      : dem_tangential_models[k]->name;
+                         : which == 2 ? dem_tangential_models[k]->name
+                         : which == 3 ? dem_rolling_models[k]->name
+                                      : dem_twisting_models[k]->name;
         at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "", name);
     }
 }

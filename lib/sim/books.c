@@ -6,6 +6,7 @@
 
 #include "sim/boundary.h"
 #include "sim/forces.h"
+#include "sim/roll.h"
 
 dem_status books_alloc(dem_sim *sim, dem_error *err)
 {
@@ -23,6 +24,11 @@ dem_status books_alloc(dem_sim *sim, dem_error *err)
     }
     if (!e->edis || !e->vf || !e->wf || !e->bsum || !e->blost)
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    if (dem_roll_on(&sim->st)) { /* roll.h */
+        e->rsum = calloc(nb, sizeof *e->rsum);
+        e->rlost = calloc(nb, sizeof *e->rlost);
+        if (!e->rsum || !e->rlost) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    }
     return DEM_OK;
 }
 
@@ -36,6 +42,8 @@ void books_free(dem_sim *sim)
     free(e->blost);
     free(e->badh);
     free(e->wadh);
+    free(e->rsum);
+    free(e->rlost);
     /* wlost grows with the wall slots: store_free frees it */
 }
 
@@ -45,6 +53,10 @@ void books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem_vec
         if (!sim->c.ptouch[p]) continue;
         dem_contact_rec *np = &sim->c.pairs[p];
         s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, setup, s);
+        if (sim->c.roll) { /* only setup calls this for the whole list: nothing to add */
+            double e[3] = {0.0, 0.0, 0.0};
+            roll_account_pair(sim, w, p, setup, e);
+        }
     }
 }
 
@@ -69,6 +81,15 @@ void books_finish(dem_sim *sim)
     b->energy[DEM_E_DISS_DAMP_T] += e[2];
     b->energy[DEM_E_WORK_LAW] += e[3];
     b->energy[DEM_E_AHEAD] = 0.5 * (e[4] * sim->h + b->pend_dl - b->pend_dw);
+    if (b->rsum) { /* rolling and twisting (roll.h): the blocks in order, then the walls */
+        double r[3] = {0.0, 0.0, 0.0};
+        for (size_t k = 0; k < sim->c.nblk; k++)
+            for (int m = 0; m < 3; m++) r[m] += b->rsum[k][m];
+        for (int m = 0; m < 3; m++) r[m] += b->pend_r[m];
+        b->energy[DEM_E_DISS_ROLLING] += r[0] + b->pend_rlost[0];
+        b->energy[DEM_E_DISS_TWISTING] += r[1] + b->pend_rlost[1];
+        b->energy[DEM_E_WORK_LAW] += r[2];
+    }
     b->acct = ACCT_NONE;
 }
 
@@ -84,6 +105,10 @@ double books_contacts_setup(dem_sim *sim)
     double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
     books_account_pairs(sim, 0, sim->c.npairs, sim->p.v, sim->p.w, 1, s);
     books_account_walls(sim, 1, s);
+    if (sim->e.rsum) {
+        double e[3] = {0.0, 0.0, 0.0};
+        roll_account_walls(sim, 1, e);
+    }
     return s[4];
 }
 
@@ -118,6 +143,20 @@ void books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUN
             b->wlost[q] = 0.0;
         }
     b->pend_lost = lost;
+    if (b->rsum) { /* rolling and twisting: the walls' accounting now, the springs lost in this step */
+        for (int k = 0; k < 3; k++) b->pend_r[k] = 0.0;
+        roll_account_walls(sim, 0, b->pend_r);
+        double rl[2] = {0.0, 0.0};
+        for (size_t k = 0; k < sim->c.nblk; k++)
+            for (int m = 0; m < 2; m++) rl[m] += b->rlost[k][m];
+        if (nlost)
+            for (size_t q = 0; q < sim->c.nwslots; q++)
+                for (int m = 0; m < 2; m++) {
+                    rl[m] += b->wrlost[q][m];
+                    b->wrlost[q][m] = 0.0;
+                }
+        for (int m = 0; m < 2; m++) b->pend_rlost[m] = rl[m];
+    }
     b->pend_dl = b->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
     b->pend_dw = (b->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS]) +
                  (b->energy[DEM_E_WORK_EXTERNAL] - before[DEM_E_WORK_EXTERNAL]);
@@ -154,6 +193,7 @@ void books_restore(dem_sim *sim)
         sim_pair_properties(sim, &p, mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
         restore_contact_state(sim, &p, &c->whist[q], &c->wout[q]);
     }
+    if (sim->e.rsum) roll_restore(sim);
     books_contacts_setup(sim);
 }
 
@@ -168,5 +208,6 @@ double books_wall_power(const dem_sim *sim)
         const dem_contact_out *o = &c->wout[q];
         p += dem_v3_dot(dem_contact_force(o), wall_velocity_at(wl, wall_contact_point(sim, a, o->n, o->delta)));
     }
+    if (c->wroll) p += roll_wall_power(sim);
     return p;
 }

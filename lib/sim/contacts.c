@@ -7,6 +7,7 @@
 
 #include "sim/boundary.h"
 #include "sim/neighbor.h"
+#include "sim/roll.h"
 
 dem_status store_alloc(dem_sim *sim, dem_error *err)
 {
@@ -26,7 +27,8 @@ void store_free(dem_sim *sim)
 {
     sim_store *c = &sim->c;
     void *ptrs[] = {c->pairs, c->out, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
-                    c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost};
+                    c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost,
+                    c->roll, c->wroll, c->rold, sim->e.wrlost};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
 }
 
@@ -48,6 +50,11 @@ static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
     dem_contact_rec *p = realloc(sim->c.pairs, cap * sizeof *p);
     if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
     sim->c.pairs = p;
+    if (dem_roll_on(&sim->st)) { /* the side array (roll.h) */
+        dem_roll_rec *r = realloc(sim->c.roll, cap * sizeof *r);
+        if (!r) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
+        sim->c.roll = r;
+    }
     sim->c.cap_pairs = cap;
     return DEM_OK;
 }
@@ -74,9 +81,21 @@ dem_status store_begin_pairs(dem_sim *sim, dem_contact_rec **old, size_t *nold, 
         if (sim->c.pairs[p].flags) k++;
     *old = malloc((k ? k : 1) * sizeof **old);
     if (!*old) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    if (sim->c.roll) {
+        free(sim->c.rold);
+        sim->c.rold = malloc((k ? k : 1) * sizeof *sim->c.rold);
+        if (!sim->c.rold) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    }
     k = 0;
     for (size_t p = 0; p < sim->c.npairs; p++)
-        if (sim->c.pairs[p].flags) (*old)[k++] = sim->c.pairs[p];
+        if (sim->c.pairs[p].flags) {
+            (*old)[k] = sim->c.pairs[p];
+            if (sim->c.roll) { /* its side record; kn (recomputed for the new list) holds its index */
+                sim->c.rold[k] = sim->c.roll[p];
+                (*old)[k].kn = (double)k;
+            }
+            k++;
+        }
     *nold = k;
     sim->c.npairs = 0;
     return DEM_OK;
@@ -92,6 +111,7 @@ dem_status store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[
     np->j = j;
     memcpy(np->s, s, sizeof np->s);
     pair_constants(sim, np);
+    if (sim->c.roll) memset(&sim->c.roll[sim->c.npairs - 1], 0, sizeof *sim->c.roll);
     return DEM_OK;
 }
 
@@ -110,6 +130,7 @@ static void carry_history(dem_sim *sim, dem_contact_rec *old, size_t nold)
             np->fdn = old[k].fdn;
             np->stt = old[k].stt;
             np->flags = old[k].flags;
+            if (sim->c.roll) sim->c.roll[p] = sim->c.rold[(size_t)old[k].kn];
         }
     }
 }
@@ -198,6 +219,7 @@ typedef struct {
     dem_contact_rec h;
     dem_contact_out o;
     uint8_t touch;
+    dem_roll_rec r;   /* zeros without rolling and twisting */
 } wall_keep;
 
 static int cmp_wall_keep(const void *pa, const void *pb)
@@ -232,6 +254,7 @@ static dem_status grow_wall_slots(dem_sim *sim, size_t need, dem_error *err)
     while (cap < need) cap *= 2;
 #define G(ptr) do { void *q = realloc((ptr), cap * sizeof *(ptr)); if (!q) goto nomem; (ptr) = q; } while (0)
     G(c->wowner); G(c->wwall); G(c->whist); G(c->wout); G(c->wtouch); G(sim->e.wlost);
+    if (dem_roll_on(&sim->st)) { G(c->wroll); G(sim->e.wrlost); }
 #undef G
     c->cap_wslots = cap;
     return DEM_OK;
@@ -249,7 +272,16 @@ dem_status store_wall_slots(dem_sim *sim, dem_error *err)
     nkeep = 0;
     for (size_t q = 0; q < c->nwslots; q++)
         if (c->wtouch[q] || c->whist[q].flags)
-            keep[nkeep++] = (wall_keep){c->wowner[q], c->wwall[q], c->whist[q], c->wout[q], c->wtouch[q]};
+        {
+            memset(&keep[nkeep], 0, sizeof keep[nkeep]);
+            keep[nkeep].a = c->wowner[q];
+            keep[nkeep].k = c->wwall[q];
+            keep[nkeep].h = c->whist[q];
+            keep[nkeep].o = c->wout[q];
+            keep[nkeep].touch = c->wtouch[q];
+            if (c->wroll) keep[nkeep].r = c->wroll[q];
+            nkeep++;
+        }
     qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
     size_t q = 0, e = 0;
     for (size_t a = 0; a < sim->p.n; a++) {
@@ -266,12 +298,15 @@ dem_status store_wall_slots(dem_sim *sim, dem_error *err)
                 c->whist[q].i = (uint32_t)a; /* its particle may have been renumbered */
                 c->wout[q] = keep[e].o;
                 c->wtouch[q] = keep[e].touch;
+                if (c->wroll) c->wroll[q] = keep[e].r;
             } else {
                 wall_slot_constants(sim, a, k, &c->whist[q]);
                 memset(&c->wout[q], 0, sizeof c->wout[q]);
                 c->wtouch[q] = 0;
+                if (c->wroll) memset(&c->wroll[q], 0, sizeof c->wroll[q]);
             }
             sim->e.wlost[q] = 0.0;
+            if (sim->e.wrlost) sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
             q++;
         }
     }
@@ -363,6 +398,21 @@ static void load_record(dem_contact_rec *h, dem_contact_out *out, const dem_cont
     h->diss[0] = c->diss_friction; h->diss[1] = c->diss_damp_n; h->diss[2] = c->diss_damp_t;
 }
 
+/* The frame's rolling and twisting slots (3-11, formats/dem-stream.md §5.8) as a side record;
+ * zeros from a frame without them (roll_restore completes it). */
+static void load_roll(dem_roll_rec *r, const dem_contact *c, uint32_t slots)
+{
+    memset(r, 0, sizeof *r);
+    if (slots >= 12) {
+        memcpy(r->xr, &c->hist[3], sizeof r->xr);
+        r->xo = c->hist[6];
+        memcpy(r->fr, &c->hist[7], sizeof r->fr);
+        r->mo = c->hist[10];
+        r->flags = dem_roll_slot_flags(c->hist[11]);
+    }
+    r->flags |= DEM_ROLL_ACTIVE;
+}
+
 /* A frame whose tangential model keeps the other kind of history (the stretch xi or the force
  * f_s: DEM_HISTORY_*) than this run's: its slots are carried over with the force they stood for,
  * f_s = -S_t xi with the frame's stiffness, or xi = -f_s / S_t with this run's (the spring's
@@ -433,6 +483,7 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
             if (r) { free(ids); return r; }
             if (hc.convert) xi = dem_v3_scale(xi, carry_factor(sim, &hc, (size_t)i, -1, (uint32_t)c->j, c->overlap));
             load_record(&st->whist[q], &st->wout[q], c, xi, &o);
+            if (st->wroll) load_roll(&st->wroll[q], c, s->hist_slots);
             st->wtouch[q] = 1;
             continue;
         }
@@ -461,6 +512,7 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
         dem_contact_rec *np = st->npairs ? bsearch(&key, st->pairs, st->npairs, sizeof key, cmp_pair_key) : NULL;
         if (!np) continue; /* not within the cutoff any more: cannot be touching */
         load_record(np, &st->out[np - st->pairs], c, xi, &o);
+        if (st->roll) load_roll(&st->roll[np - st->pairs], c, s->hist_slots); /* no sign: unchanged by swapping i, j */
         st->ptouch[np - st->pairs] = 1;
     }
     free(ids);
@@ -474,6 +526,7 @@ typedef struct {
     int flip;         /* the frame names the pair the other way round: negate the vectors */
     const dem_contact_rec *h;
     const dem_contact_out *o;
+    const dem_roll_rec *r; /* NULL without rolling and twisting */
 } out_contact;
 
 static int cmp_out_contact(const void *pa, const void *pb)
@@ -506,6 +559,13 @@ static dem_contact make_contact(const out_contact *oc, int history, int necks)
     c.diss_damp_t = oc->h->diss[2];
     if (history)
         for (int k = 0; k < 3; k++) c.hist[k] = sg * oc->h->xi[k];
+    if (oc->r) { /* slots 3-11 (rolling.h): invariant under swapping i and j */
+        memcpy(&c.hist[3], oc->r->xr, sizeof oc->r->xr);
+        c.hist[6] = oc->r->xo;
+        memcpy(&c.hist[7], oc->r->fr, sizeof oc->r->fr);
+        c.hist[10] = oc->r->mo;
+        c.hist[11] = (double)(oc->r->flags & (DEM_ROLL_CAPPED | DEM_TWIST_CAPPED));
+    }
     return c;
 }
 
@@ -533,6 +593,7 @@ dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
         oc->wall = 0;
         oc->h = np;
         oc->o = &st->out[p];
+        oc->r = st->roll ? &st->roll[p] : NULL;
     }
     for (size_t q = 0; q < st->nwslots; q++) {
         if (!st->wtouch[q]) continue;
@@ -544,10 +605,11 @@ dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
         oc->wall = 1;
         oc->h = &st->whist[q];
         oc->o = &st->wout[q];
+        oc->r = st->wroll ? &st->wroll[q] : NULL;
     }
     qsort(list, count, sizeof *list, cmp_out_contact);
     out->ncontacts = 0;
-    out->hist_slots = history ? 3 : 0;
+    out->hist_slots = dem_roll_on(&sim->st) ? 12 : history ? 3 : 0;
     if ((r = dem_system_reserve_contacts(out, count, err))) { free(list); return r; }
     for (size_t k = 0; k < count; k++) {
         dem_contact ct = make_contact(&list[k], history, dem_normal_models[sim->st.normal]->neck != NULL);

@@ -16,6 +16,7 @@
 #include "sim/exact.h"
 #include "sim/integrate.h"
 #include "sim/par.h"
+#include "sim/roll.h"
 
 /* Contacts handed to the law at once (the block entry point). */
 #define LAW_CHUNK 32
@@ -192,8 +193,13 @@ static void pair_pass_share(void *ctx, size_t lo, size_t hi, int t)
 
 void forces_pair_pass(dem_sim *sim, int account, int eval)
 {
+    /* rolling and twisting (roll.h): the couples' accounting before this pass re-evaluates the
+     * pairs, their evaluation after it (they need the forces); passes of their own, so that the
+     * default pass stays as it was */
+    if (sim->c.roll && account) roll_pass(sim, 1);
     pair_pass_args a = {sim, account, eval};
     par_for(sim->pool, sim->c.nblk, pair_pass_share, &a); /* par.h */
+    if (sim->c.roll && eval) roll_pass(sim, 0);
 }
 
 /* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
@@ -222,6 +228,7 @@ static int eval_wall(dem_sim *sim, size_t slot, double *adh)
                 *adh += adh_broken(&law, p, &st->whist[slot], o, near ? P->r[a] - gap : o->delta);
             }
             sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt);
+            if (st->wroll) roll_wall_lost(sim, slot);
             lost = sim->hdt != 0.0;
             memset(&st->wout[slot], 0, sizeof st->wout[slot]);
             st->wtouch[slot] = 0;
@@ -250,6 +257,7 @@ touching:;
     if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it (and the run stops) */
     if (law.cap_adh != 0.0 && law.hdt != 0.0 && !(h->flags & DEM_REC_TOUCH)) *adh += adh_formed(&law, p, c.delta, dem_v3_dot(c.vij, c.n));
     dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
+    if (st->wroll) roll_wall(sim, &law, slot, &c, &p);
     return 0;
 }
 
@@ -309,6 +317,7 @@ static int particle_forces(dem_sim *sim, size_t a)
         t = dem_v3_add(t, dem_v3_scale(dem_contact_moment(o), -(r - 0.5 * o->delta)));
     }
     if (sim->bd.n) f = bonds_add(sim, a, f); /* bonds.c: after the contacts, in bond order */
+    if (c->roll_on) t = roll_torque(sim, a, t); /* rolling and twisting couples (roll.h) */
     /* a fixed particle is never kicked: local damping does not act on it */
     double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
     ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
@@ -372,6 +381,7 @@ static void totals(dem_sim *sim)
         wl->torque = dem_v3_sub(wl->torque, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
         work[k] += dem_v3_dot(fc, wall_velocity_at(wl, cp)) * sim->hdt;
     }
+    if (c->wroll) roll_wall_totals(sim, work);
     for (size_t k = 0; k < nw; k++) {
         walls[k].work += work[k];
         sim->e.energy[DEM_E_WORK_WALLS] += work[k];

@@ -8,6 +8,7 @@
 
 #include "analysis/unbalanced.h"
 #include "sim/bonds.h"
+#include "laws/rolling.h"
 #include "sim/books.h"
 #include "sim/boundary.h"
 #include "sim/cell.h"
@@ -51,6 +52,10 @@ static dem_status load_materials_walls(dem_sim *sim, const dem_system *s, dem_er
     sim->b.walls = malloc((nw ? nw : 1) * sizeof *sim->b.walls);
     sim->b.wwork = malloc((nw ? nw : 1) * sizeof *sim->b.wwork);
     if (!sim->materials || !sim->mp || !sim->b.walls || !sim->b.wwork) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    if (dem_roll_on(&sim->st)) { /* rolling and twisting coefficients (roll.h) */
+        sim->c.roll_on = 1;
+        if (!(sim->mroll = malloc((nm ? nm * nm : 1) * sizeof *sim->mroll))) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    }
     if (nm) memcpy(sim->materials, s->materials, nm * sizeof *sim->materials);
     if (nw) memcpy(sim->b.walls, s->walls, nw * sizeof *sim->b.walls);
     for (size_t a = 0; a < nm; a++)
@@ -59,6 +64,12 @@ static dem_status load_materials_walls(dem_sim *sim, const dem_system *s, dem_er
             dem_pair_init(&p, &sim->st, 1.0, 1.0, &sim->materials[a], 1.0, 1.0, &sim->materials[b]);
             mat_pair *mp = &sim->mp[a * nm + b];
             mp->estar = p.estar; mp->gstar = p.gstar; mp->gstar_l = p.gstar_l; mp->mu = p.mu; mp->beta = p.beta; mp->gamma = p.gamma;
+            if (sim->mroll) {
+                const dem_material *ma = &sim->materials[a], *mb = &sim->materials[b];
+                double *mr = sim->mroll[a * nm + b];
+                mr[0] = ma->rolling_friction < mb->rolling_friction ? ma->rolling_friction : mb->rolling_friction;
+                mr[1] = ma->twisting_friction < mb->twisting_friction ? ma->twisting_friction : mb->twisting_friction;
+            }
         }
     return DEM_OK;
 }
@@ -164,6 +175,7 @@ void dem_sim_free(dem_sim *sim)
     free(sim->b.wwork);
     free(sim->materials);
     free(sim->mp);
+    free(sim->mroll);
     free(sim);
 }
 

@@ -120,6 +120,10 @@ typedef struct {
     dem_contact_rec *whist; /* per slot: record, same layout as pairs (i: particle, j: wall) */
     dem_contact_out *wout;  /* per slot: the result of the last evaluation */
     uint8_t *wtouch;        /* per slot: 1 if the particle touched the wall at the last evaluation */
+    /* rolling and twisting resistance (roll.h): side arrays beside pairs and whist, NULL unless a
+     * rolling or twisting model is on; rold holds the old list's during a rebuild */
+    struct dem_roll_rec_s *roll, *wroll, *rold;
+    int roll_on;            /* a rolling or twisting model is on (the one test the force sums make) */
 } sim_store;
 
 enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
@@ -148,6 +152,11 @@ typedef struct {
     int deforming;          /* the accounted step's cell deformed: its field's L and spin (the servo */
     dem_mat3 lstep, dstep;  /* may have changed the cell's L since), and D */
     dem_vec3 wlstep;
+    /* rolling and twisting resistance (roll.h; NULL when off): per block of particles, its pairs'
+     * part of the accounting (rolling, twisting, law) and the springs' energy of the contacts lost
+     * (rolling, twisting); per wall slot the latter; the walls' part of the pending step */
+    double (*rsum)[3], (*rlost)[2], (*wrlost)[2];
+    double pend_r[3], pend_rlost[2];
 } sim_books;
 
 /* exact (fixed-point) mode, Levesque and Verlet 1993: positions x = X qx and velocities
@@ -215,6 +224,8 @@ struct dem_sim {
     size_t nmat;
     dem_material *materials;
     mat_pair *mp;
+    double (*mroll)[2];     /* per material pair (as mp): rolling and twisting coefficients mu_r, mu_o, the
+                             * smaller of the two materials'; NULL unless a rolling or twisting model is on */
     sim_particles p;
     sim_bounds b;
     sim_neighbor nbr;

@@ -1,0 +1,225 @@
+/* roll.c - rolling and twisting resistance in the simulation (see roll.h). */
+#include "sim/roll.h"
+
+#include <string.h>
+
+#include "sim/books.h"
+#include "sim/boundary.h"
+#include "sim/cell.h"
+#include "sim/integrate.h"
+#include "sim/par.h"
+
+/* The inputs every contact shares: coefficients, S_t, eta_t, F_n. */
+static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp, uint32_t mi, uint32_t mj, const dem_contact_out *o)
+{
+    const dem_settings *st = &sim->st;
+    const mat_pair *mp = &sim->mp[mi * sim->nmat + mj];
+    const double *mr = sim->mroll[mi * sim->nmat + mj];
+    in->n = o->n;
+    in->delta = o->delta;
+    in->fn = o->fn > 0.0 ? o->fn : 0.0;
+    in->rstar = pp->rstar;
+    in->mu = mp->mu;
+    in->mu_r = mr[0];
+    in->mu_o = mr[1];
+    in->stt = dem_tangential_models[st->tangential]->stiffness(pp, st->normal, o->delta);
+    in->eta_t = 0.0;
+    if (st->twisting == dem_twisting_find("marshall")) {
+        double fe, sn;
+        dem_normal_models[st->normal]->eval(pp, o->delta, &fe, &sn);
+        const dem_damping_model *dm = dem_damping_models[st->damping];
+        in->eta_t = dm->eta_t(pp, st, dm->eta_n(pp, st, sn), sn, in->stt);
+    }
+}
+
+void roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
+{
+    dem_roll_rec *r = &sim->c.roll[p];
+    if (!sim->c.ptouch[p]) {
+        if (r->flags) dem_roll_forget(r, sim->hdt, lost);
+        return;
+    }
+    const sim_particles *P = &sim->p;
+    const dem_contact_rec *np = &sim->c.pairs[p];
+    const dem_contact_out *o = &sim->c.out[p];
+    uint32_t i = np->i, j = np->j;
+    dem_contact_in c;
+    memset(&c, 0, sizeof c);
+    dem_vec3 xj = P->x[j];
+    if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
+    c.d = dem_v3_sub(P->x[i], xj);
+    c.n = o->n;
+    c.delta = o->delta;
+    c.vij = dem_v3_sub(P->v[i], P->v[j]);
+    c.chord = 1;
+    c.half_normal = sim->integ->half_normal; /* walls: 0 (memset), as their tangential law */
+    c.spin = 0.5 * dem_v3_dot(dem_v3_add(P->w[i], P->w[j]), c.n);
+    if (sim->b.deforming) {
+        c.vij = dem_v3_add(c.vij, dem_m3_mulv(sim->b.chord, c.d));
+        c.spin += dem_v3_dot(sim->b.wl, c.n);
+    }
+    dem_pair pp;
+    sim_pair_properties(sim, &pp, P->mat[i], P->mat[j], np);
+    dem_roll_in in;
+    in.law = law;
+    in.c = &c;
+    roll_common(sim, &in, &pp, P->mat[i], P->mat[j], o);
+    in.wrel = dem_v3_sub(P->w[i], P->w[j]); /* the field's spin is the same for both */
+    double ai = P->inertia[i] + P->m[i] * P->r[i] * P->r[i], aj = P->inertia[j] + P->m[j] * P->r[j] * P->r[j];
+    in.inertia_r = ai * aj / (ai + aj); /* Ai et al. 2011 eq 14 */
+    in.inertia_o = P->inertia[i] * P->inertia[j] / (P->inertia[i] + P->inertia[j]);
+    dem_roll_eval(&sim->st, &in, r);
+}
+
+static PAR_RANGE void roll_blocks(dem_sim *sim, size_t lo, size_t hi, int account)
+{
+    const dem_vec3 *w = books_w(sim);
+    dem_law law;
+    dem_law_init(&law, &sim->st, sim->hdt);
+    for (size_t b = lo; b < hi; b++) {
+        double e[3] = {0.0, 0.0, 0.0};
+        for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
+            if (!account) roll_pair(sim, &law, p, e);
+            else if (sim->c.ptouch[p]) roll_account_pair(sim, w, p, 0, e);
+        }
+        if (account) memcpy(sim->e.rsum[b], e, sizeof e);
+        else memcpy(sim->e.rlost[b], e, 2 * sizeof e[0]);
+    }
+}
+
+typedef struct {
+    dem_sim *sim;
+    int account;
+} roll_pass_args;
+
+static void roll_pass_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
+{
+    const roll_pass_args *a = ctx;
+    (void)t;
+    roll_blocks(a->sim, lo, hi, a->account);
+}
+
+void roll_pass(dem_sim *sim, int account)
+{
+    roll_pass_args a = {sim, account};
+    par_for(sim->pool, sim->c.nblk, roll_pass_share, &a);
+}
+
+void roll_wall_lost(dem_sim *sim, size_t q)
+{
+    sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
+    dem_roll_forget(&sim->c.wroll[q], sim->hdt, sim->e.wrlost[q]);
+}
+
+/* A particle's spin as the wall sees it: relative to the field's in a deforming cell. */
+static dem_vec3 wall_wrel(dem_vec3 w, const dem_wall *wl, int deforming, dem_vec3 field)
+{
+    if (deforming) w = dem_v3_add(w, field);
+    return dem_v3_sub(w, wl->omega);
+}
+
+void roll_wall(dem_sim *sim, const dem_law *law, size_t q, const dem_contact_in *c, const dem_pair *pp)
+{
+    const sim_particles *P = &sim->p;
+    size_t a = sim->c.wowner[q];
+    const dem_wall *wl = &sim->b.walls[sim->c.wwall[q]];
+    dem_roll_in in;
+    in.law = law;
+    in.c = c;
+    roll_common(sim, &in, pp, P->mat[a], wl->material, &sim->c.wout[q]);
+    in.wrel = wall_wrel(P->w[a], wl, sim->b.deforming, sim->b.wl);
+    in.inertia_r = P->inertia[a] + P->m[a] * P->r[a] * P->r[a]; /* the wall: infinitely heavy */
+    in.inertia_o = P->inertia[a];
+    dem_roll_eval(&sim->st, &in, &sim->c.wroll[q]);
+}
+
+dem_vec3 roll_torque(const dem_sim *sim, size_t a, dem_vec3 t)
+{
+    const sim_store *c = &sim->c;
+    for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) {
+        const double *m = c->roll[c->jadj[e]].m;
+        t = dem_v3_sub(t, dem_v3(m[0], m[1], m[2]));
+    }
+    for (size_t p = c->istart[a]; p < c->istart[a + 1]; p++) {
+        const double *m = c->roll[p].m;
+        t = dem_v3_add(t, dem_v3(m[0], m[1], m[2]));
+    }
+    for (size_t q = c->wstart[a]; q < c->wstart[a + 1]; q++) {
+        if (!c->wtouch[q]) continue;
+        const double *m = c->wroll[q].m;
+        t = dem_v3_add(t, dem_v3(m[0], m[1], m[2]));
+    }
+    return t;
+}
+
+void roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int setup, double e[3])
+{
+    const dem_contact_rec *np = &sim->c.pairs[p];
+    dem_roll_work(&sim->c.roll[p], sim->c.out[p].n, np->rstar, dem_v3_sub(w[np->i], w[np->j]), sim->h, setup, e);
+}
+
+void roll_account_walls(dem_sim *sim, int setup, double e[3])
+{
+    const sim_store *c = &sim->c;
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        size_t a = c->wowner[q];
+        dem_vec3 wrel = wall_wrel(sim->p.w[a], &sim->b.walls[c->wwall[q]], sim->e.deforming, sim->e.wlstep);
+        dem_roll_work(&c->wroll[q], c->wout[q].n, c->whist[q].rstar, wrel, sim->h, setup, e);
+    }
+}
+
+double roll_wall_power(const dem_sim *sim)
+{
+    const sim_store *c = &sim->c;
+    double pw = 0.0;
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        const double *m = c->wroll[q].m;
+        pw += dem_v3_dot(dem_v3(m[0], m[1], m[2]), sim->b.walls[c->wwall[q]].omega);
+    }
+    return pw;
+}
+
+void roll_wall_totals(dem_sim *sim, double *work)
+{
+    const sim_store *c = &sim->c;
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        dem_wall *wl = &sim->b.walls[c->wwall[q]];
+        const double *m = c->wroll[q].m;
+        dem_vec3 mv = dem_v3(m[0], m[1], m[2]); /* on the particle; the wall receives -m */
+        wl->torque = dem_v3_sub(wl->torque, mv);
+        work[c->wwall[q]] += dem_v3_dot(mv, wl->omega) * sim->hdt;
+    }
+}
+
+/* One contact's stiffnesses and couple from its loaded history and forces. */
+static void restore_one(const dem_sim *sim, const dem_pair *pp, const dem_contact_out *o, dem_roll_rec *r)
+{
+    const dem_settings *st = &sim->st;
+    double stt = dem_tangential_models[st->tangential]->stiffness(pp, st->normal, o->delta);
+    r->kr = dem_rolling_models[st->rolling]->stiffness(st, pp->rstar, o->delta, stt);
+    r->ko = dem_twisting_models[st->twisting]->stiffness(st, pp->rstar, o->delta, stt);
+    dem_vec3 m = dem_roll_couple(r, o->n, pp->rstar);
+    r->m[0] = m.x; r->m[1] = m.y; r->m[2] = m.z;
+    r->flags |= DEM_ROLL_ACTIVE;
+}
+
+void roll_restore(dem_sim *sim)
+{
+    sim_store *c = &sim->c;
+    const uint32_t *mat = sim->p.mat;
+    for (size_t q = 0; q < c->npairs; q++) {
+        if (!c->ptouch[q]) continue;
+        dem_pair p;
+        sim_pair_properties(sim, &p, mat[c->pairs[q].i], mat[c->pairs[q].j], &c->pairs[q]);
+        restore_one(sim, &p, &c->out[q], &c->roll[q]);
+    }
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        dem_pair p;
+        sim_pair_properties(sim, &p, mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
+        restore_one(sim, &p, &c->wout[q], &c->wroll[q]);
+    }
+}
