@@ -63,7 +63,8 @@ static const char help_text[] =
 "                       ln r normally distributed with mean ln MEDIAN and standard deviation\n"
 "                       SIGMA, truncated at +-3 SIGMA (draws beyond are redrawn): MEDIAN in\n"
 "                       m, every r within MEDIAN exp(-3 SIGMA) .. MEDIAN exp(3 SIGMA)\n"
-"  --seed S             seed of the pseudo-random generator (default 1): the same seed gives\n"
+"  --seed S             seed of the pseudo-random generator (default 1; with a lattice only\n"
+"                       with --velocity-random, else refused): the same seed gives\n"
 "                       a bit-identical output on every machine\n"
 "  --max-attempts K     random positions tried per sphere before giving up (default 10000)\n"
 "                       Random sequential addition jams: equal spheres fill no more than\n"
@@ -514,6 +515,8 @@ static void check_values(struct cmdline *c, const struct raw_args *raw)
 {
     dem_error err;
     if (c->source == SRC_LATTICE) {
+        if (raw->seed_given && !c->has_velocity_random && !c->insert) /* nothing accepted is inert */
+            cli_usage("--seed seeds --random, --insert and --velocity-random; a lattice has no random part: give --velocity-random or drop --seed");
         if (dem_lattice_parse_kind(raw->lattice, &c->lattice.kind, &err)) cli_usage_err("--lattice", &err);
         dem_lattice *l = &c->lattice;
         l->radius = c->random.size.radius;

@@ -1002,7 +1002,9 @@ static void warn_inert(const dem_settings *st, const dem_system *s, int quiet)
     int n = dem_inert_parameters(st, s->materials, s->nmaterials, list, 8);
     for (int k = 0; k < n && !quiet; k++) {
         const char *opt = strcmp(list[k].setting, "model.rolling") == 0 ? "--rolling"
-                        : strcmp(list[k].setting, "model.twisting") == 0 ? "--twisting" : "--normal";
+                        : strcmp(list[k].setting, "model.twisting") == 0 ? "--twisting"
+                        : strcmp(list[k].setting, "model.tangential") == 0 ? "--tangential"
+                        : strcmp(list[k].setting, "model.damping") == 0 ? "--damping" : "--normal";
         cli_warn("materials have %s %g (material '%s') but %s is %s: it has no effect%s", list[k].parameter, list[k].value,
                  list[k].material, opt, list[k].model,
                  strcmp(opt, "--normal") == 0 ? " (only --normal dmt or jkr use it)"

@@ -148,7 +148,9 @@ int dem_inert_parameters(const dem_settings *st, const dem_material *m, size_t n
         size_t offset;
     } params[] = {{"rolling_friction", offsetof(dem_material, rolling_friction)},
                   {"twisting_friction", offsetof(dem_material, twisting_friction)},
-                  {"surface_energy", offsetof(dem_material, surface_energy)}};
+                  {"surface_energy", offsetof(dem_material, surface_energy)},
+                  {"friction", offsetof(dem_material, friction)},
+                  {"restitution", offsetof(dem_material, restitution)}};
     int count = 0;
     for (size_t k = 0; k < sizeof params / sizeof params[0] && count < max; k++) {
         const char *setting, *model;
@@ -160,15 +162,23 @@ int dem_inert_parameters(const dem_settings *st, const dem_material *m, size_t n
             if (dem_twisting_models[st->twisting]->coefficient) continue;
             setting = "model.twisting";
             model = dem_twisting_models[st->twisting]->name;
-        } else { /* the adhesive normal models (dmt, jkr) use it */
+        } else if (k == 2) { /* the adhesive normal models (dmt, jkr) use it */
             if (dem_normal_models[st->normal]->pulloff > 0.0) continue;
             setting = "model.normal";
             model = dem_normal_models[st->normal]->name;
+        } else if (k == 3) { /* every tangential model but none caps its force with it */
+            if (dem_tangential_models[st->tangential]->uses_history != DEM_HISTORY_NONE) continue;
+            setting = "model.tangential";
+            model = dem_tangential_models[st->tangential]->name;
+        } else { /* only the restitution damping reads it */
+            if (st->damping == dem_damping_find("restitution")) continue;
+            setting = "model.damping";
+            model = dem_damping_models[st->damping]->name;
         }
         for (size_t a = 0; a < nmat; a++) {
             double v;
             memcpy(&v, (const char *)&m[a] + params[k].offset, sizeof v);
-            if (v == 0.0) continue;
+            if (v == (k == 4 ? 1.0 : 0.0)) continue; /* restitution 1: no dissipation, which no damping is too */
             dem_inert_parameter *p = &out[count++];
             p->parameter = params[k].name;
             memcpy(p->material, m[a].name, DEM_NAME_MAX);

@@ -124,8 +124,9 @@ int dem_twisting_find(const char *name);
 
 /* ---- material parameters the chosen sub-models do not use ----------------------------------
  * For the rule that no accepted parameter is inert without a message: each material parameter
- * (rolling_friction, twisting_friction, surface_energy) that some material sets (non-zero) but
- * the settings' sub-models do not use, with the setting that makes it inert. */
+ * (rolling_friction, twisting_friction, surface_energy, friction: non-zero; restitution: not 1)
+ * that some material sets but the settings' sub-models do not use, with the setting that makes
+ * it inert (friction: --tangential none; restitution: any damping but restitution). */
 typedef struct {
     const char *parameter;   /* "rolling_friction" */
     char material[DEM_NAME_MAX + 1];

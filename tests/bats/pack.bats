@@ -44,7 +44,8 @@ rows() { dem-count "$1" "$2" < "$OUT"; }
                 "--from x.tsv --radius 1" "--lattice sc --cells 1,1,1 --radius 1 --box 0,0,0,1,1,1" \
                 "--random 3 --box 0,0,0,1,1,1 --radius 0.1 --cells 1,1,1" "--bogus" "-x" \
                 "--lattice sc --cells 1,1,1 --radius 1 extra" "--lattice sc --cells 1,1,1 --radius 1 --level 10" \
-                "--lattice sc --cells 1,1,1 --radius 1 --seed -1" "--lattice sc --cells 1,1,1 --radius 1 --velocity 1,2" \
+                "--lattice sc --cells 1,1,1 --radius 1 --seed -1" "--lattice sc --cells 1,1,1 --radius 1 --seed 3" \
+                "--lattice sc --cells 1,1,1 --radius 1 --velocity 1,2" \
                 "--lattice sc --cells 1,1,1 --radius 1 --velocity-random -1" "--lattice sc --cells 1,1,1 --radius 1 --wall" \
                 "--random 3 --box 0,0,0,1,1,1 --radius 0.1 --max-attempts 0" "--lattice sc --cells 1,1,1 --radius 1 --max-attempts 5"; do
         run dem-pack $args

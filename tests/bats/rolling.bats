@@ -187,6 +187,16 @@ sphere() {
     run dem-step -n 1 --normal hooke --kn 1e5 --vc 2 --tangential none --carry rescale -o o.dem m.dem
     [[ "$output" == *"warning: --vc: neither"* ]]
     [[ "$output" == *"warning: --carry: --tangential none has no history to carry"* ]]
+    # friction without a tangential law, restitution without the restitution dashpot
+    [[ "$output" == *"warning: materials have friction 0.5 (material 'default') but --tangential is none: it has no effect"* ]]
+    [[ "$output" != *"restitution 0.9"* ]]
+    run dem-step -n 1 --damping viscous -o o.dem m.dem
+    [[ "$output" == *"warning: materials have restitution 0.9 (material 'default') but --damping is viscous: it has no effect"* ]]
+    [[ "$output" != *"have friction 0.5"* ]]
+    # restitution 1 is no dissipation: nothing to say with --damping none
+    printf 'x\ty\tz\tr\n0\t0\t0\t0.001\n' | dem-pack --from - --restitution 1 > e1.dem
+    run dem-step -n 1 --damping none -o o.dem e1.dem
+    [[ "$output" != *"restitution"* ]]
     run dem-step -n 1 --rolling-stiffness 3 -o o.dem m.dem
     [ "$status" -eq 2 ]
     [[ "$output" == *"--rolling-stiffness: --rolling none has no such parameter"* ]]
