@@ -191,6 +191,13 @@ static void pair_pass_share(void *ctx, size_t lo, size_t hi, int t)
     pair_blocks(a->sim, lo, hi, a->account, a->eval);
 }
 
+/* par.h: the work of blocks [0, k): their pairs, and half a pair's worth per particle. */
+static size_t pair_pass_work(const void *wctx, size_t k)
+{
+    const dem_sim *sim = wctx;
+    return sim->c.pblk[k] + k * (PAIR_BLOCK / 2);
+}
+
 void forces_pair_pass(dem_sim *sim, int account, int eval)
 {
     /* rolling and twisting (roll.h): the couples' accounting before this pass re-evaluates the
@@ -198,7 +205,7 @@ void forces_pair_pass(dem_sim *sim, int account, int eval)
      * default pass stays as it was */
     if (sim->c.roll && account) roll_pass(sim, 1);
     pair_pass_args a = {sim, account, eval};
-    par_for(sim->pool, sim->c.nblk, pair_pass_share, &a); /* par.h */
+    par_for_work(sim->pool, sim->c.nblk, pair_pass_work, sim, pair_pass_share, &a); /* par.h: shares of equal work */
     if (sim->c.roll && eval) roll_pass(sim, 0);
 }
 
@@ -401,6 +408,14 @@ static PAR_RANGE void particle_forces_range(dem_sim *sim, size_t lo, size_t hi, 
     *nbad += b;
 }
 
+/* par.h: the work of particles [0, k): the pairs each sums (as i and as j), its wall slots, and
+ * two pairs' worth of its own. */
+static size_t particle_forces_work(const void *wctx, size_t k)
+{
+    const sim_store *c = &((const dem_sim *)wctx)->c;
+    return c->istart[k] + c->jadj_start[k] + c->wstart[k] + 2 * k;
+}
+
 /* par.h: thread t's share, its counts in its partial. */
 static void particle_forces_share(void *ctx, size_t lo, size_t hi, int t)
 {
@@ -421,7 +436,7 @@ static size_t force_passes(dem_sim *sim, int account)
     forces_pair_pass(sim, account, 1);
     if (account) books_finish(sim);
     if (sim->bd.n) bonds_eval(sim);
-    par_for(sim->pool, n, particle_forces_share, sim); /* par.h; counts add up the same in any order */
+    par_for_work(sim->pool, n, particle_forces_work, sim, particle_forces_share, sim); /* par.h; counts add up the same in any order */
     for (int t = 0; t < sim->threads; t++) {
         lost += sim->part[t].count[0];
         nbad += sim->part[t].count[1];

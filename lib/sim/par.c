@@ -24,6 +24,8 @@ struct par_pool {
     par_range_fn f;          /* the current loop, written before gen moves on */
     void *ctx;
     size_t n;
+    size_t *cut;             /* nt + 1 share bounds of a loop split by work (par_for_work), or NULL */
+    int by_work;             /* the current loop uses cut */
 };
 
 typedef struct {
@@ -41,7 +43,12 @@ static inline void cpu_relax(void)
 static void run_share(par_pool *p, int t)
 {
     size_t lo, hi;
-    par_share_of(p->n, t, p->nt, &lo, &hi);
+    if (p->by_work) {
+        lo = p->cut[t];
+        hi = p->cut[t + 1];
+    } else {
+        par_share_of(p->n, t, p->nt, &lo, &hi);
+    }
     p->f(p->ctx, lo, hi, t);
 }
 
@@ -79,12 +86,42 @@ static void *worker(void *arg)
     }
 }
 
+static void run_loop(par_pool *p, size_t n, par_range_fn f, void *ctx);
+
 void par_for(par_pool *p, size_t n, par_range_fn f, void *ctx)
 {
     if (!p) {
         f(ctx, 0, n, 0);
         return;
     }
+    p->by_work = 0;
+    run_loop(p, n, f, ctx);
+}
+
+void par_for_work(par_pool *p, size_t n, par_work_fn work, const void *wctx, par_range_fn f, void *ctx)
+{
+    if (!p) {
+        f(ctx, 0, n, 0);
+        return;
+    }
+    size_t total = work(wctx, n);
+    p->cut[0] = 0;
+    p->cut[p->nt] = n;
+    for (int t = 1; t < p->nt; t++) { /* the first k whose work before it reaches t/nt of the total */
+        size_t target = (size_t)((double)total * t / p->nt), lo = p->cut[t - 1], hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (work(wctx, mid) < target) lo = mid + 1;
+            else hi = mid;
+        }
+        p->cut[t] = lo;
+    }
+    p->by_work = 1;
+    run_loop(p, n, f, ctx);
+}
+
+static void run_loop(par_pool *p, size_t n, par_range_fn f, void *ctx)
+{
     p->f = f;
     p->ctx = ctx;
     p->n = n;
@@ -117,7 +154,8 @@ dem_status par_pool_new(int nt, par_pool **out, dem_error *err)
     *out = NULL;
     if (nt <= 1) return DEM_OK;
     par_pool *p = calloc(1, sizeof *p);
-    if (!p || !(p->tid = calloc((size_t)nt - 1, sizeof *p->tid))) {
+    if (!p || !(p->tid = calloc((size_t)nt - 1, sizeof *p->tid)) || !(p->cut = calloc((size_t)nt + 1, sizeof *p->cut))) {
+        if (p) free(p->tid);
         free(p);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %d threads", nt);
     }
@@ -150,5 +188,6 @@ void par_pool_free(par_pool *p)
     pthread_cond_destroy(&p->go);
     pthread_mutex_destroy(&p->lock);
     free(p->tid);
+    free(p->cut);
     free(p);
 }

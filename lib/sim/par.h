@@ -58,4 +58,12 @@ void par_pool_free(par_pool *pool);
  * share is done. */
 void par_for(par_pool *pool, size_t n, par_range_fn f, void *ctx);
 
+/* The same with shares of equal work instead of equal counts: work(wctx, k) is the work of items
+ * [0, k), non-decreasing in k (a prefix sum the caller has, such as the pairs before a block).
+ * Which thread runs an item changes, never what is computed: the same bits as par_for. A pour
+ * whose lower half is packed and upper half falling gave the thread with the packed half nearly
+ * all the contacts: two threads ran 1.2x one. */
+typedef size_t (*par_work_fn)(const void *wctx, size_t k);
+void par_for_work(par_pool *pool, size_t n, par_work_fn work, const void *wctx, par_range_fn f, void *ctx);
+
 #endif

@@ -52,9 +52,48 @@ static void test_loops(int nt)
     par_pool_free(pool);
 }
 
+/* work before item k: the first half of the items cost 100 each, the rest 1 (a pour's packed half) */
+static size_t skewed_work(const void *wctx, size_t k)
+{
+    size_t half = *(const size_t *)wctx / 2;
+    return k <= half ? 100 * k : 100 * half + (k - half);
+}
+
+static void test_work_split(int nt)
+{
+    dem_error err;
+    par_pool *pool;
+    CHECK(par_pool_new(nt, &pool, &err) == DEM_OK);
+    size_t sizes[] = {0, 1, 5, 1000, 4096};
+    for (int round = 0; round < 10; round++) {
+        size_t n = sizes[round % 5];
+        loop_ctx c = {calloc(n + 1, sizeof(unsigned)), calloc(n + 1, sizeof(int)), calloc((size_t)nt, sizeof(par_partial))};
+        par_for_work(pool, n, skewed_work, &n, visit, &c);
+        int ok = 1;
+        size_t total = 0, most = 0;
+        for (size_t k = 0; k < n; k++) ok &= c.visits[k] == 1;
+        for (size_t k = 1; k < n; k++) ok &= c.owner[k] >= c.owner[k - 1]; /* contiguous, in thread order */
+        for (int t = 0; t < nt; t++) total += c.part[t].count[0];
+        for (int t = 0; t < nt && n >= 1000; t++) { /* each share's work within one item of its due */
+            size_t lo = 0, hi = 0;
+            for (size_t k = 0; k < n; k++)
+                if (c.owner[k] == t) { if (hi == 0) lo = k; hi = k + 1; }
+            size_t w = hi > lo ? skewed_work(&n, hi) - skewed_work(&n, lo) : 0;
+            if (w > most) most = w;
+        }
+        CHECK_MSG(ok && total == n, "par_for_work: %d threads, %zu items", nt, n);
+        if (n >= 1000 && nt <= 4) CHECK_MSG(most <= skewed_work(&n, n) / (size_t)nt + 100, "par_for_work: %d threads, largest share %zu of %zu", nt, most, skewed_work(&n, n));
+        free(c.visits);
+        free(c.owner);
+        free(c.part);
+    }
+    par_pool_free(pool);
+}
+
 int main(void)
 {
     for (int nt = 1; nt <= 8; nt++) test_loops(nt);
+    for (int nt = 1; nt <= 8; nt++) test_work_split(nt);
     size_t lo, hi;
     par_share_of(10, 0, 3, &lo, &hi);
     CHECK(lo == 0 && hi == 4); /* the first n % nt shares one longer, as OpenMP's schedule(static) */
