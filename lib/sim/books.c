@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim/boundary.h"
+#include "sim/contacts.h"
 #include "sim/forces.h"
 #include "sim/roll.h"
 
@@ -177,22 +178,16 @@ static void restore_contact_state(const dem_sim *sim, const dem_pair *p, dem_con
     h->flags = (h->flags & ~DEM_REC_ETA_T) | (eta_t != 0.0 ? DEM_REC_ETA_T : 0u);
 }
 
-void books_restore(dem_sim *sim)
+static void restore_touching(dem_sim *sim, const dem_pair *p, size_t q, int wall)
 {
     sim_store *c = &sim->c;
-    const uint32_t *mat = sim->p.mat;
-    for (size_t q = 0; q < c->npairs; q++) {
-        if (!c->ptouch[q]) continue;
-        dem_pair p;
-        sim_pair_properties(sim, &p, mat[c->pairs[q].i], mat[c->pairs[q].j], &c->pairs[q]);
-        restore_contact_state(sim, &p, &c->pairs[q], &c->out[q]);
-    }
-    for (size_t q = 0; q < c->nwslots; q++) {
-        if (!c->wtouch[q]) continue;
-        dem_pair p;
-        sim_pair_properties(sim, &p, mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
-        restore_contact_state(sim, &p, &c->whist[q], &c->wout[q]);
-    }
+    if (wall) restore_contact_state(sim, p, &c->whist[q], &c->wout[q]);
+    else restore_contact_state(sim, p, &c->pairs[q], &c->out[q]);
+}
+
+void books_restore(dem_sim *sim)
+{
+    store_each_touching(sim, restore_touching);
     if (sim->e.rsum) roll_restore(sim);
     books_contacts_setup(sim);
 }

@@ -618,3 +618,21 @@ dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
     free(list);
     return DEM_OK;
 }
+
+void store_each_touching(dem_sim *sim, store_touching_fn fn)
+{
+    sim_store *c = &sim->c;
+    const uint32_t *mat = sim->p.mat;
+    for (size_t q = 0; q < c->npairs; q++) {
+        if (!c->ptouch[q]) continue;
+        dem_pair p;
+        sim_pair_properties(sim, &p, mat[c->pairs[q].i], mat[c->pairs[q].j], &c->pairs[q]);
+        fn(sim, &p, q, 0);
+    }
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        dem_pair p;
+        sim_pair_properties(sim, &p, mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
+        fn(sim, &p, q, 1);
+    }
+}

@@ -20,6 +20,11 @@ dem_status store_end_pairs(dem_sim *sim, dem_contact_rec *old, size_t nold, dem_
 /* The slots of the walls each particle can reach before the next rebuild (nbr_wall_near). Slots
  * that touch or hold a history keep them. */
 dem_status store_wall_slots(dem_sim *sim, dem_error *err);
+
+/* Each touching contact, the pairs in list order and then the wall slots, with its pair
+ * properties: fn(sim, p, q, wall), q the index in the pair list or among the wall slots. */
+typedef void (*store_touching_fn)(dem_sim *sim, const dem_pair *p, size_t q, int wall);
+void store_each_touching(dem_sim *sim, store_touching_fn fn);
 /* The particles were renumbered: particle k is now inv[k]'s old index's new place (inv[old] =
  * new). Pairs keep i < j (turned round where needed: an exact negation). */
 void store_renumber(dem_sim *sim, const uint32_t *inv);

@@ -5,6 +5,7 @@
 
 #include "sim/books.h"
 #include "sim/boundary.h"
+#include "sim/contacts.h"
 #include "sim/cell.h"
 #include "sim/integrate.h"
 #include "sim/par.h"
@@ -206,20 +207,14 @@ static void restore_one(const dem_sim *sim, const dem_pair *pp, const dem_contac
     r->flags |= DEM_ROLL_ACTIVE;
 }
 
-void roll_restore(dem_sim *sim)
+static void restore_touching(dem_sim *sim, const dem_pair *p, size_t q, int wall)
 {
     sim_store *c = &sim->c;
-    const uint32_t *mat = sim->p.mat;
-    for (size_t q = 0; q < c->npairs; q++) {
-        if (!c->ptouch[q]) continue;
-        dem_pair p;
-        sim_pair_properties(sim, &p, mat[c->pairs[q].i], mat[c->pairs[q].j], &c->pairs[q]);
-        restore_one(sim, &p, &c->out[q], &c->roll[q]);
-    }
-    for (size_t q = 0; q < c->nwslots; q++) {
-        if (!c->wtouch[q]) continue;
-        dem_pair p;
-        sim_pair_properties(sim, &p, mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
-        restore_one(sim, &p, &c->wout[q], &c->wroll[q]);
-    }
+    if (wall) restore_one(sim, p, &c->wout[q], &c->wroll[q]);
+    else restore_one(sim, p, &c->out[q], &c->roll[q]);
+}
+
+void roll_restore(dem_sim *sim)
+{
+    store_each_touching(sim, restore_touching);
 }
