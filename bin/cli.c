@@ -78,7 +78,13 @@ void cli_warn(const char *fmt, ...)
 
 int cli_open_input(const char *path)
 {
-    if (!path || strcmp(path, "-") == 0) return STDIN_FILENO;
+    if (!path || strcmp(path, "-") == 0) {
+        /* a program started without input waits on the terminal: say so, or it looks hung */
+        if (isatty(STDIN_FILENO))
+            fprintf(stderr, "%s: reading standard input, which is a terminal: waiting for input (give a FILE or pipe a stream in; "
+                            "Ctrl-D ends the input, Ctrl-C quits)\n", prog_name);
+        return STDIN_FILENO;
+    }
     int fd = open(path, O_RDONLY);
     if (fd < 0) cli_die("cannot open '%s': %s", path, strerror(errno));
     return fd;
@@ -96,6 +102,12 @@ static mode_t current_umask(void)
     mode_t m = umask(0);
     umask(m);
     return m;
+}
+
+const char *cli_output_arg(const char *opt, const char *path)
+{
+    if (!path[0]) cli_usage("%s '': an empty file name (give a FILE, or '-' or no %s for standard output)", opt, opt);
+    return path;
 }
 
 void cli_output_open(const char *path)

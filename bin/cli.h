@@ -32,7 +32,8 @@ _Noreturn void cli_bad_option(int ch, char *const argv[]);
 _Noreturn void cli_usage_err(const char *opt, const dem_error *err);
 /* A warning on stderr: "prog: warning: message". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Open a file argument for reading as a file descriptor; NULL or "-" is stdin. */
+/* Open a file argument for reading as a file descriptor; NULL or "-" is stdin (said on stderr
+ * when stdin is a terminal: the program waits for input there). */
 int cli_open_input(const char *path);
 /* Refuse to write the binary stream to a terminal (exit 2). */
 void cli_refuse_binary_tty(void);
@@ -40,6 +41,9 @@ void cli_refuse_binary_tty(void);
  * -o FILE, written as FILE.tmp-XXXXXX beside it and renamed to FILE by cli_output_close, so a
  * FILE never holds a partial run; a failed run (cli_die) removes the temporary. */
 void cli_output_open(const char *path);
+/* The value of -o FILE as parsed: an empty name is a usage error at once, before any input is
+ * read or step taken (it would otherwise fail at the rename after the run). Returns path. */
+const char *cli_output_arg(const char *opt, const char *path);
 FILE *cli_output(void);
 /* Flush (and for -o: fsync, close, rename). */
 void cli_output_close(void);

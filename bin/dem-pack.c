@@ -607,7 +607,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         switch (opt) {
         case 'h': cli_help(help_text);
         case 'v': c->verbose = 1; break;
-        case 'o': c->output = optarg; break;
+        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case OPT_LATTICE: set_source(c, &raw, SRC_LATTICE, "--lattice"); raw.lattice = optarg; break;
         case OPT_RANDOM:
             set_source(c, &raw, SRC_RANDOM, "--random");

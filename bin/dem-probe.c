@@ -399,7 +399,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_WALLS: set_mode(c, &raw, MODE_WALLS, "--walls"); break;
         case OPT_BONDS: set_mode(c, &raw, MODE_BONDS, "--bonds"); break;
         case OPT_LAMMPS: set_mode(c, &raw, MODE_LAMMPS, "--lammps-dump"); break;
-        case 'o': c->output = optarg; break;
+        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: raw.frame_opts++; c->last = 1; break;
         case OPT_EVERY: raw.frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;

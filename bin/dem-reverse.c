@@ -123,7 +123,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
         case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
         case 'q': c->quiet = 1; break;
-        case 'o': c->output = optarg; break;
+        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case 'h': cli_help(usage_text);
         default: cli_bad_option(ch, argv);
         }

@@ -471,7 +471,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case 'q': c->quiet = 1; break;
         case 'v': c->verbose = 1; break;
-        case 'o': c->output = optarg; break;
+        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case 'h': cli_help(usage_text);
         case OPT_INTEGRATOR: c->integrator = optarg; break;
         case OPT_GRAVITY:
