@@ -50,3 +50,40 @@ TSV=$'x\ty\tz\tr\n0\t0\t0\t0.001\n0.003\t0\t0\t0.001'
     [ "$status" -eq 2 ]
     [ -z "$(ls | grep tmp-)" ]
 }
+
+# the BOX BOUNDS lines of the first block of a LAMMPS dump: "xlo xhi ylo yhi zlo zhi"
+dump_bounds() { awk '/^ITEM: BOX BOUNDS/ { b = 1; next } b && b <= 3 { printf "%s%s %s", (b > 1 ? " " : ""), $1, $2; b++ } b == 4 { print ""; exit }'; }
+
+@test "--lammps-dump: the box is the container's walls by default, the particles' box with --lammps-box particles" {
+    cd "$TMP"
+    dem-pack --random 30 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose > box.dem
+    [ "$(dem-probe --lammps-dump box.dem | dump_bounds)" = "0 0.01 0 0.01 0 0.02" ]
+    dem-probe --lammps-dump box.dem | grep -q "^ITEM: BOX BOUNDS ff ff ff$"
+    # the particles' bounding box: inside the walls, not on them
+    read -r xlo xhi ylo yhi zlo zhi < <(dem-probe --lammps-dump --lammps-box particles box.dem | dump_bounds)
+    awk -v a="$xlo" -v b="$zhi" 'BEGIN { exit !(a > 0 && b < 0.02) }'
+    # a floor only: z from the floor, the other sides at the particles
+    dem-pack --random 30 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --wall z=-0.001 > floor.dem
+    read -r xlo xhi ylo yhi zlo zhi < <(dem-probe --lammps-dump floor.dem | dump_bounds)
+    [ "$zlo" = "-0.001" ]
+    [ "$xlo" = "$(dem-probe --lammps-dump --lammps-box particles floor.dem | dump_bounds | cut -d' ' -f1)" ]
+    # a cylinder with its end planes: x and y from the mantle, z from the planes
+    dem-pack --random 30 --cylinder z,0.01,0.02,0.005,0,0.02 --radius 5e-4 --enclose > cyl.dem
+    [ "$(dem-probe --lammps-dump cyl.dem | dump_bounds)" = "0.005 0.015 0.015 0.025 0 0.02" ]
+    # no walls: as before, the particles' bounding box
+    dem-pack --lattice sc --cells 2,1,1 --radius 0.5 > plain.dem
+    [ "$(dem-probe --lammps-dump plain.dem | dump_bounds)" = "0 2 0 1 0 1" ]
+    # --lammps-box without --lammps-dump, or an unknown value: usage errors
+    run dem-probe --lammps-box walls box.dem
+    [ "$status" -eq 2 ]
+    run dem-probe --lammps-dump --lammps-box cell box.dem
+    [ "$status" -eq 2 ]
+}
+
+@test "--lammps-dump: a particle beyond its wall widens the box (LAMMPS drops atoms outside a fixed box)" {
+    cd "$TMP"
+    # a sphere resting 10% into the floor (dem-pack accepts less than a radius)
+    printf 'x\ty\tz\tr\n0\t0\t0.0009\t0.001\n0.003\t0\t0.002\t0.001\n' | dem-pack --from - --wall z=0 > sunk.dem
+    read -r xlo xhi ylo yhi zlo zhi < <(dem-probe --lammps-dump sunk.dem | dump_bounds)
+    awk -v z="$zlo" 'BEGIN { exit !(z < -9.9e-5 && z > -1.01e-4) }'
+}
