@@ -87,3 +87,71 @@ dump_bounds() { awk '/^ITEM: BOX BOUNDS/ { b = 1; next } b && b <= 3 { printf "%
     read -r xlo xhi ylo yhi zlo zhi < <(dem-probe --lammps-dump sunk.dem | dump_bounds)
     awk -v z="$zlo" 'BEGIN { exit !(z < -9.9e-5 && z > -1.01e-4) }'
 }
+
+# the columns NAMES (space separated) of the TSV on stdin, tab separated, every row after the header
+cols() {
+    awk -F'\t' -v names="$1" 'BEGIN { n = split(names, want, " ") }
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; for (k = 1; k <= n; k++) if (!c[want[k]]) { print "no column " want[k] > "/dev/stderr"; exit 3 }; next }
+        { line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? "\t" : "") $c[want[k]]; print line }'
+}
+
+@test "dem-stress --triaxial: q_axial, eps_a, eps_q, eps_v, sin_phi from the cell, compression positive" {
+    cd "$TMP"
+    dem-pack --lattice fcc --cells 3,2,2 --radius 0.001 --periodic lattice --friction 0 > fcc.dem
+    dem-step -q -n 200 --every 100 --normal hooke --kn 1e5 --dt 1e-6 --tangential none --cell-rate zz=-50 fcc.dem > tri.dem
+    dem-stress --triaxial z tri.dem > tri.tsv
+    head -1 tri.tsv | tr '\t' '\n' | tail -8 | paste -sd' ' | grep -qx "sa\[Pa\] sr\[Pa\] q_axial\[Pa\] eps_a\[-\] eps_q\[-\] eps_v\[-\] sin_phi\[-\] phi_mob\[deg\]"
+    # 27 columns as before, then the new ones
+    [ "$(head -1 tri.tsv | awk -F'\t' '{ print NF }')" -eq 35 ]
+    cols "sxx[Pa] syy[Pa] szz[Pa] s1[Pa] s3[Pa] exx[-] eyy[-] ezz[-] ev[-] sa[Pa] sr[Pa] q_axial[Pa] eps_a[-] eps_q[-] eps_v[-] sin_phi[-] phi_mob[deg]" < tri.tsv |
+        awk -F'\t' '{ n++
+            if ($10 != $3 || $11 != ($1 + $2) / 2 || $12 != $10 - $11) { print "stresses", $0; bad = 1 }
+            if ($13 != -$8 || $15 != -$9) { print "strains", $0; bad = 1 }
+            if (($14 - 2 / 3 * ($13 + ($6 + $7) / 2)) ^ 2 > 1e-30) { print "eps_q", $0; bad = 1 }
+            s = ($4 - $5) / ($4 + $5); if (($16 - s) ^ 2 > 1e-28) { print "sin_phi", $0; bad = 1 }
+            if (($17 - atan2($16, sqrt(1 - $16 * $16)) * 45 / atan2(1, 1)) ^ 2 > 1e-20) { print "phi", $0; bad = 1 }
+            # compressed along z: q_axial > 0, eps_a = 0.005 per 100 steps
+            if (!($12 > 0) || ($13 - 0.005 * n) ^ 2 > 1e-20) { print "signs", $0; bad = 1 } }
+            END { exit bad || n != 2 }'
+}
+
+@test "dem-stress --shear: tau, sigma_n, tau_sigma and gamma from the cell" {
+    cd "$TMP"
+    dem-pack --lattice fcc --cells 3,2,2 --radius 0.001 --periodic lattice --friction 0 > fcc.dem
+    dem-step -q -n 200 --every 100 --normal hooke --kn 1e5 --dt 1e-6 --tangential none --cell-rate xy=500 fcc.dem > sh.dem
+    dem-stress --shear xy sh.dem | cols "sxy[Pa] syy[Pa] tau[Pa] sigma_n[Pa] tau_sigma[-] gamma[-] eps_v[-]" |
+        awk -F'\t' '{ n++
+            if ($3 != -$1 || $4 != $2 || $5 != $3 / $4) { print "stress", $0; bad = 1 }
+            # gamma = 500/s x 100 us per frame; tau > 0 while gamma grows; no volume change
+            if (($6 - 0.05 * n) ^ 2 > 1e-28 || !($5 > 0) || $7 != 0) { print "strain", $0; bad = 1 } }
+            END { exit bad || n != 2 }'
+}
+
+@test "dem-stress --triaxial/--shear from walls: strains against the first frame's walls" {
+    cd "$TMP"
+    dem-pack --random 150 --box 0,0,0,0.005,0.005,0.015 --radius 5e-4 --young 1e7 --enclose > sq0.dem
+    # the lid (wall 5) moves down and along x; frame 0 is the reference
+    dem-step -q --time 0.02 --every-time 0.01 --wall-velocity 5=0.01,0,-0.15 --local-damping 0.3 sq0.dem > sq.dem
+    dem-stress --triaxial z --shear xz sq.dem > sq.tsv
+    cols "szz[Pa] eps_a[-] eps_q[-] eps_v[-] gamma[-] tau[Pa] sxz[Pa] sigma_n[Pa]" < sq.tsv | awk -F'\t' '
+        NR == 1 && ($2 != 0 || $3 != 0 || $4 != 0 || $5 != 0) { print "reference", $0; bad = 1 }
+        NR == 2 { ea = -log(0.012 / 0.0135)
+                  if (($2 - ea) ^ 2 > 1e-24 || ($3 - 2 / 3 * ea) ^ 2 > 1e-24 || ($4 - ea) ^ 2 > 1e-24) { print "axial", $0; bad = 1 }
+                  if (($5 - 0.0001 / 0.012) ^ 2 > 1e-24) { print "gamma", $0; bad = 1 } }
+        $6 != -$7 || $8 != $1 { print "stress", $0; bad = 1 }
+        END { exit bad || NR != 2 }'
+    # a frame selected later: the reference is still the input's first frame
+    [ "$(dem-stress --triaxial z --last sq.dem | cols 'eps_a[-]')" = "$(sed -n 3p sq.tsv | cut -f31)" ]
+    # nothing to measure along an axis without walls or cell: nan
+    dem-pack --lattice sc --cells 2,1,1 --radius 0.001 --wall z=0 --wall z=0.01@0,0,-0.01 > open.dem
+    run dem-stress --triaxial z --box -1,-1,-1,1,1,1 open.dem
+    [ "$status" -eq 0 ]
+    [ "$(cols 'eps_a[-] eps_v[-]' <<<"$output")" = $'0\tnan' ]
+}
+
+@test "dem-stress --triaxial/--shear: usage errors" {
+    for bad in "--triaxial w" "--triaxial xy" "--shear xx" "--shear x" "--shear xw" "--walls --triaxial z" "--per-particle --shear xy"; do
+        run dem-stress $bad /dev/null
+        [ "$status" -eq 2 ] || { echo "$bad: status $status"; return 1; }
+    done
+}
