@@ -15,6 +15,7 @@
 
 #include "core/select.h"
 #include "io/stream.h"
+#include "laws/material_ranges.h"
 
 static const char *prog_name = "dem";
 /* The stream output: stdout, or -o FILE written under a temporary name until it is complete. */
@@ -367,6 +368,22 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
     dem_writer_free(w);
     cli_output_close();
     return status;
+}
+
+void cli_warn_ranges(const dem_system *s, int remedy)
+{
+    dem_range_warning w[16];
+    int n = dem_material_range_check(s, w, 16);
+    for (int k = 0; k < n && k < 16; k++) {
+        if (w[k].material < 0)
+            cli_warn("particle %s", w[k].text);
+        else if (remedy)
+            cli_warn("material %d '%s': %s (dem-pack --from FILE --set-material %d:%s=VALUE changes it)", w[k].material,
+                     s->materials[w[k].material].name, w[k].text, w[k].material, w[k].parameter);
+        else
+            cli_warn("material %d '%s': %s", w[k].material, s->materials[w[k].material].name, w[k].text);
+    }
+    if (n > 16) cli_warn("%d more material parameters outside the ranges of real granular materials", n - 16);
 }
 
 void cli_need_finite(uint64_t frame, const char *what, double v)

@@ -63,6 +63,11 @@ long long cli_run_length(long long steps, double run_time, double dt, double tim
 /* Die unless v is finite: "frame F: WHAT is V: the frame's values are too large ...". For the
  * measures that finite inputs can overflow (never print nan or inf where a number is meant). */
 void cli_need_finite(uint64_t frame, const char *what, double v);
+/* Warn ("prog: warning: material K 'name': young = 70 Pa is below ...; did you mean 70e9 Pa
+ * (GPa)?") about each material parameter and radius of s outside the range of real granular
+ * materials (lib/laws/material_ranges.h): a slip of units, said before a run fails on it. remedy:
+ * add how to change the value in a stream (dem-pack --set-material). */
+void cli_warn_ranges(const dem_system *s, int remedy);
 /* A finite number >= 0, or a usage error naming opt. */
 double cli_nonneg(const char *opt, const char *text);
 long long cli_int(const char *opt, const char *text, long long lo, long long hi);

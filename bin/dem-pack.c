@@ -1086,6 +1086,7 @@ int main(int argc, char **argv)
             report_edits(&s, &e);
             report(&s, &c);
         }
+        cli_warn_ranges(&s, 0);
         write_frame(&s, c.level);
         if (c.in.fd != STDIN_FILENO) close(c.in.fd);
         dem_system_free(&s);
@@ -1106,6 +1107,7 @@ int main(int argc, char **argv)
     add_walls(&s, &c);
     add_bonds(&s, &c);
     if (c.verbose) report(&s, &c);
+    cli_warn_ranges(&s, 0); /* a slip of units (--young 70 for 70 GPa), said before any run */
     write_frame(&s, c.level);
     if (c.source == SRC_FROM && c.in.fd != STDIN_FILENO) close(c.in.fd);
     dem_system_free(&s);

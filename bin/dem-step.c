@@ -1048,6 +1048,7 @@ int main(int argc, char **argv)
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
     apply_overrides(&c, &st);
     warn_inert(&st, &s, c.quiet);
+    if (!c.quiet) cli_warn_ranges(&s, 1);
     warn_inert_options(&c, &st, c.quiet);
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);

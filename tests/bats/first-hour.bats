@@ -155,3 +155,55 @@ cols() {
         [ "$status" -eq 2 ] || { echo "$bad: status $status"; return 1; }
     done
 }
+
+@test "unit slips: dem-pack warns (not refuses) when a material parameter is outside any real granular material" {
+    cd "$TMP"
+    run --separate-stderr dem-pack --random 20 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose --young 70 -o y.dem
+    [ "$status" -eq 0 ] && [ -s y.dem ]
+    [[ "$stderr" == *"dem-pack: warning: material 0 'default': young = 70 Pa is below any real granular material"*"did you mean 70e9 Pa (GPa)?"* ]]
+    run --separate-stderr dem-pack --random 20 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --density 2.5 -o d.dem
+    [[ "$stderr" == *"density = 2.5 kg/m^3 is below"*"did you mean 2.5e3 kg/m^3 (g/cm^3)?"* ]]
+    run --separate-stderr dem-pack --random 20 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --surface-energy 50 -o s.dem
+    [[ "$stderr" == *"surface_energy = 50 J/m^2 is beyond"*"did you mean 50e-3 J/m^2 (mJ/m^2)?"* ]]
+    run --separate-stderr dem-pack --random 20 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --friction 30 -o f.dem
+    [[ "$stderr" == *"friction = 30 is beyond"*"if 30 is the friction angle in degrees, mu = tan(30 deg) = 0.577"* ]]
+    run --separate-stderr dem-pack --lattice sc --cells 2,1,1 --radius 500 -o r.dem
+    [[ "$stderr" == *"particle radius = 500 m is beyond"*"did you mean 500e-3 m (mm)?"* ]]
+    # a second material, by name
+    run --separate-stderr dem-pack --lattice sc --cells 2,1,1 --radius 0.001 --material name=steel,young=210 --assign 1:all -o m.dem
+    [[ "$stderr" == *"material 1 'steel': young = 210 Pa"*"210e9 Pa (GPa)"* ]]
+    [[ "$stderr" != *"material 0"* ]] # material 0 is used by nothing
+}
+
+@test "unit slips: real materials and DEM's usual softening pass without a word" {
+    for args in "" "--young 7e10 --density 2500" "--young 1e7" "--young 2e11 --density 7800 --friction 0.3" \
+                "--young 1e5 --density 1100 --surface-energy 0.05 --rolling-friction 0.1" "--density 19300 --young 4e11"; do
+        run --separate-stderr dem-pack --random 20 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 $args -o "$TMP/ok.dem"
+        [ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "$args: $stderr"; return 1; }
+    done
+    run --separate-stderr dem-pack --lattice sc --cells 2,1,1 --radius 2e-6 -o "$TMP/ok.dem"
+    [ -z "$stderr" ]
+}
+
+@test "unit slips: dem-step warns too, says how to change the value, and -q keeps it quiet" {
+    dem-pack --random 20 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --young 70 2> /dev/null > "$TMP/y.dem"
+    run --separate-stderr dem-step -n 1 "$TMP/y.dem" -o "$TMP/y1.dem"
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"dem-step: warning: material 0 'default': young = 70 Pa"*"(dem-pack --from FILE --set-material 0:young=VALUE changes it)"* ]]
+    run --separate-stderr dem-step -q -n 1 "$TMP/y.dem" -o "$TMP/y1.dem"
+    [[ "$stderr" != *"young"* ]]
+}
+
+@test "the overlap guard at dt <= tc/20 names the stiffness and its units, not the time step" {
+    cd "$TMP"
+    dem-pack --random 200 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose --young 70 2> /dev/null > y.dem
+    run --separate-stderr dem-step -q --gravity 0,0,-9.81 -n 20000 y.dem -o out.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"overlaps wall"*"is only 1/50 of the collision time"*"so it is not the cause: the contacts are too soft for the load they carry; check the stiffness and its units (Young's modulus in Pa"* ]]
+    # a step too long for the collisions keeps the time-step advice
+    dem-pack --random 200 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose --young 1e7 --velocity 0,0,-5 > fast.dem
+    run --separate-stderr dem-step -q --stop-dt 0 --stop-move 0 --dt 5e-5 -n 20000 fast.dem -o out.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"overlap by"*"the time step 5e-05 s is 0.485 times the collision time"*"dem-step --dt auto would use"*"(guard: dem-step --stop-overlap)"* ]]
+    [[ "$stderr" != *"not the cause"* ]]
+}
