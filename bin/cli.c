@@ -16,6 +16,7 @@
 #include "core/select.h"
 #include "io/stream.h"
 #include "laws/material_ranges.h"
+#include "progress.h"
 
 static const char *prog_name = "dem";
 /* The stream output: stdout, or -o FILE written under a temporary name until it is complete. */
@@ -321,10 +322,13 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int progress = isatty(STDERR_FILENO), status = 0;
-    long long written = 0;
+    cli_progress log;
+    cli_progress_start(&log, hk ? hk->progress : 0.0, steps);
+    int progress = isatty(STDERR_FILENO) && !(log.interval > 0.0), status = 0; /* the log replaces the terminal's line */
+    long long written = 0, done = 0;
     double t0 = now(), last_report = t0;
     for (long long k = 1; k <= steps; k++) {
+        done = k;
         if (hk && hk->before) hk->before(hk->ctx, sim);
         if (dem_sim_step(sim, &err)) cli_die_err(&err);
         const char *why = hk && hk->after ? hk->after(hk->ctx, sim) : NULL;
@@ -351,6 +355,7 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
             write_frame(w, sim, s, stop_note(hk, "running"));
             written++;
         }
+        cli_progress_step(&log, sim, k);
         if (progress && now() - last_report > 0.5) {
             double el = now() - t0;
             fprintf(stderr, "\r%s: step %lld/%lld (%.0f%%), t = %.6g s, %.0f s left   ", prog_name, k, steps,
@@ -362,6 +367,7 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
         write_frame(w, sim, s, stop_note(hk, "steps"));
         written++;
     }
+    cli_progress_end(&log, sim, done);
     if (!written) cli_die("internal error: no frame written for %lld steps", steps); /* never exit 0 without output */
     if (progress && steps > 0 && !status) fprintf(stderr, "\r%60s\r", "");
     cli_write_end(w); /* the frames are complete (interrupted or not): the stream is closed properly */

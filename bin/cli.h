@@ -127,6 +127,8 @@ typedef struct {
     int record_stop;       /* write meta.stop into the frames */
     /* After each step (after `after`): nonzero writes a frame there, beside those of `every`. */
     int (*frame)(void *ctx, dem_sim *sim);
+    /* --progress SECONDS: the progress log (bin/progress.h) instead of the terminal's line; 0: off */
+    double progress;
 } cli_run_hooks;
 int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long every, int level, const cli_run_hooks *hk);
 /* Enter the exact mode if exact > 0 (--exact[=quantum]) or, with exact == 0, if the frame's

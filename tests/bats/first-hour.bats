@@ -207,3 +207,51 @@ cols() {
     [[ "$stderr" == *"overlap by"*"the time step 5e-05 s is 0.485 times the collision time"*"dem-step --dt auto would use"*"(guard: dem-step --stop-overlap)"* ]]
     [[ "$stderr" != *"not the cause"* ]]
 }
+
+@test "--progress S: a progress log on stderr that is a file: header, TSV columns with units, a last line" {
+    cd "$TMP"
+    dem-pack --random 300 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose --young 1e7 > b.dem
+    # every step (an interval below any step's time): one line per step after the header
+    dem-step -q --gravity 0,0,-9.81 -n 300 --progress 1e-9 b.dem 2> log.txt > p.dem
+    [ "$(head -1 log.txt)" = "$(printf 'progress\tstep\ttime[s]\tunbalanced\toverlap_max\tke[J]\telapsed[s]\teta[s]')" ]
+    [ "$(grep -c '^progress' log.txt)" -eq 301 ]
+    grep '^progress' log.txt | cut -f2- | awk -F'\t' 'NR > 1 { n++
+        if ($1 != n || $2 <= 0 || $3 < 0 || $4 < 0 || $5 <= 0 || $6 < 0 || $7 < 0) { print "bad row", $0; bad = 1 } }
+        END { if ($7 != 0) { print "the last eta is not 0:", $7; bad = 1 } exit bad || n != 300 }'
+    # the last line agrees with the frame: step, time, the largest overlap, the unbalanced ratio
+    [ "$(tail -1 log.txt | cut -f2)" = "$(dem-probe --last p.dem 2> /dev/null | col step)" ]
+    # a long interval: the header and the line after the last step only
+    dem-step -q --gravity 0,0,-9.81 -n 300 --progress 3600 b.dem 2> log2.txt > /dev/null
+    [ "$(wc -l < log2.txt)" -eq 2 ] && [ "$(tail -1 log2.txt | cut -f2)" = 300 ]
+}
+
+@test "--progress changes nothing in the run: the same bits, with threads and --until too" {
+    cd "$TMP"
+    dem-pack --random 300 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose --young 1e7 > b.dem
+    dem-step -q --gravity 0,0,-9.81 -n 400 --every 100 b.dem > a.dem
+    dem-step -q --gravity 0,0,-9.81 -n 400 --every 100 --progress 1e-9 b.dem 2> /dev/null > b1.dem
+    cmp a.dem b1.dem
+    dem-step -q --gravity 0,0,-9.81 -n 400 --every 100 --threads 2 --progress 1e-9 b.dem 2> /dev/null > b2.dem
+    cmp a.dem b2.dem
+    dem-step -q --gravity 0,0,-9.81 -n 100000 --until ke=1e-9 --progress 1e-9 b.dem 2> log.txt > u1.dem
+    dem-step -q --gravity 0,0,-9.81 -n 100000 --until ke=1e-9 b.dem > u0.dem
+    cmp u0.dem u1.dem
+    [ "$(tail -1 log.txt | cut -f2)" = "$(dem-probe --last u0.dem 2> /dev/null | col step)" ]
+}
+
+@test "--progress: dem-reverse has it too; usage errors; refused with --minimize" {
+    cd "$TMP"
+    dem-pack --random 50 --box 0,0,0,0.01,0.01,0.01 --radius 5e-4 --enclose --young 1e7 --velocity-random 0.1 > g.dem
+    dem-step -q -n 100 --damping none --tangential none g.dem > f.dem
+    dem-reverse -q -n 100 --progress 1e-9 f.dem 2> log.txt > r.dem
+    [ "$(grep -c '^progress' log.txt)" -eq 101 ]
+    # the step counter counts on (dem-reverse --help); the time runs back to the start
+    [ "$(tail -1 log.txt | cut -f2)" = 200 ]
+    awk -F'\t' -v t="$(tail -1 log.txt | cut -f3)" 'BEGIN { exit !(t * t < 1e-30) }'
+    for bad in "--progress 0" "--progress -1" "--progress x" "--progress"; do
+        run dem-step -n 1 $bad g.dem
+        [ "$status" -eq 2 ] || { echo "$bad: $status"; return 1; }
+    done
+    run --separate-stderr dem-step --minimize --tangential none --progress 1 g.dem
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"--progress does not apply"* ]]
+}
