@@ -22,7 +22,7 @@ LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
 LIB      := $(BUILD)/libdem.a
 PROGS    := dem-pack dem-probe dem-step dem-reverse dem-stress dem-energy
 BIN      := $(PROGS:%=bin/%)
-CLI_OBJ  := $(BUILD)/bin/cli.o
+CLI_OBJ  := $(BUILD)/bin/cli.o $(BUILD)/bin/progress.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
@@ -41,7 +41,7 @@ $(LIB): $(LIB_OBJ)
 lib/libdem.a: $(LIB)
 	@if [ "$(BUILD)" = build ]; then cp $(LIB) $@; fi
 
-$(BUILD)/bin/%.o: bin/%.c bin/cli.h $(LIB_HDR)
+$(BUILD)/bin/%.o: bin/%.c bin/cli.h bin/progress.h $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -c $< -o $@
 

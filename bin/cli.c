@@ -15,6 +15,8 @@
 
 #include "core/select.h"
 #include "io/stream.h"
+#include "laws/material_ranges.h"
+#include "progress.h"
 
 static const char *prog_name = "dem";
 /* The stream output: stdout, or -o FILE written under a temporary name until it is complete. */
@@ -78,7 +80,13 @@ void cli_warn(const char *fmt, ...)
 
 int cli_open_input(const char *path)
 {
-    if (!path || strcmp(path, "-") == 0) return STDIN_FILENO;
+    if (!path || strcmp(path, "-") == 0) {
+        /* a program started without input waits on the terminal: say so, or it looks hung */
+        if (isatty(STDIN_FILENO))
+            fprintf(stderr, "%s: reading standard input, which is a terminal: waiting for input (give a FILE or pipe a stream in; "
+                            "Ctrl-D ends the input, Ctrl-C quits)\n", prog_name);
+        return STDIN_FILENO;
+    }
     int fd = open(path, O_RDONLY);
     if (fd < 0) cli_die("cannot open '%s': %s", path, strerror(errno));
     return fd;
@@ -96,6 +104,12 @@ static mode_t current_umask(void)
     mode_t m = umask(0);
     umask(m);
     return m;
+}
+
+const char *cli_output_arg(const char *opt, const char *path)
+{
+    if (!path[0]) cli_usage("%s '': an empty file name (give a FILE, or '-' or no %s for standard output)", opt, opt);
+    return path;
 }
 
 void cli_output_open(const char *path)
@@ -308,10 +322,13 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int progress = isatty(STDERR_FILENO), status = 0;
-    long long written = 0;
+    cli_progress log;
+    cli_progress_start(&log, hk ? hk->progress : 0.0, steps);
+    int progress = isatty(STDERR_FILENO) && !(log.interval > 0.0), status = 0; /* the log replaces the terminal's line */
+    long long written = 0, done = 0;
     double t0 = now(), last_report = t0;
     for (long long k = 1; k <= steps; k++) {
+        done = k;
         if (hk && hk->before) hk->before(hk->ctx, sim);
         if (dem_sim_step(sim, &err)) cli_die_err(&err);
         const char *why = hk && hk->after ? hk->after(hk->ctx, sim) : NULL;
@@ -338,6 +355,7 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
             write_frame(w, sim, s, stop_note(hk, "running"));
             written++;
         }
+        cli_progress_step(&log, sim, k);
         if (progress && now() - last_report > 0.5) {
             double el = now() - t0;
             fprintf(stderr, "\r%s: step %lld/%lld (%.0f%%), t = %.6g s, %.0f s left   ", prog_name, k, steps,
@@ -349,12 +367,29 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
         write_frame(w, sim, s, stop_note(hk, "steps"));
         written++;
     }
+    cli_progress_end(&log, sim, done);
     if (!written) cli_die("internal error: no frame written for %lld steps", steps); /* never exit 0 without output */
     if (progress && steps > 0 && !status) fprintf(stderr, "\r%60s\r", "");
     cli_write_end(w); /* the frames are complete (interrupted or not): the stream is closed properly */
     dem_writer_free(w);
     cli_output_close();
     return status;
+}
+
+void cli_warn_ranges(const dem_system *s, int remedy)
+{
+    dem_range_warning w[16];
+    int n = dem_material_range_check(s, w, 16);
+    for (int k = 0; k < n && k < 16; k++) {
+        if (w[k].material < 0)
+            cli_warn("particle %s", w[k].text);
+        else if (remedy)
+            cli_warn("material %d '%s': %s (dem-pack --from FILE --set-material %d:%s=VALUE changes it)", w[k].material,
+                     s->materials[w[k].material].name, w[k].text, w[k].material, w[k].parameter);
+        else
+            cli_warn("material %d '%s': %s", w[k].material, s->materials[w[k].material].name, w[k].text);
+    }
+    if (n > 16) cli_warn("%d more material parameters outside the ranges of real granular materials", n - 16);
 }
 
 void cli_need_finite(uint64_t frame, const char *what, double v)

@@ -32,7 +32,8 @@ _Noreturn void cli_bad_option(int ch, char *const argv[]);
 _Noreturn void cli_usage_err(const char *opt, const dem_error *err);
 /* A warning on stderr: "prog: warning: message". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Open a file argument for reading as a file descriptor; NULL or "-" is stdin. */
+/* Open a file argument for reading as a file descriptor; NULL or "-" is stdin (said on stderr
+ * when stdin is a terminal: the program waits for input there). */
 int cli_open_input(const char *path);
 /* Refuse to write the binary stream to a terminal (exit 2). */
 void cli_refuse_binary_tty(void);
@@ -40,6 +41,9 @@ void cli_refuse_binary_tty(void);
  * -o FILE, written as FILE.tmp-XXXXXX beside it and renamed to FILE by cli_output_close, so a
  * FILE never holds a partial run; a failed run (cli_die) removes the temporary. */
 void cli_output_open(const char *path);
+/* The value of -o FILE as parsed: an empty name is a usage error at once, before any input is
+ * read or step taken (it would otherwise fail at the rename after the run). Returns path. */
+const char *cli_output_arg(const char *opt, const char *path);
 FILE *cli_output(void);
 /* Flush (and for -o: fsync, close, rename). */
 void cli_output_close(void);
@@ -59,6 +63,11 @@ long long cli_run_length(long long steps, double run_time, double dt, double tim
 /* Die unless v is finite: "frame F: WHAT is V: the frame's values are too large ...". For the
  * measures that finite inputs can overflow (never print nan or inf where a number is meant). */
 void cli_need_finite(uint64_t frame, const char *what, double v);
+/* Warn ("prog: warning: material K 'name': young = 70 Pa is below ...; did you mean 70e9 Pa
+ * (GPa)?") about each material parameter and radius of s outside the range of real granular
+ * materials (lib/laws/material_ranges.h): a slip of units, said before a run fails on it. remedy:
+ * add how to change the value in a stream (dem-pack --set-material). */
+void cli_warn_ranges(const dem_system *s, int remedy);
 /* A finite number >= 0, or a usage error naming opt. */
 double cli_nonneg(const char *opt, const char *text);
 long long cli_int(const char *opt, const char *text, long long lo, long long hi);
@@ -118,6 +127,8 @@ typedef struct {
     int record_stop;       /* write meta.stop into the frames */
     /* After each step (after `after`): nonzero writes a frame there, beside those of `every`. */
     int (*frame)(void *ctx, dem_sim *sim);
+    /* --progress SECONDS: the progress log (bin/progress.h) instead of the terminal's line; 0: off */
+    double progress;
 } cli_run_hooks;
 int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long every, int level, const cli_run_hooks *hk);
 /* Enter the exact mode if exact > 0 (--exact[=quantum]) or, with exact == 0, if the frame's

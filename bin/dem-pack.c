@@ -86,7 +86,10 @@ static const char help_text[] =
 "                       dem-probe --particles (frame step time fx fy fz) are ignored, so\n"
 "                       dem-probe --particles --last run.dem | dem-pack --from - works.\n"
 "\n"
-"Materials (material 0 is \"default\", glass-like; its values are set by):\n"
+"Materials (material 0 is \"default\", glass-like, set by the options below). Units are SI: a value\n"
+"outside the range of every real granular material is warned about, naming the likely slip\n"
+"(--young 70 is 70 Pa: did you mean 70e9 Pa (GPa)?; E 1e4..1.2e12 Pa, density 10..2.3e4 kg/m^3,\n"
+"radius 5e-8..10 m, surface energy <= 10 J/m^2, friction <= 2, rolling, twisting <= 1):\n"
 "  --density RHO        kg/m^3 (default 2500)\n"
 "  --young E            Young's modulus, Pa (default 7e10)\n"
 "  --poisson NU         Poisson's ratio, in (-1, 0.5) (default 0.25)\n"
@@ -607,7 +610,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         switch (opt) {
         case 'h': cli_help(help_text);
         case 'v': c->verbose = 1; break;
-        case 'o': c->output = optarg; break;
+        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case OPT_LATTICE: set_source(c, &raw, SRC_LATTICE, "--lattice"); raw.lattice = optarg; break;
         case OPT_RANDOM:
             set_source(c, &raw, SRC_RANDOM, "--random");
@@ -1086,6 +1089,7 @@ int main(int argc, char **argv)
             report_edits(&s, &e);
             report(&s, &c);
         }
+        cli_warn_ranges(&s, 0);
         write_frame(&s, c.level);
         if (c.in.fd != STDIN_FILENO) close(c.in.fd);
         dem_system_free(&s);
@@ -1106,6 +1110,7 @@ int main(int argc, char **argv)
     add_walls(&s, &c);
     add_bonds(&s, &c);
     if (c.verbose) report(&s, &c);
+    cli_warn_ranges(&s, 0); /* a slip of units (--young 70 for 70 GPa), said before any run */
     write_frame(&s, c.level);
     if (c.source == SRC_FROM && c.in.fd != STDIN_FILENO) close(c.in.fd);
     dem_system_free(&s);

@@ -119,12 +119,19 @@ static const char help_text[] =
 "                     block per frame, which OVITO reads (dem-probe --lammps-dump run.dem >\n"
 "                     run.dump): ITEM: TIMESTEP (the step), NUMBER OF ATOMS, BOX BOUNDS (the\n"
 "                     periodic cell, pp along its periodic vectors, as LAMMPS' restricted\n"
-"                     triclinic box with xy xz yz when it is not rectangular; without a cell the\n"
-"                     particles' bounding box, ff), ATOMS id type mass radius x y z vx vy vz\n"
+"                     triclinic box with xy xz yz when it is not rectangular; without a cell\n"
+"                     ff ff ff, as --lammps-box says), ATOMS id type mass radius x y z vx vy vz\n"
 "                     omegax omegay omegaz fx fy fz [ix iy iz: image counters, with a cell];\n"
 "                     type = material index + 1; SI units (LAMMPS' units si). A cell that is\n"
 "                     not rectangular is turned onto LAMMPS' form (a along x, b in the xy plane)\n"
 "                     and the positions and vectors with it.\n"
+"  --lammps-box walls|particles\n"
+"                     (--lammps-dump, a frame without a periodic cell) the BOX BOUNDS:\n"
+"                     walls (default): the container, each side at its wall (a plane along an\n"
+"                     axis, a cylinder around one; dem-pack --enclose, --wall, --cylinder), a\n"
+"                     side without one at the particles' extent; particles: the particles'\n"
+"                     bounding box. Either is widened to hold every particle written (LAMMPS\n"
+"                     drops atoms outside a fixed box). A periodic cell is always the box.\n"
 "  --cell             one row per frame of its periodic cell (an error for a frame without one):\n"
 "                       frame step time[s] flags stress_mask ox[m] oy[m] oz[m] h11[m] .. h33[m]\n"
 "                       l11[1/s] .. l33[1/s] s11[Pa] .. s33[Pa] f11 .. f33 volume[m^3]\n"
@@ -243,6 +250,8 @@ struct cmdline {
     const char *vtk_dir;
     const char *vtk_prefix;   /* --vtk-prefix NAME: NAME_particles_N.vtp; NULL: no prefix */
     const char *output;       /* --salvage -o OUT */
+    dem_lammps_bounds lammps_box; /* --lammps-box */
+    int has_lammps_box;
     long long frame;          /* --frame K, -1 if not given */
     int last;                 /* --last */
     long long every;          /* --every K, 1 if not given */
@@ -259,7 +268,7 @@ struct cmdline {
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
        OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_BONDS, OPT_LAMMPS,
-       OPT_VTK_PREFIX, OPT_RATTLER, OPT_PROFILE, OPT_BINS, OPT_RANGE };
+       OPT_VTK_PREFIX, OPT_RATTLER, OPT_PROFILE, OPT_BINS, OPT_RANGE, OPT_LAMMPS_BOX };
 
 static const struct option long_options[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
@@ -272,6 +281,7 @@ static const struct option long_options[] = {
     {"walls", no_argument, NULL, OPT_WALLS},
     {"bonds", no_argument, NULL, OPT_BONDS},
     {"lammps-dump", no_argument, NULL, OPT_LAMMPS},
+    {"lammps-box", required_argument, NULL, OPT_LAMMPS_BOX},
     {"output", required_argument, NULL, 'o'},
     {"frame", required_argument, NULL, OPT_FRAME},
     {"last", no_argument, NULL, OPT_LAST},
@@ -399,7 +409,13 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_WALLS: set_mode(c, &raw, MODE_WALLS, "--walls"); break;
         case OPT_BONDS: set_mode(c, &raw, MODE_BONDS, "--bonds"); break;
         case OPT_LAMMPS: set_mode(c, &raw, MODE_LAMMPS, "--lammps-dump"); break;
-        case 'o': c->output = optarg; break;
+        case OPT_LAMMPS_BOX:
+            if (strcmp(optarg, "walls") == 0) c->lammps_box = DEM_LAMMPS_BOUNDS_WALLS;
+            else if (strcmp(optarg, "particles") == 0) c->lammps_box = DEM_LAMMPS_BOUNDS_PARTICLES;
+            else cli_usage("--lammps-box: unknown '%s' (walls, particles)", optarg);
+            c->has_lammps_box = 1;
+            break;
+        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: raw.frame_opts++; c->last = 1; break;
         case OPT_EVERY: raw.frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
@@ -430,6 +446,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
     if (c->mode == MODE_VTK && !*c->vtk_dir) cli_usage("--vtk: the directory name is empty");
     check_vtk_prefix(c);
+    if (c->has_lammps_box && c->mode != MODE_LAMMPS) cli_usage("--lammps-box applies to --lammps-dump only");
     c->input = optind < argc ? argv[optind] : NULL;
     check_combinations(c, &raw);
     if (raw.select_opts) parse_selection(c, &raw);
@@ -656,7 +673,7 @@ static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *
     case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
     case MODE_WALLS: return dem_tsv_walls_rows(stdout, frame, s, err);
     case MODE_BONDS: return dem_tsv_bonds_rows(stdout, frame, s, err);
-    case MODE_LAMMPS: return dem_lammps_dump_frame(stdout, s, pr->sel, &pr->ix, err);
+    case MODE_LAMMPS: return dem_lammps_dump_frame(stdout, s, pr->sel, &pr->ix, pr->cl->lammps_box, err);
     case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
     case MODE_SALVAGE: return DEM_OK; /* run_salvage writes the frames */
     }

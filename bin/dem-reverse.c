@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "dem.h"
 
 static const char usage_text[] =
@@ -58,6 +59,9 @@ static const char usage_text[] =
 "                       leaves no FILE and no temporary)\n"
 "      --stop-overlap F, --stop-move F\n"
 "                       the stability guards of dem-step (defaults 0.5 and 1; 0: off)\n"
+"      --progress S     a progress log on standard error every S seconds of wall-clock time,\n"
+"                       terminal or not, as dem-step --progress: progress step time[s]\n"
+"                       unbalanced overlap_max ke[J] elapsed[s] eta[s] (tab-separated)\n"
 "  -q, --quiet          no notes on standard error\n"
 "  -h, --help           print this help and exit\n"
 "\n"
@@ -83,15 +87,16 @@ struct cmdline {
     const char *input;
     const char *output;    /* -o FILE (NULL: standard output) */
     const char *replay;    /* --replay FILE: dem-step --cell-log's rates */
+    double progress;       /* --progress S (0: off; bin/progress.h) */
 };
 
-enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL, OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_REPLAY };
+enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL, OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_REPLAY, OPT_PROGRESS };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
     static const struct option opts[] = {
         {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
-        {"output", required_argument, 0, 'o'},
+        {"output", required_argument, 0, 'o'}, {"progress", required_argument, 0, OPT_PROGRESS},
         {"every", required_argument, 0, OPT_EVERY}, {"exact", optional_argument, 0, OPT_EXACT},
         {"no-exact", no_argument, 0, OPT_NO_EXACT}, {"force", no_argument, 0, OPT_FORCE},
         {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
@@ -123,7 +128,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
         case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
         case 'q': c->quiet = 1; break;
-        case 'o': c->output = optarg; break;
+        case OPT_PROGRESS: c->progress = cli_progress_interval("--progress", optarg); break;
+        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case 'h': cli_help(usage_text);
         default: cli_bad_option(ch, argv);
         }
@@ -224,7 +230,7 @@ int main(int argc, char **argv)
     long long steps = cli_run_length(c.steps, c.run_time, s.dt, s.time, s.step);
     replay_log rl = {NULL, NULL, 0, s.step};
     if (c.replay) read_replay(c.replay, &rl);
-    cli_run_hooks hooks = {&rl, c.replay ? replay_before : NULL, NULL, 0, NULL};
+    cli_run_hooks hooks = {&rl, c.replay ? replay_before : NULL, NULL, 0, NULL, c.progress};
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
     free(rl.step);
     free(rl.l);

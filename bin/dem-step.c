@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "dem.h"
+#include "progress.h"
 
 static const char usage_text[] =
 "Usage: dem-step (-n N | --time T) [OPTIONS] [FILE] > out.dem\n"
@@ -48,6 +49,15 @@ static const char usage_text[] =
 "  -o, --output FILE    write the stream to FILE instead of standard output: as FILE.tmp-XXXXXX\n"
 "                       beside it, renamed to FILE when the run is complete (a failed run\n"
 "                       leaves no FILE and no temporary)\n"
+"      --progress S     a progress log on standard error every S seconds of wall-clock time,\n"
+"                       terminal or not (batch jobs; LAMMPS' thermo output): a header, then\n"
+"                       progress step time[s] unbalanced overlap_max ke[J] elapsed[s] eta[s]\n"
+"                       tab-separated (grep ^progress LOG | cut -f2- is a TSV), and a line\n"
+"                       after the last step. unbalanced: mean |net force| / mean |contact\n"
+"                       force| (--until unbalanced's ratio); overlap_max: the largest overlap\n"
+"                       now, of the smaller radius; ke: the free particles' kinetic energy;\n"
+"                       eta: the rest of the run at the rate so far (with --until, at most).\n"
+"                       Off by default; the results are the same bits with it\n"
 "  -q, --quiet          do not print the time-step estimates nor the largest overlap\n"
 "  -v, --verbose        also print how the time step depends on the stiffness and what users\n"
 "                       commonly do about it (printed anyway for a run of more than 10^6\n"
@@ -207,7 +217,10 @@ static const char usage_text[] =
 "Stability guards (a run that trips one stops with exit 1, naming the step, the particle\n"
 "and the time step against the collision time; the frames written before stay readable):\n"
 "      --stop-overlap F stop when an overlap exceeds F of the smaller radius (of the radius\n"
-"                       against a wall) (default 0.5; settled beds stay below 0.01; 0: off)\n"
+"                       against a wall) (default 0.5; settled beds stay below 0.01; 0: off).\n"
+"                       Tripped with dt <= tc/20, the contacts are too soft for their load:\n"
+"                       the stiffness or its units (dem-step warns, as dem-pack does, about\n"
+"                       material values outside every real granular material; not with -q)\n"
 "      --stop-move F    stop when a particle moves more than F neighbour skins in one step\n"
 "                       (default 1; a sound step moves about 1e-3 skins; 0: off)\n"
 "      --stop-dt F      refuse to start when dt exceeds F times the collision time tc of the\n"
@@ -311,7 +324,8 @@ static const char usage_text[] =
 "      dem-step --gravity 0,0,-9.81 --normal hooke --kn 1e5 --rolling epsd --time 0.4 --dt 1e-5 |\n"
 "      dem-probe --particles --last   # rolled 0.01427 m = v0^2 / (2 * 5/7 mu_r g), at rest\n"
 "\n"
-"Progress is shown on standard error when it is a terminal. SIGINT or SIGTERM: the current\n"
+"Progress is shown on standard error when it is a terminal (--progress S: a log, anywhere).\n"
+"SIGINT or SIGTERM: the current\n"
 "step is finished, a last complete frame is written, and the exit status is 130 (SIGINT) or\n"
 "143 (SIGTERM).\n"
 "Exit status: 0 success; 1 bad input or a failed run; 2 bad usage; 130/143 interrupted.\n";
@@ -355,6 +369,7 @@ struct cmdline {
     double alpha, newton_tol, newton_max, krylov_tol;
     double ftol;           /* --ftol, N (< 0: not given) */
     long long max_iter;    /* --max-iter */
+    double progress;       /* --progress S (0: off; bin/progress.h) */
 };
 
 enum {
@@ -365,7 +380,7 @@ enum {
     OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
     OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL, OPT_JACOBIAN,
     OPT_NEIGHBOR, OPT_LEVEL_RATIO,
-    OPT_ROLLING, OPT_TWISTING, OPT_KR, OPT_ETA_R, OPT_KO, OPT_ETA_O
+    OPT_ROLLING, OPT_TWISTING, OPT_KR, OPT_ETA_R, OPT_KO, OPT_ETA_O, OPT_PROGRESS
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -436,6 +451,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"rolling", required_argument, 0, OPT_ROLLING}, {"twisting", required_argument, 0, OPT_TWISTING},
         {"rolling-stiffness", required_argument, 0, OPT_KR}, {"rolling-damping", required_argument, 0, OPT_ETA_R},
         {"twisting-stiffness", required_argument, 0, OPT_KO}, {"twisting-damping", required_argument, 0, OPT_ETA_O},
+        {"progress", required_argument, 0, OPT_PROGRESS},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->steps = -1;
@@ -471,7 +487,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
         case 'q': c->quiet = 1; break;
         case 'v': c->verbose = 1; break;
-        case 'o': c->output = optarg; break;
+        case OPT_PROGRESS: c->progress = cli_progress_interval("--progress", optarg); break;
+        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case 'h': cli_help(usage_text);
         case OPT_INTEGRATOR: c->integrator = optarg; break;
         case OPT_GRAVITY:
@@ -546,7 +563,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
     if (c->minimize) {
         const char *bad = c->steps >= 0 ? "-n/--steps" : c->run_time >= 0.0 ? "--time" : c->nuntil ? "--until"
-                        : c->every ? "--every" : c->every_time > 0.0 ? "--every-time" : c->exact > 0 ? "--exact" : NULL;
+                        : c->every ? "--every" : c->every_time > 0.0 ? "--every-time" : c->exact > 0 ? "--exact"
+                        : c->progress > 0.0 ? "--progress" : NULL;
         if (bad) cli_usage("--minimize writes one frame, the relaxed state, and takes no steps: %s does not apply (run the dynamics in a second dem-step)", bad);
         c->steps = 0;
     } else if (c->ftol >= 0.0 || c->max_iter) {
@@ -1048,6 +1066,7 @@ int main(int argc, char **argv)
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
     apply_overrides(&c, &st);
     warn_inert(&st, &s, c.quiet);
+    if (!c.quiet) cli_warn_ranges(&s, 1);
     warn_inert_options(&c, &st, c.quiet);
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
@@ -1099,7 +1118,7 @@ int main(int argc, char **argv)
         fputs("step\tl11[1/s]\tl12[1/s]\tl13[1/s]\tl21[1/s]\tl22[1/s]\tl23[1/s]\tl31[1/s]\tl32[1/s]\tl33[1/s]\n", watch.log);
     }
     uint64_t first_step = dem_sim_steps(sim);
-    cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame};
+    cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame, c.progress};
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
     if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);

@@ -108,6 +108,33 @@ static const char help_text[] =
 "  --rattler-contacts K\n"
 "                     (default mode) the contacts a particle needs not to be a rattler\n"
 "                     (K >= 1, default 2; frictionless packings: 4; see dem-probe --help)\n"
+"  --triaxial AXIS    (default mode) append the columns of a triaxial test along AXIS (x, y\n"
+"                     or z; the other two are lateral):\n"
+"                       sa[Pa] sr[Pa] q_axial[Pa] eps_a[-] eps_q[-]\n"
+"                     sa: the axial stress; sr: the mean of the two lateral ones; q_axial =\n"
+"                     sa - sr (negative in extension; q above is its size, sqrt(3 J2));\n"
+"                     eps_a: the axial strain; eps_q = 2/3 (eps_a - eps_r): the deviatoric\n"
+"                     strain conjugate to q (eps_r the mean lateral strain). p is column p.\n"
+"  --shear IJ         (default mode) append the columns of a shear test moving along I on\n"
+"                     the planes normal to J (as dem-step --cell-rate IJ=R: xy shears x along\n"
+"                     y):\n"
+"                       tau[Pa] sigma_n[Pa] tau_sigma[-] gamma[-]\n"
+"                     tau = -s_IJ, of the sign of the shear it resists (positive while gamma\n"
+"                     grows), sigma_n = s_JJ, tau_sigma = tau/sigma_n (the stress ratio of a\n"
+"                     simple-shear test), gamma: the displacement along I per height along J.\n"
+"                     With --triaxial, --shear or both, then:\n"
+"                       eps_v[-] sin_phi[-] phi_mob[deg]\n"
+"                     eps_v: the volumetric strain (negative when the sample dilates); sin_phi\n"
+"                     = (s1 - s3)/(s1 + s3), the mobilised friction angle phi_mob of a\n"
+"                     cohesionless material (nan when s1 + s3 <= 0).\n"
+"                     Their STRAINS ARE COMPRESSION POSITIVE, as the stresses and soil\n"
+"                     mechanics (eps = -e of the columns exx..ev). Along an axis the periodic\n"
+"                     cell spans they come from its F since its strain reference (Hencky;\n"
+"                     eps_v = -ln det F; gamma = F_IJ/F_JJ); along another from the innermost\n"
+"                     pair of axis-aligned plane walls across it, against their places in the\n"
+"                     first frame of the input (eps = -ln(gap/gap_0); gamma: the walls'\n"
+"                     relative displacement along I since then over their gap now); across an\n"
+"                     inner cylinder wall 0; nan where there is neither.\n"
 "  --frame K          only frame K (0 is the first)\n"
 "  --last             only the last complete frame\n"
 "  --every K          frames 0, K, 2K, ... (K >= 1)\n"
@@ -128,6 +155,8 @@ static const char help_text[] =
 "      the five most loaded particles (largest p)\n"
 "  dem-stress --box 0,0,0.002,0.005,0.005,0.004 --every 2 squeeze.dem\n"
 "      the stress in a horizontal slice 2 mm thick, every other frame\n"
+"  dem-stress --triaxial z triaxial.dem | cut -f1,3,11,30,31,33,35\n"
+"      a triaxial curve, no awk: frame, time, p, q_axial, eps_a, eps_v, phi_mob\n"
 "\n"
 "Exit status: 0 success; 1 unreadable, damaged or truncated input (the frames before the\n"
 "damage are printed first), a frame without a volume, or a failed write; 2 bad usage.\n";
@@ -144,9 +173,26 @@ struct cmdline {
     dem_aabb box;
     int kinetic;
     unsigned rattler_contacts;
+    dem_element_test element; /* --triaxial, --shear (-1: not given) */
 };
 
-enum { OPT_PER_PARTICLE = 256, OPT_WALLS, OPT_BOX, OPT_KINETIC, OPT_FRAME, OPT_LAST, OPT_EVERY, OPT_RATTLER };
+enum { OPT_PER_PARTICLE = 256, OPT_WALLS, OPT_BOX, OPT_KINETIC, OPT_FRAME, OPT_LAST, OPT_EVERY, OPT_RATTLER, OPT_TRIAXIAL, OPT_SHEAR };
+
+/* --triaxial AXIS: x, y or z */
+static void parse_triaxial(struct cmdline *c, const char *arg)
+{
+    if (strlen(arg) != 1 || !strchr("xyz", arg[0])) cli_usage("--triaxial: '%s': the axis is x, y or z", arg);
+    c->element.axis = arg[0] - 'x';
+}
+
+/* --shear IJ: two different axes */
+static void parse_shear(struct cmdline *c, const char *arg)
+{
+    if (strlen(arg) != 2 || !strchr("xyz", arg[0]) || !strchr("xyz", arg[1]) || arg[0] == arg[1])
+        cli_usage("--shear: '%s' is not IJ, two different axes of x, y, z (xy: moving along x on the planes normal to y)", arg);
+    c->element.shear_i = arg[0] - 'x';
+    c->element.shear_j = arg[1] - 'x';
+}
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
@@ -156,11 +202,13 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         {"frame", required_argument, NULL, OPT_FRAME}, {"last", no_argument, NULL, OPT_LAST},
         {"every", required_argument, NULL, OPT_EVERY}, {"help", no_argument, NULL, 'h'},
         {"rattler-contacts", required_argument, NULL, OPT_RATTLER},
+        {"triaxial", required_argument, NULL, OPT_TRIAXIAL}, {"shear", required_argument, NULL, OPT_SHEAR},
         {NULL, 0, NULL, 0}};
     memset(c, 0, sizeof *c);
     c->frame = -1;
     c->every = 1;
     c->rattler_contacts = DEM_RATTLER_CONTACTS;
+    c->element = (dem_element_test){-1, -1, -1};
     int frame_opts = 0, modes = 0, opt, rattler = 0;
     const char *mode_opt = NULL, *box = NULL;
     opterr = 0;
@@ -178,6 +226,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         }
         case OPT_BOX: box = optarg; break;
         case OPT_KINETIC: c->kinetic = 1; break;
+        case OPT_TRIAXIAL: parse_triaxial(c, optarg); break;
+        case OPT_SHEAR: parse_shear(c, optarg); break;
         case OPT_RATTLER: rattler = 1; c->rattler_contacts = (unsigned)cli_int("--rattler-contacts", optarg, 1, 1000); break;
         case OPT_FRAME: frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: frame_opts++; c->last = 1; break;
@@ -189,6 +239,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
     if (c->kinetic && c->mode != MODE_ASSEMBLY) cli_usage("--kinetic applies to the assembly stress only, not to %s", mode_opt);
     if (box && c->mode == MODE_WALLS) cli_usage("--box does not apply to --walls");
+    if ((c->element.axis >= 0 || c->element.shear_i >= 0) && c->mode != MODE_ASSEMBLY)
+        cli_usage("%s applies to the assembly stress only, not to %s", c->element.axis >= 0 ? "--triaxial" : "--shear", mode_opt);
     if (rattler && c->mode != MODE_ASSEMBLY) cli_usage("--rattler-contacts applies to the assembly stress only, not to %s", mode_opt);
     if (box) {
         double v[6];
@@ -213,6 +265,7 @@ struct out {
     size_t cap_loads;
     char note[256]; /* the container's volume at the last frame: one note per run */
     int note_axis;
+    dem_element_ref ref; /* the walls of the input's first frame (--triaxial, --shear) */
 };
 
 static void print_header(struct out *o)
@@ -222,7 +275,11 @@ static void print_header(struct out *o)
     case MODE_ASSEMBLY:
         fputs("\tvolume[m^3]\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tsxy[Pa]\tsxz[Pa]\tsyz[Pa]\tp[Pa]\tq[Pa]"
               "\ts1[Pa]\ts2[Pa]\ts3[Pa]\ts1_s3\tcoordination"
-              "\texx[-]\teyy[-]\tezz[-]\texy[-]\texz[-]\teyz[-]\tev[-]\tvoid_ratio[-]\tcoordination_mech\trattler_fraction\n", stdout);
+              "\texx[-]\teyy[-]\tezz[-]\texy[-]\texz[-]\teyz[-]\tev[-]\tvoid_ratio[-]\tcoordination_mech\trattler_fraction", stdout);
+        if (o->cl->element.axis >= 0) fputs("\tsa[Pa]\tsr[Pa]\tq_axial[Pa]\teps_a[-]\teps_q[-]", stdout);
+        if (o->cl->element.shear_i >= 0) fputs("\ttau[Pa]\tsigma_n[Pa]\ttau_sigma[-]\tgamma[-]", stdout);
+        if (o->cl->element.axis >= 0 || o->cl->element.shear_i >= 0) fputs("\teps_v[-]\tsin_phi[-]\tphi_mob[deg]", stdout);
+        putchar('\n');
         break;
     case MODE_PARTICLES:
         fputs("\tid\tvolume[m^3]\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tsxy[Pa]\tsxz[Pa]\tsyz[Pa]\tp[Pa]\tq[Pa]\n", stdout);
@@ -269,6 +326,31 @@ static void strain_cells(uint64_t frame, const dem_system *s, const dem_stress *
     cell(st->void_ratio);
 }
 
+/* --triaxial, --shear: the element test's columns (lib/analysis/stress.h). */
+static void element_cells(const struct out *o, const dem_system *s, dem_mat3 sigma)
+{
+    const dem_element_test *t = &o->cl->element;
+    if (t->axis < 0 && t->shear_i < 0) return;
+    dem_element el;
+    dem_element_measure(s, sigma, t, &o->ref, &el);
+    if (t->axis >= 0) {
+        cell(el.sa);
+        cell(el.sr);
+        cell(el.q_axial);
+        cell(el.eps_a);
+        cell(el.eps_q);
+    }
+    if (t->shear_i >= 0) {
+        cell(el.tau);
+        cell(el.sigma_n);
+        cell(el.tau_sigma);
+        cell(el.gamma);
+    }
+    cell(el.eps_v);
+    cell(el.sin_phi);
+    cell(el.phi_mob);
+}
+
 static void emit_assembly(struct out *o, uint64_t frame, const dem_system *s)
 {
     dem_stress st;
@@ -295,6 +377,7 @@ static void emit_assembly(struct out *o, uint64_t frame, const dem_system *s)
         cli_die("frame %llu: %s", (unsigned long long)frame, err.msg);
     cell(z.coordination_mech);
     cell(z.rattler_fraction);
+    element_cells(o, s, st.sigma);
     putchar('\n');
     o->note_axis = dem_container_note(s, st.source, st.volume, o->note, sizeof o->note);
 }
@@ -362,6 +445,13 @@ static void emit(struct out *o, uint64_t frame, const dem_system *s)
 
 static void emit_frame(void *ctx, uint64_t frame, const dem_system *s) { emit(ctx, frame, s); }
 
+/* Every frame read: the first is the walls' reference of the element-test strains. */
+static void seen_frame(void *ctx, uint64_t frame, const dem_system *s)
+{
+    struct out *o = ctx;
+    if (frame == 0) dem_element_reference(s, &o->ref);
+}
+
 static void finish(void *ctx)
 {
     struct out *o = ctx;
@@ -379,7 +469,7 @@ int main(int argc, char **argv)
     o.cl = &cl;
     dem_id_index_init(&o.ix);
     cli_frames sel = {cl.frame, cl.last, cl.every};
-    cli_frame_handlers h = {&o, NULL, emit_frame, finish};
+    cli_frame_handlers h = {&o, seen_frame, emit_frame, finish};
     cli_run_frames(cl.input, &sel, &h);
     if (o.note[0]) { /* once per run, of the last frame, after a run that succeeded */
         if (o.note_axis >= 0)

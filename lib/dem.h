@@ -15,6 +15,7 @@
 #include "io/settings.h"
 #include "laws/laws.h"
 #include "laws/rolling.h"
+#include "laws/material_ranges.h"
 #include "core/select.h"
 #include "sim/sim.h"
 #include "analysis/stress.h"

@@ -315,3 +315,113 @@ void dem_wall_loads(const dem_system *s, dem_wall_load *out)
         out[k].pressure = -dem_v3_dot(w->force, w->normal) / out[k].area + 0.0;
     }
 }
+
+/* ============================== element tests ============================== */
+/* The innermost axis-aligned plane walls on each side of every axis: lo[k] faces +e_k (a floor),
+ * hi[k] faces -e_k (a lid); -1 where there is none. */
+static void wall_pairs(const dem_system *s, int lo[3], int hi[3])
+{
+    for (int k = 0; k < 3; k++) lo[k] = hi[k] = -1;
+    for (size_t w = 0; w < s->nwalls; w++) {
+        const dem_wall *wl = &s->walls[w];
+        int a = wall_axis(wl);
+        if (a < 0) continue;
+        double at = dem_v3_get(wl->point, a);
+        if (dem_v3_get(wl->normal, a) > 0.0) {
+            if (lo[a] < 0 || at > dem_v3_get(s->walls[lo[a]].point, a)) lo[a] = (int)w;
+        } else if (hi[a] < 0 || at < dem_v3_get(s->walls[hi[a]].point, a)) {
+            hi[a] = (int)w;
+        }
+    }
+}
+
+/* Whether a cylinder wall holding the particles inside lies along axis a (its radius fixes the
+ * two widths across it). */
+static int cylinder_along(const dem_system *s, int a)
+{
+    for (size_t w = 0; w < s->nwalls; w++) {
+        const dem_wall *wl = &s->walls[w];
+        if (wl->kind == DEM_WALL_CYLINDER && !(wl->flags & DEM_WALL_OUTSIDE) && fabs(dem_v3_get(wl->normal, a)) >= 1.0 - 1e-12)
+            return 1;
+    }
+    return 0;
+}
+
+void dem_element_reference(const dem_system *s, dem_element_ref *ref)
+{
+    wall_pairs(s, ref->lo, ref->hi);
+    for (int k = 0; k < 3; k++) {
+        int l = ref->lo[k], h = ref->hi[k];
+        ref->gap[k] = l >= 0 && h >= 0 ? dem_v3_get(s->walls[h].point, k) - dem_v3_get(s->walls[l].point, k) : NAN;
+        ref->lo_point[k] = l >= 0 ? s->walls[l].point : dem_v3(NAN, NAN, NAN);
+        ref->hi_point[k] = h >= 0 ? s->walls[h].point : dem_v3(NAN, NAN, NAN);
+    }
+    ref->nwalls = s->nwalls;
+}
+
+/* The walls of the reference, if the frame still has them (same count: dem-step never adds any). */
+static int same_walls(const dem_system *s, const dem_element_ref *ref, int k)
+{
+    return s->nwalls == ref->nwalls && ref->lo[k] >= 0 && ref->hi[k] >= 0;
+}
+
+/* The normal strain along axis k, compression positive: from the cell's F where the cell is
+ * periodic along k (-e_kk, Hencky), else from the gap between the walls across k against the
+ * reference (-ln(gap / gap_ref)); 0 across an inner cylinder along another axis (its radius is
+ * fixed); nan otherwise. */
+static double normal_strain(const dem_system *s, const dem_strain *e, const dem_element_ref *ref, int k)
+{
+    if (s->cell.flags >> k & 1u) return -e->e.m[k][k] + 0.0; /* + 0.0: no -0 */
+    if (same_walls(s, ref, k)) {
+        double gap = dem_v3_get(s->walls[ref->hi[k]].point, k) - dem_v3_get(s->walls[ref->lo[k]].point, k);
+        return gap > 0.0 && ref->gap[k] > 0.0 ? -log(gap / ref->gap[k]) + 0.0 : NAN;
+    }
+    for (int a = 0; a < 3; a++)
+        if (a != k && cylinder_along(s, a)) return 0.0;
+    return NAN;
+}
+
+/* The shear strain gamma_ij, the displacement along i per height along j: F_ij / F_jj of the
+ * cell where it is periodic along i and j; else from the walls across j, the displacement along i
+ * of the upper one relative to the lower since the reference, over their gap now. */
+static double shear_strain(const dem_system *s, const dem_element_ref *ref, int i, int j)
+{
+    if ((s->cell.flags >> i & 1u) && (s->cell.flags >> j & 1u)) return s->cell.deform.m[i][j] / s->cell.deform.m[j][j];
+    if (!same_walls(s, ref, j)) return NAN;
+    const dem_wall *lo = &s->walls[ref->lo[j]], *hi = &s->walls[ref->hi[j]];
+    double du = (dem_v3_get(hi->point, i) - dem_v3_get(ref->hi_point[j], i)) - (dem_v3_get(lo->point, i) - dem_v3_get(ref->lo_point[j], i));
+    double gap = dem_v3_get(hi->point, j) - dem_v3_get(lo->point, j);
+    return gap > 0.0 ? du / gap : NAN;
+}
+
+void dem_element_measure(const dem_system *s, dem_mat3 sigma, const dem_element_test *t, const dem_element_ref *ref,
+                         dem_element *out)
+{
+    dem_strain e;
+    dem_cell_strain(&s->cell, &e);
+    double eps[3];
+    for (int k = 0; k < 3; k++) eps[k] = normal_strain(s, &e, ref, k);
+    /* the whole cell periodic: ln det F itself, exact for any F */
+    out->eps_v = (s->cell.flags & 7u) == 7u ? -e.ev + 0.0 : eps[0] + eps[1] + eps[2];
+    double ev[3];
+    dem_sym3_eigen(sigma, ev, NULL);
+    out->sin_phi = ev[0] + ev[2] > 0.0 ? (ev[0] - ev[2]) / (ev[0] + ev[2]) : NAN;
+    out->phi_mob = out->sin_phi >= 0.0 && out->sin_phi <= 1.0 ? asin(out->sin_phi) * (180.0 / 3.14159265358979323846) : NAN;
+    out->sa = out->sr = out->q_axial = out->eps_a = out->eps_q = NAN;
+    if (t->axis >= 0) {
+        int a = t->axis, b = (a + 1) % 3, c = (a + 2) % 3;
+        out->sa = sigma.m[a][a];
+        out->sr = 0.5 * (sigma.m[b][b] + sigma.m[c][c]);
+        out->q_axial = out->sa - out->sr;
+        out->eps_a = eps[a];
+        out->eps_q = 2.0 / 3.0 * (eps[a] - 0.5 * (eps[b] + eps[c]));
+    }
+    out->tau = out->sigma_n = out->tau_sigma = out->gamma = NAN;
+    if (t->shear_i >= 0) {
+        int i = t->shear_i, j = t->shear_j;
+        out->tau = -0.5 * (sigma.m[i][j] + sigma.m[j][i]) + 0.0;
+        out->sigma_n = sigma.m[j][j];
+        out->tau_sigma = out->tau / out->sigma_n;
+        out->gamma = shear_strain(s, ref, i, j);
+    }
+}

@@ -124,4 +124,46 @@ typedef struct {
 /* out[k] for s->walls[k]. */
 void dem_wall_loads(const dem_system *s, dem_wall_load *out);
 
+/* ---- element tests (dem-stress --triaxial, --shear) -------------------------------------------
+ * The measures of a laboratory element test, in soil mechanics' convention: stresses AND strains
+ * COMPRESSION POSITIVE (unlike dem_strain: eps = -e).
+ *   triaxial along axis a (b, c the lateral axes): sa = sigma_aa, sr = (sigma_bb + sigma_cc)/2,
+ *     q_axial = sa - sr (negative in extension), eps_a the axial strain, eps_q = 2/3 (eps_a -
+ *     (eps_b + eps_c)/2) the deviatoric strain conjugate to q;
+ *   shear of direction i on the planes normal to j (dem-step --cell-rate ij=R): tau = -sigma_ij,
+ *     of the sign of the shear it resists (positive while gamma grows under R > 0, so tau/sigma_n
+ *     > 0), sigma_n = sigma_jj, gamma = the displacement along i per height along j;
+ *   both: eps_v = eps_x + eps_y + eps_z (compression positive: dilation is negative), sin_phi =
+ *     (s1 - s3)/(s1 + s3) of the principal stresses (the mobilised friction angle of a cohesionless
+ *     material; nan when s1 + s3 <= 0), phi_mob = asin(sin_phi) in degrees.
+ * Strains along an axis the periodic cell spans come from its deformation gradient F since its
+ * strain reference (Hencky: eps_kk = -1/2 ln(F F^T)_kk; eps_v = -ln det F when the cell spans all
+ * three; gamma = F_ij / F_jj); along another axis from the innermost pair of axis-aligned plane
+ * walls across it, against their positions in a reference frame (eps_kk = -ln(gap/gap_ref);
+ * gamma = the relative displacement along i of the two walls across j since the reference, over
+ * their gap now); across an inner cylinder 0 (its radius is fixed); nan where neither exists. */
+typedef struct {
+    int axis;             /* triaxial: the axial direction 0..2; -1: none */
+    int shear_i, shear_j; /* shear: direction i, plane normal j; -1: none */
+} dem_element_test;
+
+/* The walls' state in the reference frame (the first frame of a run's output). */
+typedef struct {
+    int lo[3], hi[3];           /* the innermost plane walls across each axis (-1: none) */
+    double gap[3];              /* their distance, m (nan: not both) */
+    dem_vec3 lo_point[3], hi_point[3];
+    size_t nwalls;
+} dem_element_ref;
+
+typedef struct {
+    double sa, sr, q_axial, eps_a, eps_q;  /* Pa, Pa, Pa, -, -; nan without axis */
+    double tau, sigma_n, tau_sigma, gamma; /* Pa, Pa, -, -; nan without shear */
+    double eps_v, sin_phi, phi_mob;        /* -, -, degrees */
+} dem_element;
+
+void dem_element_reference(const dem_system *s, dem_element_ref *ref);
+/* sigma: the frame's stress (dem_stress_assembly), compression positive. */
+void dem_element_measure(const dem_system *s, dem_mat3 sigma, const dem_element_test *t, const dem_element_ref *ref,
+                         dem_element *out);
+
 #endif

@@ -75,22 +75,74 @@ static dem_vec3 place(const lammps_box *b, dem_vec3 x)
     return dem_v3_add(b->origin, turn(b, dem_v3_sub(x, b->origin)));
 }
 
-static void write_box(FILE *out, const dem_system *s, const dem_select *sel, const lammps_box *b, int cell)
+/* The selected particles' bounding box (lo > hi: none selected). */
+static void particle_box(const dem_system *s, const dem_select *sel, dem_vec3 *lo, dem_vec3 *hi)
+{
+    *lo = dem_v3(INFINITY, INFINITY, INFINITY);
+    *hi = dem_v3(-INFINITY, -INFINITY, -INFINITY);
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        if (sel && !dem_select_match(sel, p)) continue;
+        *lo = dem_v3(fmin(lo->x, p->pos.x - p->radius), fmin(lo->y, p->pos.y - p->radius), fmin(lo->z, p->pos.z - p->radius));
+        *hi = dem_v3(fmax(hi->x, p->pos.x + p->radius), fmax(hi->y, p->pos.y + p->radius), fmax(hi->z, p->pos.z + p->radius));
+    }
+}
+
+/* The axis (0, 1, 2) a unit vector lies along, or -1. */
+static int axis_of(dem_vec3 n)
+{
+    for (int k = 0; k < 3; k++)
+        if (fabs(dem_v3_get(n, k)) >= 1.0 - 1e-12) return k;
+    return -1;
+}
+
+/* The container of the walls, side by side: a plane whose normal lies along an axis bounds that
+ * side (the innermost of several), a cylinder holding the particles inside bounds the two axes
+ * across its own; a side no wall bounds stays open (+-inf). Planes at an angle, and cylinders
+ * the particles are outside, bound nothing. */
+static void wall_box(const dem_system *s, double lo[3], double hi[3])
+{
+    for (int k = 0; k < 3; k++) lo[k] = -INFINITY, hi[k] = INFINITY;
+    for (size_t w = 0; w < s->nwalls; w++) {
+        const dem_wall *wl = &s->walls[w];
+        int k = axis_of(wl->normal);
+        if (k < 0) continue;
+        double at = dem_v3_get(wl->point, k);
+        if (wl->kind == DEM_WALL_PLANE) {
+            if (dem_v3_get(wl->normal, k) > 0.0) lo[k] = fmax(lo[k], at);
+            else hi[k] = fmin(hi[k], at);
+        } else if (wl->kind == DEM_WALL_CYLINDER && !(wl->flags & DEM_WALL_OUTSIDE)) {
+            for (int j = 0; j < 3; j++) {
+                if (j == k) continue;
+                lo[j] = fmax(lo[j], dem_v3_get(wl->point, j) - wl->radius);
+                hi[j] = fmin(hi[j], dem_v3_get(wl->point, j) + wl->radius);
+            }
+        }
+    }
+}
+
+static void write_box(FILE *out, const dem_system *s, const dem_select *sel, const lammps_box *b, int cell, dem_lammps_bounds bounds)
 {
     static const char *const pf[2] = {"ff", "pp"};
-    if (!cell) { /* the particles' bounding box */
-        dem_vec3 lo = dem_v3(INFINITY, INFINITY, INFINITY), hi = dem_v3(-INFINITY, -INFINITY, -INFINITY);
-        for (size_t k = 0; k < s->nparticles; k++) {
-            const dem_particle *p = &s->particles[k];
-            if (sel && !dem_select_match(sel, p)) continue;
-            lo = dem_v3(fmin(lo.x, p->pos.x - p->radius), fmin(lo.y, p->pos.y - p->radius), fmin(lo.z, p->pos.z - p->radius));
-            hi = dem_v3(fmax(hi.x, p->pos.x + p->radius), fmax(hi.y, p->pos.y + p->radius), fmax(hi.z, p->pos.z + p->radius));
+    if (!cell) { /* the walls' container where they bound a side, the particles' extent elsewhere */
+        dem_vec3 plo, phi;
+        particle_box(s, sel, &plo, &phi);
+        double lo[3], hi[3];
+        wall_box(s, lo, hi);
+        int any = plo.x <= phi.x;
+        for (int k = 0; k < 3; k++) {
+            if (bounds == DEM_LAMMPS_BOUNDS_PARTICLES || !(lo[k] < hi[k])) lo[k] = -INFINITY, hi[k] = INFINITY;
+            /* an open side: the particles' extent; every selected particle inside the box (LAMMPS'
+             * read_dump drops atoms outside a fixed box) */
+            if (any) {
+                lo[k] = isfinite(lo[k]) ? fmin(lo[k], dem_v3_get(plo, k)) : dem_v3_get(plo, k);
+                hi[k] = isfinite(hi[k]) ? fmax(hi[k], dem_v3_get(phi, k)) : dem_v3_get(phi, k);
+            } else if (!(isfinite(lo[k]) && isfinite(hi[k]))) {
+                lo[k] = hi[k] = 0.0; /* nothing to bound */
+            }
         }
-        if (!(lo.x <= hi.x)) lo = hi = dem_v3_zero();
         fputs("ITEM: BOX BOUNDS ff ff ff\n", out);
-        pair(out, lo.x, hi.x, '\n');
-        pair(out, lo.y, hi.y, '\n');
-        pair(out, lo.z, hi.z, '\n');
+        for (int k = 0; k < 3; k++) pair(out, lo[k], hi[k], '\n');
         return;
     }
     uint32_t f = s->cell.flags;
@@ -114,7 +166,7 @@ static void write_box(FILE *out, const dem_system *s, const dem_select *sel, con
 }
 
 dem_status dem_lammps_dump_frame(FILE *out, const dem_system *s, const dem_select *sel, const dem_id_index *order,
-                                 dem_error *err)
+                                 dem_lammps_bounds bounds, dem_error *err)
 {
     int cell = s->cell.flags != 0;
     lammps_box b;
@@ -128,7 +180,7 @@ dem_status dem_lammps_dump_frame(FILE *out, const dem_system *s, const dem_selec
     for (size_t k = 0; k < s->nparticles; k++)
         if (!sel || dem_select_match(sel, &s->particles[k])) n++;
     fprintf(out, "ITEM: TIMESTEP\n%" PRIu64 "\nITEM: NUMBER OF ATOMS\n%zu\n", s->step, n);
-    write_box(out, s, sel, &b, cell);
+    write_box(out, s, sel, &b, cell, bounds);
     fprintf(out, "ITEM: ATOMS id type mass radius x y z vx vy vz omegax omegay omegaz fx fy fz%s\n", cell ? " ix iy iz" : "");
     for (size_t r = 0; r < s->nparticles; r++) {
         const dem_particle *p = &s->particles[order ? order->slots[r].index : r];

@@ -477,6 +477,30 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
     }
 }
 
+/* Whether the first bytes of a foreign input are text (a TSV, a dem-probe table, a LAMMPS data
+ * file): printable ASCII, tabs, line ends or UTF-8 bytes, over the first 256 bytes at most. */
+static int looks_like_text(const uint8_t *b, size_t n)
+{
+    if (n > 256) n = 256;
+    for (size_t k = 0; k < n; k++)
+        if (!((b[k] >= 0x20 && b[k] != 0x7f) || b[k] == '\t' || b[k] == '\n' || b[k] == '\r')) return 0;
+    return n > 0;
+}
+
+/* The start of a text input as a message quotes it: its first line, at most 24 bytes, with
+ * tabs and other unprintable bytes escaped (an input's bytes never reach a terminal raw). */
+static void show_start(char *buf, size_t size, const uint8_t *b, size_t n)
+{
+    size_t k = 0, o = 0;
+    for (; k < n && k < 24 && b[k] != '\n' && b[k] != '\r' && o + 5 < size; k++) {
+        if (b[k] == '\t') o += (size_t)snprintf(buf + o, size - o, "\\t");
+        else if (b[k] >= 0x20 && b[k] < 0x7f && b[k] != '"' && b[k] != '\\') buf[o++] = (char)b[k];
+        else o += (size_t)snprintf(buf + o, size - o, "\\x%02x", b[k]);
+    }
+    if (k < n && b[k] != '\n' && b[k] != '\r' && o + 4 < size) o += (size_t)snprintf(buf + o, size - o, "...");
+    buf[o] = 0;
+}
+
 /* Start of a frame: check that a gzip member begins here. Returns 1 if a member starts,
  * 0 at the clean end of input. */
 static int r_member_start(dem_reader *r, dem_error *err)
@@ -501,6 +525,13 @@ static int r_member_start(dem_reader *r, dem_error *err)
         if (r->z.avail_in < 2 && b[0] == 0x1f)
             return dem_fail(err, DEM_ERR_TRUNCATED, "frame %llu (byte %llu): input ends inside the gzip header: truncated stream",
                             (unsigned long long)r->frames, (unsigned long long)r->frame_start);
+        if (r->frames == 0 && looks_like_text(b, r->z.avail_in)) {
+            char shown[64];
+            show_start(shown, sizeof shown, b, r->z.avail_in);
+            return dem_fail(err, DEM_ERR_NOT_GZIP,
+                            "not a dem stream: this looks like text (it starts \"%s\"): make a stream with dem-pack --from FILE "
+                            "(a TSV table with x y z r columns; dem-pack --help)", shown);
+        }
         if (r->frames == 0)
             return dem_fail(err, DEM_ERR_NOT_GZIP, "not a dem stream: input starts with bytes 0x%02x 0x%02x, not a gzip member (0x1f 0x8b)",
                             b[0], r->z.avail_in > 1 ? b[1] : 0);

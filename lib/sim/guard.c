@@ -107,6 +107,23 @@ static void dt_advice(dem_sim *sim, char *buf, size_t size)
         snprintf(buf, size, "the time step is %g s", sim->dt);
 }
 
+/* The overlap guard's advice: with dt a small part of the collision time (tc/20 or less) the step
+ * resolves every collision, so an overlap past the limit means contacts too soft for the load
+ * they carry: the stiffness, or a unit slip in it (--young 70 is 70 Pa, not 70 GPa). */
+static void overlap_advice(dem_sim *sim, char *buf, size_t size)
+{
+    dem_dt_estimates est;
+    dem_sim_estimate_dt(sim, &est);
+    if (isfinite(est.contact_time) && est.contact_time > 0.0 && sim->dt <= est.contact_time / 20.0)
+        snprintf(buf, size,
+                 "the time step %g s is only 1/%.3g of the collision time %g s, so it is not the cause: the contacts are too soft for "
+                 "the load they carry; check the stiffness and its units (Young's modulus in Pa, e.g. 7e10 for glass, not 70; "
+                 "--kn in N/m) and the speeds against --vc",
+                 sim->dt, est.contact_time / sim->dt, est.contact_time);
+    else
+        dt_advice(sim, buf, size);
+}
+
 dem_status guard_check_finite(dem_sim *sim, dem_error *err)
 {
     const sim_particles *P = &sim->p;
@@ -174,14 +191,14 @@ dem_status guard_check_overlaps(dem_sim *sim, dem_error *err)
 {
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
-    char advice[256];
+    char advice[400];
     for (size_t b = 0; b < c->nblk; b++) {
         if (!sim->g.bbad[b]) continue;
         for (size_t p = c->pblk[b]; p < c->pblk[b + 1]; p++) {
             const dem_contact_rec *np = &c->pairs[p];
             double rmin = fmin(P->r[np->i], P->r[np->j]), delta = c->out[p].delta;
             if (!c->ptouch[p] || !(delta > sim->g.ovl * rmin)) continue;
-            dt_advice(sim, advice, sizeof advice);
+            overlap_advice(sim, advice, sizeof advice);
             return dem_fail(err, DEM_ERR_UNSTABLE,
                             "step %llu: particles %llu and %llu overlap by %g m, %.3g of the smaller radius (more than %g): the run is unstable; %s (guard: dem-step --stop-overlap)",
                             (unsigned long long)sim->step + 1, (unsigned long long)P->id[np->i], (unsigned long long)P->id[np->j], delta,
@@ -193,7 +210,7 @@ dem_status guard_check_overlaps(dem_sim *sim, dem_error *err)
         size_t a = c->wowner[q];
         double delta = c->wout[q].delta;
         if (!c->wtouch[q] || !(delta > sim->g.ovl * P->r[a])) continue;
-        dt_advice(sim, advice, sizeof advice);
+        overlap_advice(sim, advice, sizeof advice);
         return dem_fail(err, DEM_ERR_UNSTABLE,
                         "step %llu: particle %llu overlaps wall %u by %g m, %.3g of its radius (more than %g)%s: the run is unstable; %s (guard: dem-step --stop-overlap)",
                         (unsigned long long)sim->step + 1, (unsigned long long)P->id[a], c->wwall[q], delta, delta / P->r[a],

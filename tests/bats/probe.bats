@@ -365,7 +365,10 @@ SOLID=0.020943951023931956
     run --separate-stderr bash -c 'echo hello | dem-probe --particles'
     [ "$status" -eq 1 ]
     [ "$output" = "$PARTICLE_HEADER" ]
-    [[ "$stderr" == "dem-probe: not a dem stream: input starts with bytes 0x68 0x65"* ]]
+    [[ "$stderr" == "dem-probe: not a dem stream: this looks like text (it starts \"hello\"): make a stream with dem-pack --from"* ]]
+    run --separate-stderr bash -c 'printf "\001\002\003" | dem-probe --particles'
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == "dem-probe: not a dem stream: input starts with bytes 0x01 0x02"* ]]
 }
 
 # A stream of 2 good frames followed by a third frame cut short.

@@ -352,7 +352,10 @@ static void test_stream_failures(void)
     bytes empty = {(uint8_t *)"", 0};
     CHECK(read_one(&empty, &t, &err) == DEM_ERR_EMPTY);
     bytes text = {(uint8_t *)"x\ty\tz\tr\n", 8};
-    CHECK(read_one(&text, &t, &err) == DEM_ERR_NOT_GZIP && strstr(err.msg, "0x78 0x09"));
+    CHECK(read_one(&text, &t, &err) == DEM_ERR_NOT_GZIP && strstr(err.msg, "this looks like text (it starts \"x\\ty\\tz\\tr\")") &&
+          strstr(err.msg, "dem-pack --from"));
+    bytes binary = {(uint8_t *)"\x01\x02\x03\x04", 4};
+    CHECK(read_one(&binary, &t, &err) == DEM_ERR_NOT_GZIP && strstr(err.msg, "0x01 0x02"));
 
     /* Truncation after K whole frames: the K frames come first, then the error. */
     bytes three = write_frames(&s, 3, 1);
