@@ -131,3 +131,16 @@ PY
     [ "$status" -eq 1 ]
     [ "$stderr" = "dem-step: -o d: is a directory" ]
 }
+
+@test "400 MB of zeros after END inside the frame's gzip member: refused at the first byte, in a few MB (issue 29)" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n' | dem-pack --from - > one.dem
+    python3 "$REPO/tests/tools/mkbomb.py" --after-end 4e8 < one.dem > after.dem
+    [ "$(wc -c < after.dem)" -lt 1000000 ]
+    for prog in dem-probe dem-stress; do
+        read -r status mb < <(max_rss_mb $prog after.dem 2> err.txt)
+        [ "$status" -eq 1 ] || { echo "$prog: status $status"; return 1; }
+        grep -q "^$prog: frame 0: bytes follow the END section (payload offset [0-9]*): a frame's gzip member must end there" err.txt
+        echo "$prog: peak $mb MB"
+        [ "$mb" -lt 100 ] || { echo "$prog held $mb MB"; return 1; }   # 402 MB before
+    done
+}
