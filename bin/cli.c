@@ -98,6 +98,27 @@ static mode_t current_umask(void)
     return m;
 }
 
+/* A signal that ends the program while -o FILE is being written: the temporary goes with it
+ * (unlink is async-signal-safe), then the signal's default action, so the shell sees the kill. */
+static void drop_output_and_die(int sig)
+{
+    if (out_tmp[0]) unlink(out_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void drop_output_on_signals(void)
+{
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[k], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue; /* ignored (nohup, &) or caught */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = drop_output_and_die;
+        sigaction(sigs[k], &sa, NULL);
+    }
+}
+
 void cli_output_open(const char *path)
 {
     if (!path || strcmp(path, "-") == 0) {
@@ -124,6 +145,7 @@ void cli_output_open(const char *path)
         out_tmp[0] = 0; /* nothing to remove */
         cli_die("cannot create '%s.tmp-XXXXXX' (the temporary of -o %s): %s", path, path, strerror(e));
     }
+    drop_output_on_signals();
     fchmod(fd, 0666 & ~current_umask());
     out_file = fdopen(fd, "wb");
     if (!out_file) cli_die("cannot open '%s': %s", out_tmp, strerror(errno));
@@ -274,6 +296,17 @@ void cli_read_last_frame(const char *path, dem_system *s)
 static volatile sig_atomic_t interrupted; /* the signal's number */
 static void on_signal(int sig) { interrupted = sig; }
 
+void cli_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_interrupted(void) { return interrupted; }
+
 static double now(void)
 {
     struct timespec ts;
@@ -303,11 +336,7 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
     dem_error err;
     dem_writer *w = dem_writer_new(cli_output(), level, &err);
     if (!w) cli_die_err(&err);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    cli_catch_signals();
     int progress = isatty(STDERR_FILENO), status = 0;
     long long written = 0;
     double t0 = now(), last_report = t0;

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,7 +282,13 @@ static const char usage_text[] =
 "                       the iterations, the final potential energy (J) and the largest unbalanced\n"
 "                       force (N); a run that stops on --max-iter says so (exit status 0: the\n"
 "                       frame is written).\n"
-"      --ftol F         force tolerance, N (default: 1e-9 of the largest net force at the start)\n"
+"                       SIGINT or SIGTERM: the iteration is finished and its state written.\n"
+"                       Gravity with nothing below a particle (no wall, no fixed particle):\n"
+"                       the energy has no minimum; refused with a message, nothing written.\n"
+"      --ftol F         force tolerance, N (default: 1e-9 of the largest net force at the start,\n"
+"                       but at least the round-off of the net forces: 4 eps times the sum over\n"
+"                       a particle's contacts of |fn| + S_n X, S_n the normal stiffness and X\n"
+"                       the largest coordinate; a relaxed packing starts there)\n"
 "      --max-iter N     line searches at most (default 100000)\n"
 "  Example: spheres placed at random, overlapping, in a periodic cube (dense.tsv: x y z r),\n"
 "  relaxed to a jammed packing whose net forces are all below 1e-9 N:\n"
@@ -975,23 +982,40 @@ static void report_overlap(const dem_sim *sim)
     fprintf(stderr, "dem-step: largest overlap %s; at the end %s%s\n", a, b, note);
 }
 
-/* --minimize (lib/sim/minimize.c), with its report. */
-static void minimize(const struct cmdline *c, dem_sim *sim)
+static int stop_requested(void *ctx)
+{
+    (void)ctx;
+    return cli_interrupted();
+}
+
+/* --minimize (lib/sim/minimize.c), with its report. Returns the signal that interrupted it (the
+ * frame written is then the last complete iterate), else 0. */
+static int minimize(const struct cmdline *c, dem_sim *sim)
 {
     dem_error err;
-    dem_minimize_opts o = {c->ftol, c->max_iter ? (uint64_t)c->max_iter : 100000};
-    if (o.ftol < 0.0) { /* the default: 1e-9 of the largest net force at the start */
-        dem_minimize_opts probe = {INFINITY, 0};
-        dem_minimize_result r0;
-        if (dem_sim_minimize(sim, &probe, &r0, &err)) cli_die_err(&err);
-        o.ftol = 1e-9 * r0.fmax0;
-    }
+    cli_catch_signals(); /* SIGINT, SIGTERM: stop after the iteration, write that state */
+    dem_minimize_opts o = {c->ftol, c->max_iter ? (uint64_t)c->max_iter : 100000, stop_requested, NULL};
+    dem_minimize_opts probe = {INFINITY, 0, NULL, NULL};
+    dem_minimize_result r0;
+    if (dem_sim_minimize(sim, &probe, &r0, &err)) cli_die_err(&err);
+    /* the default: 1e-9 of the largest net force at the start, but never below the forces'
+     * round-off, which no iteration can go under (a relaxed packing starts there) */
+    if (o.ftol < 0.0) o.ftol = fmax(1e-9 * r0.fmax0, r0.fround);
+    else if (o.ftol < r0.fround && !c->quiet)
+        cli_warn("--ftol %g N is below the round-off of the net forces, %.3g N (4 eps times the contact forces and stiffness times coordinates a particle carries): it may never be reached",
+                 o.ftol, r0.fround);
     dem_minimize_result r;
     if (dem_sim_minimize(sim, &o, &r, &err)) cli_die_err(&err);
+    if (r.interrupted) {
+        fprintf(stderr, "dem-step: --minimize interrupted (%s) after %llu iterations: the frame written is the last complete iterate, largest unbalanced force %.6g N (tolerance %.6g N)\n",
+                cli_interrupted() == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)r.iterations, r.fmax, o.ftol);
+        return cli_interrupted();
+    }
     if (!c->quiet || !r.converged)
         fprintf(stderr, "dem-step: --minimize: %llu iterations, %llu force evaluations: potential energy %.17g J, largest unbalanced force %.6g N (%.6g N at the start; tolerance %.6g N)%s\n",
                 (unsigned long long)r.iterations, (unsigned long long)r.evaluations, r.energy, r.fmax, r.fmax0, o.ftol,
                 r.converged ? "" : ": NOT converged, the iteration limit was reached");
+    return 0;
 }
 
 /* No material parameter is inert without a message (issue 19): each one the chosen sub-models
@@ -1074,7 +1098,7 @@ int main(int argc, char **argv)
     dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
 
-    if (c.minimize) minimize(&c, sim);
+    int min_signal = c.minimize ? minimize(&c, sim) : 0;
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
      * accounting starts, at step 0 (or in a frame that has none). E holds velocity Verlet's
      * shadow term (lib/energy.h), which needs the dt of the steps to come and the forces of
@@ -1101,6 +1125,7 @@ int main(int argc, char **argv)
     uint64_t first_step = dem_sim_steps(sim);
     cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame};
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
+    if (min_signal && status == 0) status = 128 + min_signal; /* 130 or 143, as a run's */
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
     if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
     dem_vi_stats vs;
