@@ -893,6 +893,12 @@ static long long time_steps(const struct cmdline *c, double *dt, const dem_syste
     return n;
 }
 
+/* What the collision time is when a rolling or twisting spring's half period is shorter. */
+static const char *tc_source(const dem_dt_estimates *e)
+{
+    return e->rotation_time <= e->contact_time ? " (here the half period of the stiffest rolling or twisting spring, pi sqrt(I*/k_theta): --rolling-stiffness, --twisting-stiffness)" : "";
+}
+
 static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
 {
     char pw[32], gs[48];
@@ -901,10 +907,10 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
     if (isfinite(e->stiffness)) snprintf(gs, sizeof gs, "%.4g s", e->stiffness);
     else snprintf(gs, sizeof gs, "n/a (no contacts yet)");
     if (!quiet)
-        fprintf(stderr, "dem-step: dt = %.4g s; estimates: collision time tc = %.4g s at vc (dt = tc/%.3g), p-wave %s, global stiffness %s\n",
-                dt, e->contact_time, e->contact_time / dt, pw, gs);
+        fprintf(stderr, "dem-step: dt = %.4g s; estimates: collision time tc = %.4g s at vc%s (dt = tc/%.3g), p-wave %s, global stiffness %s\n",
+                dt, e->contact_time, tc_source(e), e->contact_time / dt, pw, gs);
     if (dt > e->contact_time / 10.0)
-        cli_warn("dt = %g s is more than a tenth of the collision time %g s: collisions will be inaccurate", dt, e->contact_time);
+        cli_warn("dt = %g s is more than a tenth of the collision time %g s%s: collisions will be inaccurate", dt, e->contact_time, tc_source(e));
     if (isfinite(e->pwave) && dt > e->pwave)
         cli_warn("dt = %g s exceeds the p-wave time step %g s, the stability bound of dense packings (Yade DEM formulation §1.5.6)", dt, e->pwave);
     if (isfinite(e->stiffness) && dt > 0.5 * e->stiffness)
@@ -1096,8 +1102,8 @@ int main(int argc, char **argv)
     if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
     if (c.verbose) report_neighbor(sim, &st);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
-        cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
-                dt, dt / est.contact_time, est.contact_time, est.recommended, c.stop_dt);
+        cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair%s: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
+                dt, dt / est.contact_time, est.contact_time, tc_source(&est), est.recommended, c.stop_dt);
     dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
 

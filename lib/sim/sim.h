@@ -22,7 +22,11 @@ typedef struct dem_sim dem_sim;
 
 /* Time-step estimates (s) for the system as it is (seed 002 §1.5.6; seed 001 eqs 1-7). */
 typedef struct {
-    double contact_time;   /* duration of a collision of the smallest pair at model.vc */
+    double contact_time;   /* duration of a collision of the smallest pair at model.vc, or half the
+                            * period of its rolling or twisting spring where that is shorter */
+    double rotation_time;  /* that half period, pi sqrt(I* / k_theta) (inf without rolling or twisting
+                            * resistance): I* the pair's reduced moment of inertia, k_theta the
+                            * rolling k_r R*^2 or the twisting k_o at the overlap of a collision at vc */
     double pwave;          /* min r sqrt(rho/E) (seed 002, p-wave), nan for a given kn */
     double stiffness;      /* min sqrt(2 m / K), K the sum of contact stiffnesses; inf without contacts */
     double recommended;    /* what --dt auto uses: min(contact_time/50, 0.2 pwave, 0.3 stiffness) */

@@ -123,7 +123,7 @@ wait_for() {
     crystal
     for sig in INT TERM; do
         # --ftol 0 is never reached: 100 000 iterations, minutes, unless stopped
-        dem-step --minimize $HOOKE --ftol 0 crystal.dem -o out-$sig.dem 2> err-$sig.txt &
+        timeout 120 dem-step --minimize $HOOKE --ftol 0 crystal.dem -o out-$sig.dem 2> err-$sig.txt &
         pid=$!
         wait_for "dt = " err-$sig.txt
         sleep 0.5
