@@ -896,7 +896,7 @@ static long long time_steps(const struct cmdline *c, double *dt, const dem_syste
 /* What the collision time is when a rolling or twisting spring's half period is shorter. */
 static const char *tc_source(const dem_dt_estimates *e)
 {
-    return e->rotation_time <= e->contact_time ? " (here the half period of the stiffest rolling or twisting spring, pi sqrt(I*/k_theta): --rolling-stiffness, --twisting-stiffness)" : "";
+    return e->rotation_time <= e->contact_time && e->rotation_time < INFINITY ? " (here the half period of the stiffest rolling or twisting spring, pi sqrt(I*/k_theta): --rolling-stiffness, --twisting-stiffness)" : "";
 }
 
 static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
@@ -1094,7 +1094,10 @@ int main(int argc, char **argv)
     dem_sim_set_dt(sim, c.dt > 0.0 ? c.dt : s.dt > 0.0 && c.dt == 0.0 ? s.dt : 1.0);
     dem_sim_estimate_dt(sim, &est);
     double dt = c.dt > 0.0 ? c.dt : (s.dt > 0.0 && c.dt == 0.0) ? s.dt : est.recommended;
-    if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
+    if (!(dt > 0.0) || !isfinite(dt)) {
+        if (s.nparticles == 0) cli_die("the frame has no particles, so no time step can be estimated from them: give --dt");
+        cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
+    }
     int exact = c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0); /* as cli_set_exact decides */
     long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s, exact) : c.steps;
     dem_sim_set_dt(sim, dt);

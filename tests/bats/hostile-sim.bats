@@ -124,3 +124,20 @@ expect_refusal() {
     run --separate-stderr bash -c 'dem-step -q -n 10 --dt 1e-6 --wall-velocity 5=0,0,-5 box.dem > ok.dem'
     [ "$status" -eq 0 ]
 }
+
+@test "a frame without particles runs (periodic cell or not), or asks for --dt in plain words (issue 29)" {
+    printf 'x\ty\tz\tr\n' > empty.tsv
+    dem-pack --from empty.tsv --periodic 0,0,0,0.01,0.01,0.01 > cell.dem
+    dem-pack --from empty.tsv > box.dem
+    for f in cell.dem box.dem; do
+        # before: "internal error: a neighbour grid of -nan cells of -nan along axis 0"
+        run --separate-stderr dem-step -n 10 --dt 1e-6 $f -o run.dem
+        [ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+        [ "$(dem-probe run.dem | cut -f 2-5 | tail -n 1)" = "$(printf '10\t1e-05\t0\t0')" ]
+        run --separate-stderr dem-step -n 10 $f -o run2.dem
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "dem-step: the frame has no particles, so no time step can be estimated from them: give --dt" ]
+    done
+    dem-step -q --minimize --tangential none --dt 1e-6 cell.dem > /dev/null
+    dem-step -q -n 5 --dt 1e-6 --cell-rate xx=-1 cell.dem > /dev/null
+}
