@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/select.h"
+#include "core/text.h"
 #include "io/stream.h"
 
 static const char *prog_name = "dem";
@@ -31,12 +32,22 @@ static void drop_output(void)
     out_tmp[0] = 0;
 }
 
+/* A message to stderr with every byte a terminal could act on escaped (dem_text_printable): the
+ * messages quote options, file names and values read from the input. */
+static void put_message(const char *fmt, va_list ap)
+{
+    char raw[4096], safe[4096];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    dem_text_printable(safe, sizeof safe, raw);
+    fputs(safe, stderr);
+}
+
 _Noreturn void cli_die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
     drop_output();
@@ -50,7 +61,7 @@ _Noreturn void cli_usage(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", prog_name);
     va_end(ap);
     drop_output(); /* a usage error found after -o FILE was opened leaves no temporary */
@@ -71,7 +82,7 @@ void cli_warn(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: warning: ", prog_name);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
 }
