@@ -876,7 +876,8 @@ static long long time_steps(const struct cmdline *c, double *dt, const dem_syste
     if (c->every_time > 0.0) {
         double q = t / c->every_time, qn = round(q);
         if (qn >= 1.0 && fabs(q - qn) <= 1e-9 * qn) {
-            double m = ceil(c->every_time / *dt - 1e-9), nn = qn * m;
+            /* steps per DT: at least 1 (a DT below dt is a frame every step, not 0 steps of dt = inf) */
+            double m = fmax(1.0, ceil(c->every_time / *dt - 1e-9)), nn = qn * m;
             if (nn <= (double)CLI_MAX_STEPS) n = (long long)nn;
         }
     }
