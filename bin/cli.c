@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/select.h"
+#include "core/text.h"
 #include "io/stream.h"
 #include "laws/material_ranges.h"
 #include "progress.h"
@@ -33,12 +34,22 @@ static void drop_output(void)
     out_tmp[0] = 0;
 }
 
+/* A message to stderr with every byte a terminal could act on escaped (dem_text_printable): the
+ * messages quote options, file names and values read from the input. */
+static void put_message(const char *fmt, va_list ap)
+{
+    char raw[4096], safe[4096];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    dem_text_printable(safe, sizeof safe, raw);
+    fputs(safe, stderr);
+}
+
 _Noreturn void cli_die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
     drop_output();
@@ -52,7 +63,7 @@ _Noreturn void cli_usage(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", prog_name);
     va_end(ap);
     drop_output(); /* a usage error found after -o FILE was opened leaves no temporary */
@@ -73,7 +84,7 @@ void cli_warn(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: warning: ", prog_name);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
 }
@@ -112,6 +123,27 @@ const char *cli_output_arg(const char *opt, const char *path)
     return path;
 }
 
+/* A signal that ends the program while -o FILE is being written: the temporary goes with it
+ * (unlink is async-signal-safe), then the signal's default action, so the shell sees the kill. */
+static void drop_output_and_die(int sig)
+{
+    if (out_tmp[0]) unlink(out_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void drop_output_on_signals(void)
+{
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[k], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue; /* ignored (nohup, &) or caught */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = drop_output_and_die;
+        sigaction(sigs[k], &sa, NULL);
+    }
+}
+
 void cli_output_open(const char *path)
 {
     if (!path || strcmp(path, "-") == 0) {
@@ -138,6 +170,7 @@ void cli_output_open(const char *path)
         out_tmp[0] = 0; /* nothing to remove */
         cli_die("cannot create '%s.tmp-XXXXXX' (the temporary of -o %s): %s", path, path, strerror(e));
     }
+    drop_output_on_signals();
     fchmod(fd, 0666 & ~current_umask());
     out_file = fdopen(fd, "wb");
     if (!out_file) cli_die("cannot open '%s': %s", out_tmp, strerror(errno));
@@ -288,6 +321,17 @@ void cli_read_last_frame(const char *path, dem_system *s)
 static volatile sig_atomic_t interrupted; /* the signal's number */
 static void on_signal(int sig) { interrupted = sig; }
 
+void cli_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_interrupted(void) { return interrupted; }
+
 static double now(void)
 {
     struct timespec ts;
@@ -300,7 +344,10 @@ static void write_frame(dem_writer *w, dem_sim *sim, dem_system *s, const char *
 {
     dem_error err;
     if (why && dem_param_set_str(s, "meta.stop", why, &err)) cli_die_err(&err);
-    if (dem_sim_store(sim, s, &err) || dem_system_check(s, &err)) cli_die("step %llu: %s", (unsigned long long)dem_sim_steps(sim), err.msg);
+    if (dem_sim_store(sim, s, &err) || dem_system_check(s, &err)) {
+        if (strncmp(err.msg, "step ", 5) == 0) cli_die_err(&err); /* the guards name the step already */
+        cli_die("step %llu: %s", (unsigned long long)dem_sim_steps(sim), err.msg);
+    }
     if (dem_writer_put(w, s, &err)) cli_die_err(&err);
 }
 
@@ -317,11 +364,7 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
     dem_error err;
     dem_writer *w = dem_writer_new(cli_output(), level, &err);
     if (!w) cli_die_err(&err);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    cli_catch_signals();
     cli_progress log;
     cli_progress_start(&log, hk ? hk->progress : 0.0, steps);
     int progress = isatty(STDERR_FILENO) && !(log.interval > 0.0), status = 0; /* the log replaces the terminal's line */

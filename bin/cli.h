@@ -39,7 +39,8 @@ int cli_open_input(const char *path);
 void cli_refuse_binary_tty(void);
 /* Where the binary stream goes: path NULL or "-" is stdout (refused if a terminal); otherwise
  * -o FILE, written as FILE.tmp-XXXXXX beside it and renamed to FILE by cli_output_close, so a
- * FILE never holds a partial run; a failed run (cli_die) removes the temporary. */
+ * FILE never holds a partial run; a failed run (cli_die) removes the temporary, and so does a
+ * SIGINT, SIGTERM or SIGHUP that ends the program (one that is not ignored or caught). */
 void cli_output_open(const char *path);
 /* The value of -o FILE as parsed: an empty name is a usage error at once, before any input is
  * read or step taken (it would otherwise fail at the rename after the run). Returns path. */
@@ -110,6 +111,10 @@ void cli_read_last_frame(const char *path, dem_system *s);
  * stream is damaged (saying how many complete frames precede the damage), has no frame, or has
  * no such frame; messages begin with "name: " unless name is NULL. */
 void cli_read_frame(dem_reader *r, const char *name, long long frame, dem_system *s);
+/* SIGINT and SIGTERM from now on only set a flag, which cli_interrupted returns (the signal's
+ * number, 0 while none came): the program finishes its work unit and writes a last frame. */
+void cli_catch_signals(void);
+int cli_interrupted(void);
 /* Advance sim by steps (0: write the state as it is), writing a frame to stdout every `every`
  * steps (0: none) and after the last, at deflate level `level`. s is the frame the sim was built
  * from (its tables receive each frame). Progress on stderr when it is a terminal. SIGINT or

@@ -178,7 +178,9 @@ static const char help_text[] =
 "                       each new sphere overlaps no particle of the frame (through the periodic\n"
 "                       images in a cell), no other new sphere and no wall (it lies wholly on\n"
 "                       the particles' side of every wall). Ids continue after the largest id\n"
-"                       of the frame. When a sphere finds no room: status 1, as for --random\n"
+"                       of the frame. When a sphere finds no room: status 1, as for --random.\n"
+"                       The generator's seed is --seed mixed with the frame's step, particle\n"
+"                       count and largest id: never the stream that made the frame's spheres\n"
 "  --insert-material MAT\n"
 "                       material of the inserted spheres (index or name, default 0)\n"
 "  --velocity, --velocity-random, --omega apply to the inserted spheres only (need --insert);\n"
@@ -927,6 +929,8 @@ static void insert_particles(dem_system *s, struct cmdline *c, struct edits *e)
     dem_error err;
     c->random.material = c->insert_material ? material_arg(s, "--insert-material", c->insert_material) : 0;
     size_t base = s->nparticles;
+    /* positions and the --velocity-random draws of the new spheres: a stream of their own */
+    c->random.seed = c->seed = dem_pack_insert_seed(s, c->seed);
     dem_status st = dem_pack_insert(s, &c->random, &err);
     if (st == DEM_ERR_ARG) cli_usage("--insert: %s", err.msg); /* the region against the frame's cell */
     if (st) cli_die_err(&err);

@@ -189,6 +189,9 @@ static void read_replay(const char *path, replay_log *rl)
         rl->n++;
     }
     fclose(f);
+    if (rl->n == 0) /* not "the log holds the rates of steps 0..0" at the first step */
+        cli_die("--replay: '%s' holds no step: %s", path,
+                lineno ? "only its header (dem-step --cell-log writes one line per step the run took)" : "the file is empty");
 }
 
 static void replay_before(void *ctx, dem_sim *sim)

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,6 +258,9 @@ static const char usage_text[] =
 "  it: the same periodic lattice, every contact and its history kept, so simple shear runs\n"
 "  without end. The cell's work on the contacts, -V sigma:D per unit time, is work_cell of\n"
 "  the energy books (dem-energy).\n"
+"  A step maps the cell by the Cayley transform of L dt, which turns back at |L| dt = 4: a step\n"
+"  whose |L| dt (Frobenius norm) passes 1, prescribed or asked for by the servo, stops the run\n"
+"  with a message (exit 1).\n"
 "\n"
 "Stopping on a condition, checked after every step (-n/--time is then the most the run takes;\n"
 "--until may be repeated: the run stops at the first step where all hold; the frames record\n"
@@ -294,7 +298,13 @@ static const char usage_text[] =
 "                       the iterations, the final potential energy (J) and the largest unbalanced\n"
 "                       force (N); a run that stops on --max-iter says so (exit status 0: the\n"
 "                       frame is written).\n"
-"      --ftol F         force tolerance, N (default: 1e-9 of the largest net force at the start)\n"
+"                       SIGINT or SIGTERM: the iteration is finished and its state written.\n"
+"                       Gravity with nothing below a particle (no wall, no fixed particle):\n"
+"                       the energy has no minimum; refused with a message, nothing written.\n"
+"      --ftol F         force tolerance, N (default: 1e-9 of the largest net force at the start,\n"
+"                       but at least the round-off of the net forces: 4 eps times the sum over\n"
+"                       a particle's contacts of |fn| + S_n X, S_n the normal stiffness and X\n"
+"                       the largest coordinate; a relaxed packing starts there)\n"
 "      --max-iter N     line searches at most (default 100000)\n"
 "  Example: spheres placed at random, overlapping, in a periodic cube (dense.tsv: x y z r),\n"
 "  relaxed to a jammed packing whose net forces are all below 1e-9 N:\n"
@@ -884,7 +894,8 @@ static long long time_steps(const struct cmdline *c, double *dt, const dem_syste
     if (c->every_time > 0.0) {
         double q = t / c->every_time, qn = round(q);
         if (qn >= 1.0 && fabs(q - qn) <= 1e-9 * qn) {
-            double m = ceil(c->every_time / *dt - 1e-9), nn = qn * m;
+            /* steps per DT: at least 1 (a DT below dt is a frame every step, not 0 steps of dt = inf) */
+            double m = fmax(1.0, ceil(c->every_time / *dt - 1e-9)), nn = qn * m;
             if (nn <= (double)CLI_MAX_STEPS) n = (long long)nn;
         }
     }
@@ -901,6 +912,12 @@ static long long time_steps(const struct cmdline *c, double *dt, const dem_syste
     return n;
 }
 
+/* What the collision time is when a rolling or twisting spring's half period is shorter. */
+static const char *tc_source(const dem_dt_estimates *e)
+{
+    return e->rotation_time <= e->contact_time && e->rotation_time < INFINITY ? " (here the half period of the stiffest rolling or twisting spring, pi sqrt(I*/k_theta): --rolling-stiffness, --twisting-stiffness)" : "";
+}
+
 static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
 {
     char pw[32], gs[48];
@@ -909,10 +926,10 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
     if (isfinite(e->stiffness)) snprintf(gs, sizeof gs, "%.4g s", e->stiffness);
     else snprintf(gs, sizeof gs, "n/a (no contacts yet)");
     if (!quiet)
-        fprintf(stderr, "dem-step: dt = %.4g s; estimates: collision time tc = %.4g s at vc (dt = tc/%.3g), p-wave %s, global stiffness %s\n",
-                dt, e->contact_time, e->contact_time / dt, pw, gs);
+        fprintf(stderr, "dem-step: dt = %.4g s; estimates: collision time tc = %.4g s at vc%s (dt = tc/%.3g), p-wave %s, global stiffness %s\n",
+                dt, e->contact_time, tc_source(e), e->contact_time / dt, pw, gs);
     if (dt > e->contact_time / 10.0)
-        cli_warn("dt = %g s is more than a tenth of the collision time %g s: collisions will be inaccurate", dt, e->contact_time);
+        cli_warn("dt = %g s is more than a tenth of the collision time %g s%s: collisions will be inaccurate", dt, e->contact_time, tc_source(e));
     if (isfinite(e->pwave) && dt > e->pwave)
         cli_warn("dt = %g s exceeds the p-wave time step %g s, the stability bound of dense packings (Yade DEM formulation §1.5.6)", dt, e->pwave);
     if (isfinite(e->stiffness) && dt > 0.5 * e->stiffness)
@@ -993,23 +1010,40 @@ static void report_overlap(const dem_sim *sim)
     fprintf(stderr, "dem-step: largest overlap %s; at the end %s%s\n", a, b, note);
 }
 
-/* --minimize (lib/sim/minimize.c), with its report. */
-static void minimize(const struct cmdline *c, dem_sim *sim)
+static int stop_requested(void *ctx)
+{
+    (void)ctx;
+    return cli_interrupted();
+}
+
+/* --minimize (lib/sim/minimize.c), with its report. Returns the signal that interrupted it (the
+ * frame written is then the last complete iterate), else 0. */
+static int minimize(const struct cmdline *c, dem_sim *sim)
 {
     dem_error err;
-    dem_minimize_opts o = {c->ftol, c->max_iter ? (uint64_t)c->max_iter : 100000};
-    if (o.ftol < 0.0) { /* the default: 1e-9 of the largest net force at the start */
-        dem_minimize_opts probe = {INFINITY, 0};
-        dem_minimize_result r0;
-        if (dem_sim_minimize(sim, &probe, &r0, &err)) cli_die_err(&err);
-        o.ftol = 1e-9 * r0.fmax0;
-    }
+    cli_catch_signals(); /* SIGINT, SIGTERM: stop after the iteration, write that state */
+    dem_minimize_opts o = {c->ftol, c->max_iter ? (uint64_t)c->max_iter : 100000, stop_requested, NULL};
+    dem_minimize_opts probe = {INFINITY, 0, NULL, NULL};
+    dem_minimize_result r0;
+    if (dem_sim_minimize(sim, &probe, &r0, &err)) cli_die_err(&err);
+    /* the default: 1e-9 of the largest net force at the start, but never below the forces'
+     * round-off, which no iteration can go under (a relaxed packing starts there) */
+    if (o.ftol < 0.0) o.ftol = fmax(1e-9 * r0.fmax0, r0.fround);
+    else if (o.ftol < r0.fround && !c->quiet)
+        cli_warn("--ftol %g N is below the round-off of the net forces, %.3g N (4 eps times the contact forces and stiffness times coordinates a particle carries): it may never be reached",
+                 o.ftol, r0.fround);
     dem_minimize_result r;
     if (dem_sim_minimize(sim, &o, &r, &err)) cli_die_err(&err);
+    if (r.interrupted) {
+        fprintf(stderr, "dem-step: --minimize interrupted (%s) after %llu iterations: the frame written is the last complete iterate, largest unbalanced force %.6g N (tolerance %.6g N)\n",
+                cli_interrupted() == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)r.iterations, r.fmax, o.ftol);
+        return cli_interrupted();
+    }
     if (!c->quiet || !r.converged)
         fprintf(stderr, "dem-step: --minimize: %llu iterations, %llu force evaluations: potential energy %.17g J, largest unbalanced force %.6g N (%.6g N at the start; tolerance %.6g N)%s\n",
                 (unsigned long long)r.iterations, (unsigned long long)r.evaluations, r.energy, r.fmax, r.fmax0, o.ftol,
                 r.converged ? "" : ": NOT converged, the iteration limit was reached");
+    return 0;
 }
 
 /* No material parameter is inert without a message (issue 19): each one the chosen sub-models
@@ -1080,7 +1114,10 @@ int main(int argc, char **argv)
     dem_sim_set_dt(sim, c.dt > 0.0 ? c.dt : s.dt > 0.0 && c.dt == 0.0 ? s.dt : 1.0);
     dem_sim_estimate_dt(sim, &est);
     double dt = c.dt > 0.0 ? c.dt : (s.dt > 0.0 && c.dt == 0.0) ? s.dt : est.recommended;
-    if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
+    if (!(dt > 0.0) || !isfinite(dt)) {
+        if (s.nparticles == 0) cli_die("the frame has no particles, so no time step can be estimated from them: give --dt");
+        cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
+    }
     int exact = c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0); /* as cli_set_exact decides */
     long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s, exact) : c.steps;
     dem_sim_set_dt(sim, dt);
@@ -1088,12 +1125,12 @@ int main(int argc, char **argv)
     if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
     if (c.verbose) report_neighbor(sim, &st);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
-        cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
-                dt, dt / est.contact_time, est.contact_time, est.recommended, c.stop_dt);
+        cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair%s: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
+                dt, dt / est.contact_time, est.contact_time, tc_source(&est), est.recommended, c.stop_dt);
     dem_sim_set_limits(sim, &c.limits);
     cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
 
-    if (c.minimize) minimize(&c, sim);
+    int min_signal = c.minimize ? minimize(&c, sim) : 0;
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
      * accounting starts, at step 0 (or in a frame that has none). E holds velocity Verlet's
      * shadow term (lib/energy.h), which needs the dt of the steps to come and the forces of
@@ -1120,6 +1157,7 @@ int main(int argc, char **argv)
     uint64_t first_step = dem_sim_steps(sim);
     cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame, c.progress};
     int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
+    if (min_signal && status == 0) status = 128 + min_signal; /* 130 or 143, as a run's */
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
     if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
     dem_vi_stats vs;

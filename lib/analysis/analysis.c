@@ -405,8 +405,9 @@ static dem_status check_summary(uint64_t frame, const dem_summary *sum, dem_erro
     const char *names[] = {"vx_mean", "vy_mean", "vz_mean", "granular_temperature", "ekin_t", "ekin_r", "unbalanced"};
     double v[] = {sum->vel_mean.x, sum->vel_mean.y, sum->vel_mean.z, sum->granular_temperature, sum->ekin_t, sum->ekin_r, sum->unbalanced};
     if (sum->volume_source != DEM_VOLUME_NONE && !(isfinite(sum->volume) && sum->volume > 0.0 && isfinite(sum->solid_fraction)))
-        return dem_fail(err, DEM_ERR_VALUE, "frame %llu: the volume the solid fraction refers to is %g m^3: the frame's coordinates are too large to measure it",
-                        (unsigned long long)frame, sum->volume);
+        return dem_fail(err, DEM_ERR_VALUE, "frame %llu: the volume the solid fraction refers to is %g m^3: the frame's coordinates are too %s to measure it%s",
+                        (unsigned long long)frame, sum->volume, sum->volume == 0.0 ? "small" : "large",
+                        sum->volume == 0.0 ? " (the product of its extents underflows)" : "");
     for (size_t k = 0; k < sizeof v / sizeof v[0] && sum->particles; k++)
         if (!isfinite(v[k]))
             return dem_fail(err, DEM_ERR_VALUE, "frame %llu: %s is %g: the frame's values are too large for it to be computed",

@@ -110,6 +110,52 @@ static void add_sphere(const dem_profile_geometry *g, dem_profile_bin *out, dem_
         out[b].solid_volume += dem_sphere_slab_volume(c, r, g->axis, out[b].lo, out[b].hi);
 }
 
+/* The stress of each slice: the Love-Weber sum of the contacts whose contact point lies in the
+ * slice's box (dem_stress_assembly's rule and operations, so the same bits), over the slice's
+ * volume (the box's for a rectangle, the disc's slice for a cylinder). Each contact is binned
+ * once by its point's coordinate (a point on an edge counts in both slices, as the closed boxes
+ * of dem_aabb_contains say): contacts + bins, where a dem_stress_assembly per slice cost
+ * bins x (contacts + particles) (100 000 bins of 108 particles: over 2 minutes). */
+static dem_status profile_stress(const dem_system *s, const dem_id_index *ix, const dem_profile_geometry *g,
+                                 dem_profile_bin *out, int rect, dem_error *err)
+{
+    dem_mat3 *sum = calloc(g->bins, sizeof *sum);
+    if (!sum) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu slices", g->bins);
+    dem_status st = DEM_OK;
+    for (size_t k = 0; k < s->ncontacts && !st; k++) {
+        const dem_contact *c = &s->contacts[k];
+        size_t i = dem_id_index_find(ix, c->i);
+        if (i == SIZE_MAX) {
+            st = dem_fail(err, DEM_ERR_VALUE, "contact (%llu, %llu) names a particle that is not in the frame",
+                          (unsigned long long)c->i, (unsigned long long)c->j);
+            break;
+        }
+        dem_vec3 cp = dem_contact_point(&s->particles[i], c);
+        size_t b = bin_of(g, dem_v3_get(cp, g->axis));
+        if (b == SIZE_MAX) continue;
+        size_t first = b > 0 && dem_v3_get(cp, g->axis) <= out[b - 1].hi ? b - 1 : b;
+        size_t last = b + 1 < g->bins && dem_v3_get(cp, g->axis) >= out[b + 1].lo ? b + 1 : b;
+        for (size_t q = first; q <= last && !st; q++) {
+            dem_aabb slice = g->cross;
+            set_axis(&slice, g->axis, out[q].lo, out[q].hi);
+            if (dem_aabb_contains(slice, cp)) st = dem_stress_add_contact(s, ix, c, &s->particles[i], &sum[q], err);
+        }
+    }
+    for (size_t b = 0; b < g->bins && !st; b++) {
+        dem_aabb slice = g->cross;
+        set_axis(&slice, g->axis, out[b].lo, out[b].hi);
+        double volume = dem_aabb_volume(slice);
+        out[b].sigma = dem_stress_of_sum(sum[b], volume);
+        if (!rect) {
+            double f = volume / out[b].volume;
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) out[b].sigma.m[r][c] *= f;
+        }
+    }
+    free(sum);
+    return st;
+}
+
 dem_status dem_profile_measure(const dem_system *s, const dem_id_index *ix, const dem_profile_geometry *g,
                                dem_profile_bin *out, dem_error *err)
 {
@@ -167,20 +213,6 @@ dem_status dem_profile_measure(const dem_system *s, const dem_id_index *ix, cons
         out[b].coordination = out[b].particles ? (double)zsum[b] / (double)out[b].particles : NAN;
     }
     free(zsum);
-    /* stress: dem_stress_assembly over the slice's box (the contacts whose contact point lies in
-     * it), over the slice's volume (the box's for a rectangle, the disc's slice for a cylinder) */
-    for (size_t b = 0; b < g->bins; b++) {
-        dem_aabb slice = g->cross;
-        set_axis(&slice, g->axis, out[b].lo, out[b].hi);
-        dem_stress st;
-        dem_status rc = dem_stress_assembly(s, ix, &slice, 0, &st, err);
-        if (rc) return rc;
-        out[b].sigma = st.sigma;
-        if (!rect) {
-            double f = st.volume / out[b].volume;
-            for (int r = 0; r < 3; r++)
-                for (int c = 0; c < 3; c++) out[b].sigma.m[r][c] *= f;
-        }
-    }
+    return profile_stress(s, ix, g, out, rect, err);
     return DEM_OK;
 }

@@ -185,6 +185,22 @@ static dem_status missing(const dem_contact *c, dem_error *err)
                     (unsigned long long)c->i, (unsigned long long)c->j);
 }
 
+dem_status dem_stress_add_contact(const dem_system *s, const dem_id_index *ix, const dem_contact *c,
+                                  const dem_particle *pi, dem_mat3 *sum, dem_error *err)
+{
+    dem_vec3 f = dem_v3_add(c->fn, c->ft);
+    if (c->flags & DEM_CONTACT_WALL) {
+        add_outer(sum, dem_v3_scale(c->normal, -(pi->radius - 0.5 * c->overlap)), f, -1.0);
+        return DEM_OK;
+    }
+    size_t j = dem_id_index_find(ix, c->j);
+    if (j == SIZE_MAX) return missing(c, err);
+    add_outer(sum, dem_v3_sub(pi->pos, partner_pos(s, &s->particles[j], c)), f, 1.0);
+    return DEM_OK;
+}
+
+dem_mat3 dem_stress_of_sum(dem_mat3 sum, double volume) { return dem_m3_sym(m3_scale(sum, 1.0 / volume)); }
+
 dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, int kinetic,
                                dem_stress *out, dem_error *err)
 {
@@ -211,17 +227,11 @@ dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, cons
         if (i == SIZE_MAX) return missing(c, err);
         const dem_particle *pi = &s->particles[i];
         if (box && !dem_aabb_contains(region, dem_contact_point(pi, c))) continue;
-        dem_vec3 f = dem_v3_add(c->fn, c->ft);
-        if (c->flags & DEM_CONTACT_WALL) {
-            dem_vec3 xr = dem_v3_scale(c->normal, -(pi->radius - 0.5 * c->overlap));
-            add_outer(&sum, xr, f, -1.0);
-            if (c->overlap > 0.0) out->wall_contacts++;
-        } else {
-            size_t j = dem_id_index_find(ix, c->j);
-            if (j == SIZE_MAX) return missing(c, err);
-            dem_vec3 l = dem_v3_sub(pi->pos, partner_pos(s, &s->particles[j], c));
-            add_outer(&sum, l, f, 1.0);
-            if (c->overlap > 0.0) out->contacts++;
+        dem_status st = dem_stress_add_contact(s, ix, c, pi, &sum, err);
+        if (st) return st;
+        if (c->overlap > 0.0) {
+            if (c->flags & DEM_CONTACT_WALL) out->wall_contacts++;
+            else out->contacts++;
         }
     }
     /* the particles counted, and their mass-weighted mean velocity */
@@ -256,7 +266,7 @@ dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, cons
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) sum.m[r][c] += kin.m[r][c];
     }
-    out->sigma = dem_m3_sym(m3_scale(sum, 1.0 / out->volume));
+    out->sigma = dem_stress_of_sum(sum, out->volume);
     return DEM_OK;
 }
 

@@ -5,13 +5,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/text.h"
+
 dem_status dem_fail(dem_error *err, dem_status code, const char *fmt, ...)
 {
     if (err) {
+        char raw[DEM_ERROR_MSG_MAX];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        dem_text_printable(err->msg, sizeof err->msg, raw); /* what it quotes from the input */
         err->code = code;
     }
     return code;

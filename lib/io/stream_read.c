@@ -545,6 +545,23 @@ static int r_member_start(dem_reader *r, dem_error *err)
     return 1;
 }
 
+/* Nothing may follow END inside the member: the first byte after it is refused at once, without
+ * inflating the rest (400 MB of zeros there were once held whole to count them). Reaching the
+ * member's end makes zlib check the CRC-32 and length in the gzip trailer. */
+static dem_status r_nothing_after_end(dem_reader *r, dem_error *err)
+{
+    r->where = "the bytes after END";
+    uint64_t at = r_payload_offset(r);
+    if (r->out_len == r->out_pos) {
+        dem_status st = r_need(r, 1, err);
+        if (st && st != DEM_ERR_FORMAT) return st; /* FORMAT: the member ended, as it must */
+    }
+    if (r->out_len != r->out_pos)
+        return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: bytes follow the END section (payload offset %llu): a frame's gzip member must end there",
+                        (unsigned long long)r->frames, (unsigned long long)at);
+    return DEM_OK;
+}
+
 static dem_status r_frame(dem_reader *r, dem_system *s, dem_error *err)
 {
     dem_status st;
@@ -597,18 +614,7 @@ static dem_status r_frame(dem_reader *r, dem_system *s, dem_error *err)
     }
     if (!(seen & SEEN_HEAD))
         return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: no HEAD section", (unsigned long long)r->frames);
-    /* Nothing may follow END inside the member; reaching the member's end also makes zlib check
-     * the CRC-32 and length in the gzip trailer. */
-    r->where = "the bytes after END";
-    while (!r->member_end) {
-        if ((st = r_need(r, r->out_len - r->out_pos + 1, err))) {
-            if (st == DEM_ERR_FORMAT) break;
-            return st;
-        }
-    }
-    if (r->out_len != r->out_pos)
-        return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: %llu bytes follow the END section", (unsigned long long)r->frames,
-                        (unsigned long long)(r->out_len - r->out_pos));
+    if ((st = r_nothing_after_end(r, err))) return st;
     if ((st = dem_system_check(s, err))) {
         dem_error_prefix(err, "frame %llu (byte %llu): ", (unsigned long long)r->frames, (unsigned long long)r->frame_start);
         return st;

@@ -431,6 +431,22 @@ static dem_status check_duplicate_bonds(const dem_system *s, dem_error *err)
     return st;
 }
 
+/* F (det F > 0 checked) and F^-1 within +-DEM_DEFORM_MAX, component by component. */
+static dem_status check_deformation(const dem_cell *c, dem_error *err)
+{
+    dem_mat3 f = c->deform, g = dem_m3_inverse(f);
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++) {
+            if (!(fabs(f.m[r][k]) <= DEM_DEFORM_MAX))
+                return BAD("periodic cell: f%d%d = %.17g: the deformation gradient F must keep its components within +-%g (a stretch or shear beyond that has no finite strain in doubles)",
+                           r + 1, k + 1, f.m[r][k], DEM_DEFORM_MAX);
+            if (!(fabs(g.m[r][k]) <= DEM_DEFORM_MAX))
+                return BAD("periodic cell: det F = %.3g: F^-1 has a component %.3g beyond +-%g, a compression beyond a millionth (no finite strain in doubles)",
+                           dem_m3_det(f), g.m[r][k], DEM_DEFORM_MAX);
+        }
+    return DEM_OK;
+}
+
 dem_status dem_system_check(const dem_system *s, dem_error *err)
 {
     dem_status st;
@@ -452,6 +468,7 @@ dem_status dem_system_check(const dem_system *s, dem_error *err)
         double detf = dem_m3_det(s->cell.deform);
         if (!(detf > 0.0) || !isfinite(detf))
             return BAD("periodic cell: det F = %.17g must be positive and finite (F: the deformation gradient f11..f33)", detf);
+        if ((st = check_deformation(&s->cell, err))) return st;
     }
     for (size_t k = 0; k < s->nclumps; k++) {
         const dem_clump *c = &s->clumps[k];

@@ -257,5 +257,11 @@ double dem_cell_volume(const dem_cell *c);
 #define DEM_COORD_MAX_RADII 1099511627776.0 /* 2^40 */
 #define DEM_IMAGE_MAX 1073741824            /* 2^30 */
 #define DEM_GRAVITY_MAX 1e6
+/* The cell's deformation gradient F and its inverse keep every component within
+ * +-DEM_DEFORM_MAX: stretches between 1e-6 and 1e6 (Hencky strains of +-13.8) and shears up to
+ * 1e6, where its Hencky strain 1/2 ln(F F^T) is still computed to a few ulp in doubles. Beyond
+ * (F12 = 1e8, det F = 1e-300) the strain is NaN: dem-stress refused and --until strain never
+ * fired. No element test comes near. */
+#define DEM_DEFORM_MAX 1e6
 
 #endif

@@ -629,6 +629,20 @@ done:
     return st;
 }
 
+uint64_t dem_pack_insert_seed(const dem_system *s, uint64_t seed)
+{
+    uint64_t max_id = 0;
+    for (size_t k = 0; k < s->nparticles; k++)
+        if (s->particles[k].id > max_id) max_id = s->particles[k].id;
+    const uint64_t words[4] = {seed, s->step, (uint64_t)s->nparticles, max_id};
+    uint64_t h = 0x696e73657274ULL; /* "insert": no word list gives the plain seed back */
+    for (int k = 0; k < 4; k++) {
+        uint64_t state = h ^ words[k];
+        h = dem_splitmix64(&state);
+    }
+    return h;
+}
+
 dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err)
 {
     return dem_pack_insert(s, spec, err);

@@ -120,6 +120,11 @@ typedef struct {
  * with DEM_ERR_LIMIT, naming how many spheres were placed and the solid fraction they reached,
  * when one finds no room (and then removes the spheres it placed: s is as before). */
 dem_status dem_pack_insert(dem_system *s, const dem_random_spec *spec, dem_error *err);
+/* The seed --insert draws from: the user's seed mixed (splitmix64) with the frame's step, its
+ * particle count and its largest id, so that an insertion never replays the stream that made
+ * the frame's own particles (with the same seed, every candidate landed on an existing centre
+ * once the frame had 10 000 spheres). The same frame and seed give the same insertion. */
+uint64_t dem_pack_insert_seed(const dem_system *s, uint64_t seed);
 /* A random packing: dem_pack_insert, normally into a system without particles or walls. */
 dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err);
 

@@ -10,8 +10,19 @@ void cell_inverse(dem_sim *sim)
 
 double cell_width(const dem_cell *c, int a)
 {
-    dem_vec3 u = dem_m3_col(c->h, (a + 1) % 3), w = dem_m3_col(c->h, (a + 2) % 3);
-    return fabs(dem_m3_det(c->h)) / dem_v3_norm(dem_v3_cross(u, w));
+    /* H scaled by a power of two near its largest component, so that det H and |u x w| neither
+     * overflow nor underflow (a 1e100 m cell was "0 m wide": inf / inf); the scaling is exact,
+     * so an ordinary cell's width is the same bits as without it */
+    double big = 0.0;
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++) big = fmax(big, fabs(c->h.m[r][k]));
+    int e = 0;
+    if (big > 0.0 && isfinite(big)) frexp(big, &e);
+    dem_mat3 h = c->h;
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++) h.m[r][k] = ldexp(h.m[r][k], -e);
+    dem_vec3 u = dem_m3_col(h, (a + 1) % 3), w = dem_m3_col(h, (a + 2) % 3);
+    return ldexp(fabs(dem_m3_det(h)) / dem_v3_norm(dem_v3_cross(u, w)), e);
 }
 
 /* Pairs see their partner through an image that changes with it. Done every step so that it

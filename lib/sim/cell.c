@@ -154,6 +154,26 @@ double cell_begin_step(dem_sim *sim)
     return field_power(sim);
 }
 
+dem_status cell_check_rate(const dem_sim *sim, dem_error *err)
+{
+    const dem_mat3 l = sim->b.cell.vgrad;
+    double big = 0.0, sum = 0.0; /* |L|_F scaled by its largest component: 1e300 does not overflow */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) big = fmax(big, fabs(l.m[i][j]));
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) sum += big > 0.0 ? (l.m[i][j] / big) * (l.m[i][j] / big) : 0.0;
+    double norm = big * sqrt(sum), strain = norm * fabs(sim->h);
+    if (strain <= CELL_MAX_STRAIN_STEP) return DEM_OK; /* NaN fails too */
+    if (sim->b.servo)
+        return dem_fail(err, DEM_ERR_UNSTABLE,
+                        "step %llu: the stress servo asks for |L| = %.3g 1/s, a strain of %.3g per step of %g s, beyond the %g per step the cell's map (the Cayley transform of L dt, which turns back at 4) represents: the servo's largest rate %.3g 1/s is too fast for this time step (give --cell-max-rate below %.3g 1/s; an unreachable --cell-stress asks for it at once)",
+                        (unsigned long long)sim->step, norm, strain, sim->dt, CELL_MAX_STRAIN_STEP, sim->b.max_rate,
+                        CELL_MAX_STRAIN_STEP / (sqrt(3.0) * fabs(sim->h)));
+    return dem_fail(err, DEM_ERR_UNSTABLE,
+                    "step %llu: the cell's velocity gradient |L| = %.3g 1/s is a strain of %.3g per step of %g s, beyond the %g per step the cell's map (the Cayley transform of L dt, which turns back at 4) represents: lower --cell-rate or --dt",
+                    (unsigned long long)sim->step, norm, strain, sim->dt, CELL_MAX_STRAIN_STEP);
+}
+
 /* x <- o + M (x - o) for the positions [lo, hi). */
 static PAR_RANGE void affine_range(dem_vec3 *x, size_t lo, size_t hi, dem_mat3 m, dem_vec3 o)
 {

@@ -30,6 +30,13 @@ void cell_setup(dem_sim *sim);
 /* The servo decides the stress-controlled components of L from the current forces; then the
  * step's D and wL. Returns the power of the field with the current forces (W). */
 double cell_begin_step(dem_sim *sim);
+/* The rate a step can represent: the Cayley map's factor along an eigenvalue l of L over a
+ * step, ((1 + l h/4) / (1 - l h/4))^2, is monotone in l and near exp(l h) only while |l h| stays
+ * well below 4 (at 4 it is singular; 2e8 and 8e8 1/s with dt = 1e-8 s gave the same cell). Fails
+ * (DEM_ERR_UNSTABLE, naming the step, L and dt) when |L|_F |h| > CELL_MAX_STRAIN_STEP, after
+ * cell_begin_step has set the step's L (the servo's included). */
+#define CELL_MAX_STRAIN_STEP 1.0
+dem_status cell_check_rate(const dem_sim *sim, dem_error *err);
 /* The field over h (half a step each side of the drift): positions, H, F, H^-1. */
 void cell_affine(dem_sim *sim, double h);
 /* After the step's forces: work_cell += h/2 (p0 + P(t + h)). */

@@ -202,6 +202,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
         if ((st = guard_check_overlaps(sim, err))) return st;
     }
     double p0 = sim->b.deforming ? cell_begin_step(sim) : 0.0;
+    if (sim->b.deforming && (st = cell_check_rate(sim, err))) return st;
     half_kick(sim);
     if (sim->b.deforming) cell_affine(sim, 0.5 * sim->h); /* the field, half a step each side (cell.h) */
     drift(sim);

@@ -39,6 +39,8 @@ typedef struct {
     dem_vec3 *d;           /* search direction (0 for fixed particles) */
     dem_vec3 *fold;        /* the forces at the previous iterate */
     double s;              /* the step the positions are at along d */
+    double runaway;        /* a step beyond which the descent has no bottom (descent_unbounded) */
+    int unbounded;         /* the line search passed it, still descending */
     uint64_t evals;
     dem_error *err;
 } mz;
@@ -141,6 +143,10 @@ static dem_status line_search(mz *m, double g0, double *step)
             plo = lo; gplo = glo;
             lo = s; glo = g;
             if (hi == INFINITY) {
+                if (s > m->runaway) {
+                    m->unbounded = 1;
+                    break;
+                }
                 /* still descending: extrapolate the slope's line to 0 (at most 4 times further) */
                 double t = (glo > gplo) ? lo - glo * (lo - plo) / (glo - gplo) : 2.0 * lo;
                 s = fmin(fmax(t, 1.1 * lo), 4.0 * lo);
@@ -172,6 +178,65 @@ static dem_status line_search(mz *m, double g0, double *step)
     return DEM_OK;
 }
 
+/* The round-off of the net forces (dem_minimize_result.fround): gross[] (n, zeroed) receives per
+ * particle the sum over its touching contacts of |fn| + S_n X. A relaxed packing's forces are
+ * already at this level, and 1e-9 of them, the old default tolerance, was never reached. */
+static double force_roundoff(const dem_sim *sim, double *gross)
+{
+    const sim_particles *P = &sim->p;
+    const sim_store *c = &sim->c;
+    const dem_normal_model *nm = dem_normal_models[sim->st.normal];
+    double X = 0.0;
+    for (size_t a = 0; a < P->n; a++)
+        X = fmax(X, fmax(fabs(P->x[a].x), fmax(fabs(P->x[a].y), fabs(P->x[a].z))));
+    for (size_t q = 0; q < c->npairs; q++) {
+        if (!c->ptouch[q]) continue;
+        const dem_contact_rec *np = &c->pairs[q];
+        dem_pair p;
+        sim_pair_properties(sim, &p, P->mat[np->i], P->mat[np->j], np);
+        double e = fabs(c->out[q].fn) + fabs(nm->stiffness(&p, c->out[q].delta)) * X;
+        gross[np->i] += e;
+        gross[np->j] += e;
+    }
+    for (size_t q = 0; q < c->nwslots; q++) {
+        if (!c->wtouch[q]) continue;
+        dem_pair p;
+        sim_pair_properties(sim, &p, P->mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
+        gross[c->wowner[q]] += fabs(c->wout[q].fn) + fabs(nm->stiffness(&p, c->wout[q].delta)) * X;
+    }
+    double g = dem_v3_norm(sim->st.gravity), worst = 0.0;
+    for (size_t a = 0; a < P->n; a++)
+        if (is_free(sim, a)) worst = fmax(worst, gross[a] + P->m[a] * g);
+    return 4.0 * DBL_EPSILON * worst;
+}
+
+/* A step along d beyond which the descent is called unbounded: one that moves some particle a
+ * million times the system's size (the span of the particles plus the largest diameter). A
+ * minimum, if there is one, is bracketed long before: contacts and walls stop every descent
+ * inside the system. Only a potential falling for ever (gravity with nothing below) gets there. */
+static double descent_runaway(const dem_sim *sim, double dmax)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, rmax = 0.0, size = 0.0;
+    for (size_t a = 0; a < sim->p.n; a++) {
+        const double x[3] = {sim->p.x[a].x, sim->p.x[a].y, sim->p.x[a].z};
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], x[k]);
+            hi[k] = fmax(hi[k], x[k]);
+        }
+        rmax = fmax(rmax, sim->p.r[a]);
+    }
+    for (int k = 0; k < 3; k++) size = fmax(size, hi[k] - lo[k]);
+    size += 2.0 * rmax;
+    return 1e6 * size / dmax;
+}
+
+static dem_status unbounded_descent(const mz *m, const dem_minimize_result *r)
+{
+    return dem_fail(m->err, DEM_ERR_VALUE,
+                    "--minimize: the potential energy has no minimum: in iteration %llu the particles moved a million times the system's size along the search direction and the energy still fell (gravity %g m/s^2 with no wall or fixed particle below them?); nothing is written",
+                    (unsigned long long)r->iterations + 1, dem_v3_norm(m->sim->st.gravity));
+}
+
 dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -184,10 +249,11 @@ dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimi
     if (!(o->ftol >= 0.0)) return dem_fail(err, DEM_ERR_ARG, "--minimize: the force tolerance %g N must be >= 0", o->ftol);
     books_flush(sim);
     size_t n = sim->p.n;
-    mz m = {sim, calloc(n ? n : 1, sizeof(dem_vec3)), calloc(n ? n : 1, sizeof(dem_vec3)), 0.0, 0, err};
+    mz m = {sim, calloc(n ? n : 1, sizeof(dem_vec3)), calloc(n ? n : 1, sizeof(dem_vec3)), 0.0, INFINITY, 0, 0, err};
     dem_vec3 *v0 = malloc((n ? n : 1) * sizeof *v0), *w0 = malloc((n ? n : 1) * sizeof *w0);
+    double *gross = calloc(n ? n : 1, sizeof *gross);
     dem_status st = DEM_OK;
-    if (!m.d || !m.fold || !v0 || !w0) {
+    if (!m.d || !m.fold || !v0 || !w0 || !gross) {
         st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the minimisation of %zu particles", n);
         goto done;
     }
@@ -206,9 +272,14 @@ dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimi
         nfree += is_free(sim, a);
     }
     r->fmax0 = dem_sim_largest_force(sim);
+    r->fround = force_roundoff(sim, gross);
     double step = 0.0;
     uint64_t since_restart = 0;
     while ((r->fmax = dem_sim_largest_force(sim)) > o->ftol && r->iterations < o->max_iter) {
+        if (o->stop && o->stop(o->stop_ctx)) {
+            r->interrupted = 1;
+            break;
+        }
         /* the direction: PR+ from the last one, or the force (restart) */
         double ff = 0.0, fy = 0.0, fo = 0.0;
         for (size_t a = 0; a < n; a++) {
@@ -238,7 +309,12 @@ dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimi
         /* the first trial: the last step, at most a tenth of the smallest radius for any particle */
         double smax = 0.1 * rmin / sqrt(dmax2);
         double s = step > 0.0 ? fmin(step, smax) : smax;
+        m.runaway = descent_runaway(sim, sqrt(dmax2));
         if ((st = line_search(&m, g0, &s))) goto restore;
+        if (m.unbounded) {
+            st = unbounded_descent(&m, r);
+            goto restore;
+        }
         step = s;
         r->iterations++;
         if (!(s > 0.0)) break; /* no progress along a descent direction: rounding has the last word */
@@ -258,5 +334,6 @@ done:
     free(m.fold);
     free(v0);
     free(w0);
+    free(gross);
     return st;
 }

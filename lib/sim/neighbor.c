@@ -41,8 +41,22 @@ double nbr_default_skin(const dem_sim *sim)
 
 typedef nbr_grid grid;
 
+/* A system without particles (a frame emptied by dem-pack --delete, a periodic cell waiting for
+ * --insert): one cell, nothing in it. Its cutoff (no radius, no skin) would make a grid of
+ * 0-wide or NaN cells ("internal error: a neighbour grid of -nan cells"). */
+static dem_status empty_grid(grid *g)
+{
+    for (int k = 0; k < 3; k++) {
+        g->lo[k] = 0.0;
+        g->size[k] = 1.0;
+        g->n[k] = 1;
+    }
+    return DEM_OK;
+}
+
 dem_status nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, grid *g, dem_error *err)
 {
+    if (sim->p.n == 0) return empty_grid(g);
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t a = 0; a < sim->p.n; a++) {
         dem_vec3 s = cell_frac(sim, sim->p.x[a]);

@@ -250,7 +250,11 @@ static int cmp_tc_class(const void *pa, const void *pb)
     return 0;
 }
 
-static double pair_tc(const dem_sim *sim, const tc_class *a, const tc_class *b)
+static double pair_rotation_time(const dem_sim *sim, const dem_pair *p, const tc_class *a, const tc_class *b);
+
+/* The collision time of a pair of classes; *trot (when not NULL) takes the smaller of itself and
+ * the pair's pair_rotation_time. */
+static double pair_tc(const dem_sim *sim, const tc_class *a, const tc_class *b, double *trot)
 {
     const dem_settings *st = &sim->st;
     dem_pair p;
@@ -266,7 +270,28 @@ static double pair_tc(const dem_sim *sim, const tc_class *a, const tc_class *b)
                                                 : 2.0 * p.estar * cbrt(1.5 * M_PI * p.gamma * p.rstar * p.rstar / p.estar);
         tc = fmin(tc, M_PI * sqrt(p.mstar / k));
     }
+    if (trot) *trot = fmin(*trot, pair_rotation_time(sim, &p, a, b));
     return tc;
+}
+
+/* Half the period of the stiffer of a pair's rolling and twisting springs (issue 29: a rolling
+ * stiffness of 1e4 was not in any estimate, and the spins blew up at the normal law's dt): the
+ * relative rotation obeys I* theta'' = -k_theta theta, I* = I_a I_b / (I_a + I_b) with the
+ * spheres' 2/5 m r^2. S_t (which k_theta follows) is taken at the largest overlap of a
+ * collision at model.vc: v sqrt(m* / kn) (hooke), (15 m* v^2 / (16 E* sqrt(R*)))^(2/5) (hertz). */
+static double pair_rotation_time(const dem_sim *sim, const dem_pair *p, const tc_class *a, const tc_class *b)
+{
+    const dem_settings *st = &sim->st;
+    if (!dem_roll_on(st)) return INFINITY;
+    double v = st->vc > 0.0 ? st->vc : 1.0;
+    double delta = st->normal == DEM_NORMAL_HOOKE ? v * sqrt(p->mstar / p->kn)
+                                                  : pow(15.0 * p->mstar * v * v / (16.0 * p->estar * sqrt(p->rstar)), 0.4);
+    double stt = dem_tangential_models[st->tangential]->stiffness(p, st->normal, delta);
+    double k = fmax(dem_rolling_models[st->rolling]->stiffness(st, p->rstar, delta, stt) * p->rstar * p->rstar,
+                    dem_twisting_models[st->twisting]->stiffness(st, p->rstar, delta, stt));
+    double ia = 0.4 * a->m * a->r * a->r, ib = 0.4 * b->m * b->r * b->r;
+    if (!(k > 0.0) || !(ia > 0.0) || !(ib > 0.0)) return INFINITY;
+    return M_PI * sqrt(ia * ib / (ia + ib) / k);
 }
 
 /* The collision time of the pairs that can collide: not two fixed particles, not groups that
@@ -277,7 +302,7 @@ static double pair_tc(const dem_sim *sim, const tc_class *a, const tc_class *b)
  * Without such a pair (or memory), each particle against its like, as before. */
 #define TC_ALL 512
 #define TC_FEW 16
-static double contact_time(const dem_sim *sim)
+static double contact_time(const dem_sim *sim, double *trot)
 {
     size_t n = sim->p.n;
     double tc = INFINITY;
@@ -285,7 +310,7 @@ static double contact_time(const dem_sim *sim)
     if (!c) {
         for (size_t a = 0; a < n; a++) {
             tc_class one = {sim->p.r[a], sim->p.m[a], sim->p.mat[a], sim->p.group[a], 0, 2};
-            tc = fmin(tc, pair_tc(sim, &one, &one));
+            tc = fmin(tc, pair_tc(sim, &one, &one, trot));
         }
         return tc;
     }
@@ -313,12 +338,12 @@ static double contact_time(const dem_sim *sim)
             if (c[a].fixed && c[b].fixed) continue;                          /* neither moves */
             if (a == b && c[a].count < 2) continue;                           /* only itself */
             if (!dem_groups_interact(&sim->st, c[a].group, c[b].group)) continue; /* --ignore */
-            tc = fmin(tc, pair_tc(sim, &c[a], &c[b]));
+            tc = fmin(tc, pair_tc(sim, &c[a], &c[b], trot));
         }
     /* no pair can collide (one particle; every group ignoring the others): as before, each
      * particle against its like, so that a time step can still be chosen */
     if (!(tc < INFINITY))
-        for (size_t a = 0; a < nc; a++) tc = fmin(tc, pair_tc(sim, &c[a], &c[a]));
+        for (size_t a = 0; a < nc; a++) tc = fmin(tc, pair_tc(sim, &c[a], &c[a], trot));
     free(c);
     return tc;
 }
@@ -326,7 +351,9 @@ static double contact_time(const dem_sim *sim)
 void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
 {
     const dem_settings *st = &sim->st;
-    est->contact_time = contact_time(sim);
+    est->rotation_time = INFINITY;
+    est->contact_time = contact_time(sim, &est->rotation_time);
+    est->contact_time = fmin(est->contact_time, est->rotation_time); /* the rolling spring's, where shorter */
     est->pwave = INFINITY;
     est->stiffness = INFINITY;
     int uses_e = !(st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN);

@@ -22,7 +22,11 @@ typedef struct dem_sim dem_sim;
 
 /* Time-step estimates (s) for the system as it is (seed 002 §1.5.6; seed 001 eqs 1-7). */
 typedef struct {
-    double contact_time;   /* duration of a collision of the smallest pair at model.vc */
+    double contact_time;   /* duration of a collision of the smallest pair at model.vc, or half the
+                            * period of its rolling or twisting spring where that is shorter */
+    double rotation_time;  /* that half period, pi sqrt(I* / k_theta) (inf without rolling or twisting
+                            * resistance): I* the pair's reduced moment of inertia, k_theta the
+                            * rolling k_r R*^2 or the twisting k_o at the overlap of a collision at vc */
     double pwave;          /* min r sqrt(rho/E) (seed 002, p-wave), nan for a given kn */
     double stiffness;      /* min sqrt(2 m / K), K the sum of contact stiffnesses; inf without contacts */
     double recommended;    /* what --dt auto uses: min(contact_time/50, 0.2 pwave, 0.3 stiffness) */
@@ -167,19 +171,30 @@ uint64_t dem_sim_rebuilds(const dem_sim *sim);
 /* Quasi-static minimisation (minimize.c; seed 004 §1, the quasi-static limit; seed 000 §6): the
  * potential energy of the frictionless contacts, bonds, walls and gravity minimised over the
  * positions of the free particles by nonlinear conjugate gradients (Polak-Ribiere+), until every
- * free particle's |net force| <= ftol or max_iter iterations (line searches). Free particles end
- * at rest; fixed particles and walls stay; step and time do not change. Refuses friction (a
- * tangential model with history), exact mode and a deforming cell. */
+ * free particle's |net force| <= ftol or max_iter iterations (line searches), or stop (when not
+ * NULL) returns nonzero before an iteration (a signal: the state is the last complete iterate,
+ * result.interrupted). Free particles end at rest; fixed particles and walls stay; step and time
+ * do not change. Refuses friction (a tangential model with history), exact mode and a deforming
+ * cell; fails (DEM_ERR_VALUE) when the energy has no minimum along a search direction (gravity
+ * with nothing below: the particles would fall for ever). */
 typedef struct {
     double ftol;        /* N */
     uint64_t max_iter;
+    int (*stop)(void *ctx);
+    void *stop_ctx;
 } dem_minimize_opts;
 typedef struct {
     uint64_t iterations;  /* line searches */
     uint64_t evaluations; /* force evaluations */
     double energy;        /* potential energy at the end, J (contacts, bonds, gravity) */
     double fmax0, fmax;   /* largest |net force| on a free particle at the start and at the end, N */
+    double fround;        /* the round-off of the net forces at the start, N: 4 eps times the
+                           * largest over the free particles of the sum over its contacts of
+                           * |fn| + S_n X (S_n the normal stiffness, X the largest coordinate:
+                           * a position's last bit moves a force by S_n eps X) plus m |g|. A
+                           * tolerance below it may never be reached. */
     int converged;        /* fmax <= ftol */
+    int interrupted;      /* stop said so */
 } dem_minimize_result;
 dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err);
 /* The largest |net force| on a free particle of the forces in the sim (N), and the potential

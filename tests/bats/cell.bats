@@ -216,3 +216,20 @@ fcc_iso() {
         --cell-rate xx=-2,yy=-2,zz=-2 --until strain=zz:$E gas.dem > phi.dem
     dem-probe phi.dem | awk -F'\t' 'NR == 2 { print "phi", $8; d = $8 - 0.55; exit !(d < 2e-5 && d > -2e-5) }'
 }
+
+@test "cell: a rate the step's map cannot represent stops with a message, prescribed or from the servo (issue 29)" {
+    dem-pack --lattice fcc --cells 3,3,3 --radius 0.001 --periodic lattice > fcc.dem
+    # |L| dt = 4: the Cayley map is singular ("went -nan cells" before); 2 and 8 gave the same cell
+    for rate in 4e8 8e8 2e8; do
+        run --separate-stderr dem-step -q -n 10 --dt 1e-8 --cell-rate xx=$rate --normal hooke --kn 1e5 fcc.dem -o r.dem
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "dem-step: step 0: the cell's velocity gradient |L| = "*" 1/s is a strain of "*" per step of 1e-08 s, beyond the 1 per step the cell's map (the Cayley transform of L dt, which turns back at 4) represents: lower --cell-rate or --dt" ]]
+    done
+    dem-step -q -n 10 --dt 1e-8 --cell-rate xx=5e7 --normal hooke --kn 1e5 fcc.dem > /dev/null
+    # an unreachable target (before: 20 000 steps, exit 0, work_cell 3.8e124 J) and an unbounded rate
+    for args in "--cell-stress xx=1e300" "--cell-stress xx=1e3 --cell-max-rate 1e300"; do
+        run --separate-stderr dem-step -q -n 20000 $args --normal hooke --kn 1e5 fcc.dem -o s.dem
+        [ "$status" -eq 1 ] && [ ! -e s.dem ]
+        [[ "$stderr" == "dem-step: step 0: the stress servo asks for |L| = "*" 1/s, a strain of "*"the servo's largest rate "*" 1/s is too fast for this time step (give --cell-max-rate below 1.27e+06 1/s; an unreachable --cell-stress asks for it at once)" ]]
+    done
+}

@@ -210,3 +210,16 @@ ids_above() { dem-probe --particles "$1" | awk -F'\t' -v h="$2" 'NR > 1 && $7 > 
     [ "$status" -eq 2 ]
     [[ "${lines[0]}" == "dem-pack: --delete applies only to --from with a dem stream" ]]
 }
+
+@test "--insert draws a stream of its own: 1 sphere into a --random bed of 10 000 made with the same seed (issue 29)" {
+    dem-pack --random 10000 --box 0,0,0,0.1,0.1,0.1 --radius 5e-4 > "$TMP/r.dem"
+    # both seed 1: the plain seed replayed the bed's own centres and jammed near phi 0.38
+    run --separate-stderr dem-pack --from "$TMP/r.dem" --insert 1 --box 0,0,0,0.1,0.1,0.1 --radius 5e-4 -o "$TMP/r1.dem"
+    [ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+    [[ "$(dem-count < "$TMP/r1.dem")" == *"particles=10001 "* ]]
+    # the same frame and seed: the same insertion; another seed: another place
+    dem-pack --from "$TMP/r.dem" --insert 1 --box 0,0,0,0.1,0.1,0.1 --radius 5e-4 -o "$TMP/r2.dem"
+    cmp "$TMP/r1.dem" "$TMP/r2.dem"
+    dem-pack --from "$TMP/r.dem" --insert 1 --box 0,0,0,0.1,0.1,0.1 --radius 5e-4 --seed 2 -o "$TMP/r3.dem"
+    ! cmp -s "$TMP/r1.dem" "$TMP/r3.dem"
+}

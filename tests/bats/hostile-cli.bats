@@ -78,3 +78,20 @@ setup() {
     [ "$status" -eq 1 ]
     [[ "$stderr" == "dem-pack: particle id 1 at (1e+306, 1e+306, 0) m lies more than 2^40 of its radii (0.001 m) from the origin"* ]]
 }
+
+@test "messages that quote input escape the bytes a terminal acts on: ESC[2J in a setting or a material name (issue 29)" {
+    command -v python3 > /dev/null || skip "python3 not installed"
+    python3 "$REPO/tests/independent/demcraft.py" --parm $'model.normal=s:\x1b[2J\xc2\x9b1mStahl_\xc3\xbc' < two.dem > esc.dem
+    run --separate-stderr dem-step -n 1 esc.dem
+    [ "$status" -eq 1 ]
+    # before: the raw ESC went to the terminal
+    [ "$stderr" = "dem-step: setting model.normal: unknown '\\x1b[2J\\xc2\\x9b1mStahl_ü' (hooke, hertz, dmt, jkr)" ]
+    # a material name from the stream, quoted in a warning
+    dem-pack --from two.dem --material $'name=\x1b[31mred,twisting_friction=0.2' > mat.dem
+    run --separate-stderr dem-step -n 1 --dt 1e-7 mat.dem -o /dev/null
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"(material '\\x1b[31mred')"* ]] && [[ "$stderr" != *$'\x1b'* ]]
+    # and an option's value
+    run --separate-stderr dem-step --until $'ke=\x1b[2J' esc.dem
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"'\\x1b[2J' is not a finite number"* ]] && [[ "$stderr" != *$'\x1b'* ]]
+}

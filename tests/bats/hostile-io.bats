@@ -131,3 +131,47 @@ PY
     [ "$status" -eq 1 ]
     [ "$stderr" = "dem-step: -o d: is a directory" ]
 }
+
+@test "400 MB of zeros after END inside the frame's gzip member: refused at the first byte, in a few MB (issue 29)" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n' | dem-pack --from - > one.dem
+    python3 "$REPO/tests/tools/mkbomb.py" --after-end 4e8 < one.dem > after.dem
+    [ "$(wc -c < after.dem)" -lt 1000000 ]
+    for prog in dem-probe dem-stress; do
+        read -r status mb < <(max_rss_mb $prog after.dem 2> err.txt)
+        [ "$status" -eq 1 ] || { echo "$prog: status $status"; return 1; }
+        grep -q "^$prog: frame 0: bytes follow the END section (payload offset [0-9]*): a frame's gzip member must end there" err.txt
+        echo "$prog: peak $mb MB"
+        [ "$mb" -lt 100 ] || { echo "$prog held $mb MB"; return 1; }   # 402 MB before
+    done
+}
+
+# kill_when_writing SIG OUT CMD...: start CMD, send SIG once OUT's temporary exists; its status
+kill_when_writing() {
+    local sig=$1 out=$2
+    shift 2
+    "$@" 2> /dev/null &
+    local pid=$! status=0
+    for _ in $(seq 600); do compgen -G "$out.tmp-*" > /dev/null && break; sleep 0.1; done
+    sleep 0.2
+    kill -"$sig" $pid
+    wait $pid || status=$?
+    echo $status
+}
+
+@test "SIGTERM or SIGHUP while -o FILE is written leaves no FILE.tmp-XXXXXX: dem-pack --random, dem-pack --from, dem-probe --salvage (issue 29)" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n' | dem-pack --from - > one.dem
+    # a packing that jams and then tries a billion positions for its last sphere: minutes
+    st=$(kill_when_writing TERM jam.dem dem-pack --random 5000 --box 0,0,0,0.01,0.01,0.01 --radius 5e-4 --max-attempts 1000000000 -o jam.dem)
+    [ "$st" -eq 143 ]
+    [ ! -e jam.dem ] && [ "$(ls | grep -c tmp-)" -eq 0 ]
+    # readers blocked on a pipe that stays open (this shell holds its write end)
+    mkfifo pipe
+    exec {wfd}<> pipe
+    cat one.dem >&$wfd
+    st=$(kill_when_writing HUP ed.dem dem-pack --from pipe --delete 1 -o ed.dem)
+    [ "$st" -eq 129 ] && [ "$(ls | grep -c tmp-)" -eq 0 ]
+    cat one.dem >&$wfd
+    st=$(kill_when_writing TERM sal.dem dem-probe --salvage -o sal.dem pipe)
+    exec {wfd}>&-
+    [ "$st" -eq 143 ] && [ "$(ls | grep -c tmp-)" -eq 0 ]
+}

@@ -77,3 +77,64 @@ HOOKE="--normal hooke --kn 1000 --tangential none"
     [ "$status" -eq 1 ]
     [[ "$output" == *"friction"* ]]
 }
+
+# The compressed 108-sphere fcc crystal of issue 29: every sphere 1% larger than its lattice's
+# touching radius in the same periodic cell, so every net force cancels to round-off (6e-15 N).
+crystal() {
+    dem-pack --lattice fcc --cells 3,3,3 --radius 0.001 --periodic lattice > fcc.dem
+    L=$(dem-probe --cell fcc.dem | col h11[m])
+    dem-probe --particles fcc.dem | awk -F'\t' 'NR == 1 { print "x\ty\tz\tr" } NR > 1 { print $5 "\t" $6 "\t" $7 "\t0.00101" }' > c.tsv
+    dem-pack --from c.tsv --periodic 0,0,0,$L,$L,$L > crystal.dem
+}
+
+@test "minimize: the default tolerance is never below the forces' round-off: a balanced crystal and a relaxed state end at once (issue 29)" {
+    crystal
+    # before: 1e-9 of the starting 6e-15 N, 100 000 iterations and 5.7 million force evaluations
+    run --separate-stderr timeout 60 dem-step --minimize $HOOKE crystal.dem -o m1.dem
+    [ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+    [[ "$stderr" == *"--minimize: 0 iterations, 1 force evaluations: "*"(6.10832e-15 N at the start; tolerance 8.62357e-14 N)"* ]]
+    run --separate-stderr timeout 60 dem-step --minimize $HOOKE m1.dem -o m2.dem
+    [ "$status" -eq 0 ] && [[ "$stderr" != *"NOT converged"* ]]
+    # a tolerance below the round-off is the user's to give, with a warning
+    run --separate-stderr dem-step --minimize $HOOKE --ftol 1e-20 --max-iter 3 m1.dem -o m3.dem
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: --ftol 1e-20 N is below the round-off of the net forces, 8.62e-14 N"*"it may never be reached"* ]]
+    [[ "$stderr" == *"NOT converged, the iteration limit was reached"* ]]
+}
+
+@test "minimize: gravity with nothing below has no minimum: refused at once, nothing written (issue 29)" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.003\t0\t0\t0.001\n' | dem-pack --from - > two.dem
+    # before: 6 000 001 force evaluations, the spheres at z = -2.9e18 m, exit 0
+    run --separate-stderr timeout 60 dem-step --minimize $HOOKE --gravity 0,0,-9.81 two.dem -o g.dem
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"dem-step: --minimize: the potential energy has no minimum: in iteration 1 the particles moved a million times the system's size"*"(gravity 9.81 m/s^2 with no wall or fixed particle below them?); nothing is written" ]]
+    [ ! -e g.dem ] && [ "$(ls | grep -c tmp-)" -eq 0 ]
+    # with a floor it settles
+    dem-pack --from two.dem --wall z=-0.002 | dem-step -q --minimize $HOOKE --gravity 0,0,-9.81 > f.dem
+}
+
+# wait_for TEXT FILE: until FILE holds TEXT (at most 60 s)
+wait_for() {
+    for _ in $(seq 600); do grep -q "$1" "$2" 2> /dev/null && return 0; sleep 0.1; done
+    return 1
+}
+
+@test "minimize: SIGINT and SIGTERM finish the iteration and write its state, exit 130 and 143 (issue 29)" {
+    crystal
+    for sig in INT TERM; do
+        # --ftol 0 is never reached: 100 000 iterations, minutes, unless stopped
+        timeout 120 dem-step --minimize $HOOKE --ftol 0 crystal.dem -o out-$sig.dem 2> err-$sig.txt &
+        pid=$!
+        wait_for "dt = " err-$sig.txt
+        sleep 0.5
+        kill -$sig $pid
+        status=0
+        wait $pid || status=$?
+        cat err-$sig.txt
+        [ "$status" -eq $([ $sig = INT ] && echo 130 || echo 143) ]
+        grep -q "dem-step: --minimize interrupted (SIG$sig) after [0-9]* iterations: the frame written is the last complete iterate" err-$sig.txt
+        # before: nothing at all (exit 130, 0 bytes) and a FILE.tmp-XXXXXX with -o
+        [ "$(dem-probe out-$sig.dem | tail -n +2 | wc -l)" -eq 1 ]
+        [ "$(ls | grep -c tmp-)" -eq 0 ]
+    done
+}

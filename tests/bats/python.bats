@@ -181,3 +181,47 @@ EOF
     run --separate-stderr python3 -m demstream nomarker.dem
     [ "$status" -eq 0 ] && [ "${#lines[@]}" -eq 3 ] && [[ "$stderr" == *"DemStreamWarning: the input ends after frame 1 without an end-of-stream marker"* ]]
 }
+
+@test "demstream: a UTF-8 material name is read as text; bytes that are not UTF-8 raise DemStreamError (issue 29)" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.003\t0\t0\t0.001\n' > two.tsv
+    dem-pack --from two.tsv --material name=Stahl_ü,density=7800 --assign 1:all > u.dem
+    run --separate-stderr python3 -m demstream u.dem
+    [ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+    run python3 -c 'import demstream; print(demstream.read_last("u.dem").materials["name"][1])'
+    [ "$status" -eq 0 ] && [ "$output" = "Stahl_ü" ]
+    # the name's two bytes of ü replaced by 0xff 0xfe: the frame is refused, naming the material
+    python3 - <<'PY'
+import gzip, zlib
+data = open("u.dem", "rb").read()
+payload = zlib.decompressobj(31).decompress(data)
+assert payload.count("Stahl_ü".encode()) == 1
+open("bad.dem", "wb").write(gzip.compress(payload.replace("Stahl_ü".encode(), b"Stahl_\xff\xfe")) + data[-26:])
+PY
+    run --separate-stderr python3 -m demstream bad.dem
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "demstream: frame 0, offset 0: malformed frame: MATL: the name of material 1: not UTF-8 (byte 6 is 0xff)" ]
+}
+
+@test "demstream: a 400 MB skippable section and 400 MB after END are inflated in pieces, not held (issue 29)" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n' | dem-pack --from - > one.dem
+    python3 "$REPO/tests/tools/mkbomb.py" --skippable 4e8 < one.dem > skip.dem
+    python3 "$REPO/tests/tools/mkbomb.py" --after-end 4e8 < one.dem > after.dem
+    [ "$(wc -c < skip.dem)" -lt 1000000 ]
+    cat > rss.py <<'PY'
+import resource, sys, warnings
+import demstream
+warnings.simplefilter("ignore")
+try:
+    print(len(list(demstream.frames(sys.argv[1]))), end=" ")
+except demstream.DemStreamError as e:
+    print(e, end=" ")
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+PY
+    read -r n mb < <(python3 rss.py skip.dem)
+    echo "skippable: $n frame(s), peak $mb MB"
+    [ "$n" = 1 ] && [ "$mb" -lt 150 ]          # 800 MB before: the payload, then a join
+    run python3 rss.py after.dem
+    echo "$output"
+    [[ "$output" == "frame 0, offset 0: malformed frame: bytes after END at payload byte "*" "* ]]
+    [ "${output##* }" -lt 150 ]
+}

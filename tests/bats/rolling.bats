@@ -223,3 +223,19 @@ sphere() {
     dem-step -q -n 1 --rolling none --twisting none rs.dem > off.dem  # turned off: no stale key left
     [ "$(zcat off.dem | grep -a -c model.rolling)" = 0 ]
 }
+
+@test "rolling and twisting stiffness are in the time-step estimates: a stiff spring is refused like a stiff contact (issue 29)" {
+    dem-pack --lattice fcc --cells 2,2,2 --radius 0.001 --periodic lattice --rolling-friction 0.1 --twisting-friction 0.1 > fcc.dem
+    for m in "--rolling sds --rolling-stiffness" "--twisting sds --twisting-stiffness"; do
+        # the normal law's auto dt (4.6e-6 s with kn 1e3) is 1.46 half periods of a spring 1e4 times the default
+        run --separate-stderr dem-step -n 10 --normal hooke --kn 1e3 --dt 4.6e-6 $m 1e4 fcc.dem -o x.dem
+        [ "$status" -eq 1 ] && [ ! -e x.dem ]
+        [[ "$stderr" == *"dem-step: dt = 4.6e-06 s is "*" times the collision time "*" s of the smallest pair (here the half period of the stiffest rolling or twisting spring, pi sqrt(I*/k_theta): --rolling-stiffness, --twisting-stiffness): collisions would be skipped or blow up"* ]]
+        # --dt auto follows it: 1/50 of that half period
+        run --separate-stderr dem-step -n 1 --normal hooke --kn 1e3 $m 1e4 fcc.dem -o y.dem
+        [ "$status" -eq 0 ]
+        dt=$(dem-probe y.dem | col time[s])   # one step: the time is dt
+        tc=$(sed -n 's/.*collision time tc = \([^ ]*\) s at vc (here the half period.*/\1/p' <<< "$stderr")
+        [ -n "$tc" ] && awk -v dt="$dt" -v tc="$tc" 'BEGIN { exit !(dt < tc / 49 && dt > tc / 51 && tc < 2e-5) }'
+    done
+}

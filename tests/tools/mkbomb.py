@@ -5,6 +5,10 @@ script nor the file holds them. 5e6 records of 216 bytes (1.08 GB of payload) de
 1 MB.
 
 Usage: mkbomb.py N < valid.dem > bomb.dem
+       mkbomb.py --skippable N < valid.dem > big.dem    (a valid frame with an unknown skippable
+                                                           section of N zero bytes after HEAD)
+       mkbomb.py --after-end N < valid.dem > tail.dem   (the frame followed by N zero bytes after
+                                                           its END section, in the same member)
 """
 import struct
 import sys
@@ -16,7 +20,8 @@ import demcraft  # noqa: E402
 
 
 def main(argv):
-    n = int(float(argv[1]))
+    mode = argv[1] if argv[1].startswith("--") else "--particles"
+    n = int(float(argv[-1]))
     data = sys.stdin.buffer.read()
     payload = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data)  # the first member
     head, secs = demcraft.split_sections(payload)
@@ -33,9 +38,21 @@ def main(argv):
         size += len(b)
         out.write(c.compress(b))
 
+    zeros = bytes(1 << 20)
+
+    def put_zeros(count):
+        while count:
+            k = min(count, len(zeros))
+            put(zeros[:k])
+            count -= k
+
     put(bytes(head))
     for tag, flags, body in secs:
-        if tag == b"PART":
+        if mode == "--skippable" and tag != b"HEAD" and n is not None:
+            put(struct.pack("<4sIQ", b"XTRA", 0, n))
+            put_zeros(n)
+            n = None
+        if tag == b"PART" and mode == "--particles":
             put(struct.pack("<4sIQ", tag, flags, 16 + n * rsize) + struct.pack("<QII", n, rsize, 0))
             zeros = bytes(rsize * 4096)
             left = n
@@ -45,6 +62,8 @@ def main(argv):
                 left -= k
         else:
             put(struct.pack("<4sIQ", tag, flags, len(body)) + bytes(body))
+    if mode == "--after-end":
+        put_zeros(n)
     out.write(c.flush())
     out.write(struct.pack("<II", crc & 0xffffffff, size & 0xffffffff))
 

@@ -53,8 +53,10 @@ A Frame has these attributes (units SI: m, s, kg, N, J, Pa, rad):
 Damaged input: the frames before the damage are yielded, then DemStreamError is raised; its
 message names the frame number and the byte offset (e.str(): "frame 3, offset 12345: truncated
 input: ..."), and e.frame, e.offset hold them. This reader checks the gzip CRC and the
-structure of every frame (sections, record sizes, counts); dem-probe also checks every value
-for physical possibility. A stream that ends without an end-of-stream marker (a killed writer)
+structure of every frame (sections, record sizes, counts) and that its text (material names,
+string settings) is UTF-8, as the specification says; dem-probe also checks every value for
+physical possibility. Memory is bounded by the frame's known tables: a section this reader does
+not know and may skip, and anything after END, is inflated in 1 MB pieces and dropped. A stream that ends without an end-of-stream marker (a killed writer)
 gives its frames and a warning (DemStreamWarning), as dem-probe does.
 
 Command line: python3 -m demstream FILE prints one line per frame (frame, step, time,
@@ -174,6 +176,14 @@ def _malformed(fmt, *args):
     raise _Bad("malformed frame", fmt % args)
 
 
+def _utf8(raw, what):
+    """Text of the stream (material names, PARM strings): UTF-8 by the specification."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        _malformed("%s: not UTF-8 (byte %d is 0x%02x)", what, e.start, raw[e.start])
+
+
 def _parse_parm(body, count, at):
     settings, p = {}, 0
     for k in range(count):
@@ -201,7 +211,7 @@ def _parse_parm(body, count, at):
             raw = body[p + 2:p + 2 + slen]
             if slen > 63 or len(raw) != slen or b"\0" in raw:
                 _malformed("PARM entry %d (%s): bad string", k, key)
-            value = raw.decode("utf-8", "replace")
+            value = _utf8(raw, "PARM entry %d (%s)" % (k, key))
             p += 2 + slen
         else:
             _malformed("PARM entry %d (%s): type %d, count %d, or past the section's end", k, key, typ, n)
@@ -213,52 +223,65 @@ def _parse_parm(body, count, at):
     return settings
 
 
-def _decode(payload):
-    """A Frame from one uncompressed payload; raises _Bad."""
-    if len(payload) < 16 or payload[:8] != MAGIC:
+def _scan(member, head):
+    """The known sections of one payload (its first 16 bytes head, the rest read from member, a
+    _Member, piece by piece): a dict
+    tag -> (payload offset of the body, body bytes). Unknown skippable sections and the bytes
+    after END are inflated in pieces and dropped, so memory is bounded by the known tables."""
+    if len(head) < 16 or head[:8] != MAGIC:
         raise _Bad("not a dem frame", "the payload does not start with DEMSTRM")
-    major, minor = struct.unpack_from("<HH", payload, 8)
+    major, minor = struct.unpack_from("<HH", head, 8)
     if major != 1:
         raise _Bad("unsupported version", "format %d.%d (this reader knows 1.x)" % (major, minor))
-    mv = memoryview(payload)
-    sections, pos, ended = {}, 16, False
-    while pos < len(payload):
-        if ended:
-            _malformed("bytes after END at payload byte %d", pos)
-        if pos + 16 > len(payload):
+    sections, pos = {}, 16
+    while True:
+        header = member.read(16)
+        if not header:
+            _malformed("no END section")
+        if len(header) < 16:
             _malformed("section header at payload byte %d cut short", pos)
-        tag = bytes(payload[pos:pos + 4]).decode("latin-1")
-        flags, length = struct.unpack_from("<IQ", payload, pos + 4)
+        tag = header[:4].decode("latin-1")
+        flags, length = struct.unpack_from("<IQ", header, 4)
         body_at = pos + 16
-        if length > len(payload) - body_at:
-            _malformed("section %r at payload byte %d: length %d past the payload's end", tag, pos, length)
         if not sections and tag != "HEAD":
             _malformed("the first section is %r, not HEAD", tag)
         if tag == "END ":
             if length:
                 _malformed("END with length %d", length)
-            ended = True
-        elif tag in _KNOWN:
+            after = member.skip_all()
+            if after:
+                _malformed("bytes after END at payload byte %d", body_at)
+            return sections
+        if tag in _KNOWN:
             if tag in sections:
                 _malformed("section %s twice", tag)
-            sections[tag] = (body_at, length)
+            body = member.read(length)
+            got = len(body)
         elif flags & 1:
             raise _Bad("unsupported version", "unknown required section %r" % tag)
+        else:
+            got = member.skip(length)
+        if got != length:
+            _malformed("section %r at payload byte %d: length %d past the payload's end", tag, pos, length)
+        if tag in _KNOWN:
+            sections[tag] = (body_at, body)
         pos = body_at + length
-    if not ended:
-        _malformed("no END section")
 
+
+def _decode(sections):
+    """A Frame from the known sections of one payload (_scan); raises _Bad."""
     def table(tag):
         if tag not in sections:
             return None
-        at, length = sections[tag]
+        at, body = sections[tag]
+        length = len(body)
         if length < 16:
             _malformed("%s: table header cut short", tag)
-        count, size, extra = struct.unpack_from("<QII", payload, at)
+        count, size, extra = struct.unpack_from("<QII", body, 0)
         if tag == "PARM":
             if size or extra:
                 _malformed("PARM: record size %d, extra %d (both must be 0)", size, extra)
-            return count, size, extra, at
+            return count, size, extra, body
         minimum = _MIN_SIZE[tag] + (8 * extra if tag == "CONT" else 0)
         if tag == "CONT" and extra > MAX_HISTORY_SLOTS:
             _malformed("CONT: %d history slots (at most %d)", extra, MAX_HISTORY_SLOTS)
@@ -266,30 +289,30 @@ def _decode(payload):
             _malformed("%s: record size %d (at least %d, at most %d)", tag, size, minimum, MAX_RECORD_SIZE)
         if length != 16 + count * size:
             _malformed("%s: length %d for %d records of %d bytes", tag, length, count, size)
-        return count, size, extra, at + 16
+        return count, size, extra, memoryview(body)[16:]
 
     def records(tag, extra_fields=()):
         t = table(tag)
         if t is None:
             return np.zeros(0, dtype=_raw_dtype(tag, _MIN_SIZE[tag], extra_fields))
-        count, size, _, at = t
-        return np.frombuffer(mv, dtype=_raw_dtype(tag, size, extra_fields), count=count, offset=at)
+        count, size, _, data = t
+        return np.frombuffer(data, dtype=_raw_dtype(tag, size, extra_fields), count=count)
 
     f = Frame()
-    count, size, _, at = table("HEAD")
+    count, size, _, data = table("HEAD")
     if count != 1:
         _malformed("HEAD with %d records", count)
-    f.step, f.time, f.dt, f.flags = struct.unpack_from("<QddI", payload, at)
+    f.step, f.time, f.dt, f.flags = struct.unpack_from("<QddI", data, 0)
 
     t = table("PARM")
-    f.settings = {} if t is None else _parse_parm(
-        bytes(payload[sections["PARM"][0] + 16:sections["PARM"][0] + sections["PARM"][1]]), t[0],
-        sections["PARM"][0] + 16)
+    f.settings = {} if t is None else _parse_parm(t[3][16:], t[0], sections["PARM"][0] + 16)
 
     mat = records("MATL")
-    f.materials = _packed(mat, list(mat.dtype.names))
-    f.materials = f.materials.astype([("name", "U32")] + [(n, "<f8") for n in mat.dtype.names[1:]])
-    f.materials["name"] = [bytes(n).split(b"\0", 1)[0].decode("utf-8", "replace") for n in mat["name"]]
+    f.materials = np.empty(len(mat), dtype=[("name", "U32")] + [(n, "<f8") for n in mat.dtype.names[1:]])
+    for n in mat.dtype.names[1:]:
+        f.materials[n] = mat[n]
+    f.materials["name"] = [_utf8(bytes(n).split(b"\0", 1)[0], "MATL: the name of material %d" % k)
+                           for k, n in enumerate(mat["name"])]
     wall = records("WALL")
     f.walls = _packed(wall, list(wall.dtype.names))
     clmp = records("CLMP")
@@ -323,10 +346,10 @@ def _decode(payload):
     if t and t[0] > 1:
         _malformed("CELL with %d records", t[0])
     if t and t[0] == 1:
-        count, size, _, at = t
-        flags, mask = struct.unpack_from("<II", payload, at)
-        v = struct.unpack_from("<30d", payload, at + 8)
-        fgrad = (np.array(struct.unpack_from("<9d", payload, at + 248)).reshape(3, 3) if size >= 320
+        count, size, _, data = t
+        flags, mask = struct.unpack_from("<II", data, 0)
+        v = struct.unpack_from("<30d", data, 8)
+        fgrad = (np.array(struct.unpack_from("<9d", data, 248)).reshape(3, 3) if size >= 320
                  else np.eye(3))
         if flags:
             h = np.array(v[3:12]).reshape(3, 3)
@@ -338,11 +361,11 @@ def _decode(payload):
     f.energy = {n: _ENERGY_DEFAULT.get(n, 0.0) for n in _ENERGY}
     t = table("ENRG")
     if t:
-        count, size, _, at = t
+        count, size, _, data = t
         if count != 1:
             _malformed("ENRG with %d records", count)
         n = min(len(_ENERGY), size // 8)
-        f.energy.update(zip(_ENERGY[:n], struct.unpack_from("<%dd" % n, payload, at)))
+        f.energy.update(zip(_ENERGY[:n], struct.unpack_from("<%dd" % n, data, 0)))
     return f
 
 
@@ -377,6 +400,81 @@ def frames(source):
             f.close()
 
 
+class _Truncated(Exception):
+    pass
+
+
+class _Member:
+    """The payload of one gzip member, inflated on demand in pieces of at most _CHUNK bytes
+    (zlib's max_length), so that a section that is skipped is never held in memory."""
+
+    def __init__(self, f, buf, eof):
+        self.f, self.inp, self.eof = f, buf, eof
+        self.d = zlib.decompressobj(31)
+        self.used = 0          # compressed bytes of this member consumed
+        self.head = buf[:14]   # its first compressed bytes: is it the end-of-stream marker?
+
+    def _inflate(self, want):
+        """Up to want (>= 1) more payload bytes; b"" at the member's end."""
+        while not self.d.eof:
+            if not self.inp:
+                self.inp = self.f.read(_CHUNK) if not self.eof else b""
+                if not self.inp:
+                    self.eof = True
+                    raise _Truncated()
+                self.head += self.inp[:14 - len(self.head)]
+            given = len(self.inp)
+            out = self.d.decompress(self.inp, want)
+            self.inp = self.d.unused_data if self.d.eof else self.d.unconsumed_tail
+            self.used += given - len(self.inp)
+            if out:
+                return out
+        return b""
+
+    def read(self, n):
+        """The next n payload bytes (fewer at the member's end)."""
+        parts, left = [], n
+        while left:
+            out = self._inflate(min(left, _CHUNK))
+            if not out:
+                break
+            parts.append(out)
+            left -= len(out)
+        return b"".join(parts)
+
+    def skip(self, n):
+        """Drop the next n payload bytes; how many there were."""
+        left = n
+        while left:
+            out = self._inflate(min(left, _CHUNK))
+            if not out:
+                break
+            left -= len(out)
+        return n - left
+
+    def skip_all(self):
+        """Drop the rest of the payload; how many bytes it had."""
+        total = 0
+        while True:
+            out = self._inflate(_CHUNK)
+            if not out:
+                return total
+            total += len(out)
+
+
+def _member_sections(member):
+    """The known sections of one member (_scan), or None for the end-of-stream marker. On
+    damage, the member's own zlib error or truncation comes before a structural error."""
+    first = member.read(16)
+    if not first and _is_marker(member.head):
+        return None
+    try:
+        return _scan(member, first)
+    except _Bad:
+        member.skip_all()
+        raise
+
+
 def _frames(f):
     buf, base, eof = b"", 0, False   # unread input; its offset in the stream
     index, marker_last, seen_any = 0, False, False
@@ -390,33 +488,21 @@ def _frames(f):
         start = base
         if buf[:1] != b"\x1f" or (len(buf) > 1 and buf[1:2] != b"\x8b"):
             raise DemStreamError("not gzip data", index, start, "the bytes there do not start a gzip member")
-        d = zlib.decompressobj(31)
-        parts, used, head = [], 0, b""
+        member = _Member(f, buf, eof)
         try:
-            while True:
-                head += buf[:14 - len(head)]   # the member's first bytes: is it the marker?
-                parts.append(d.decompress(buf))
-                if d.eof:
-                    used += len(buf) - len(d.unused_data)
-                    buf = d.unused_data
-                    break
-                used += len(buf)
-                buf = f.read(_CHUNK) if not eof else b""
-                if not buf:
-                    eof = True
-                    raise DemStreamError("truncated input", index, start, "the input ends inside the frame's gzip member")
+            sections = _member_sections(member)
+            frame = None if sections is None else _decode(sections)
+        except _Truncated:
+            raise DemStreamError("truncated input", index, start, "the input ends inside the frame's gzip member") from None
         except zlib.error as e:
             raise DemStreamError("corrupt data", index, start, str(e)) from None
-        payload = b"".join(parts)
-        base = start + used
-        if not payload and _is_marker(head):
+        except _Bad as e:
+            raise DemStreamError(e.kind, index, start, e.detail) from None
+        buf, eof, base = member.inp, member.eof, start + member.used
+        if frame is None:
             marker_last = True
             continue
         marker_last = False
-        try:
-            frame = _decode(payload)
-        except _Bad as e:
-            raise DemStreamError(e.kind, index, start, e.detail) from None
         frame.index, frame.offset = index, start
         index += 1
         yield frame
