@@ -232,6 +232,12 @@ dem_status dem_param_set_f64(dem_system *s, const char *key, const double *v, in
 dem_status dem_param_set_i64(dem_system *s, const char *key, int64_t v, dem_error *err);
 dem_status dem_param_set_str(dem_system *s, const char *key, const char *v, dem_error *err);
 const dem_param *dem_param_get(const dem_system *s, const char *key);
+/* A reader's append: p goes after the last parameter without a search for its key (a frame's
+ * 40,000 keys would cost 40,000^2/2 comparisons); the reader then calls dem_params_duplicate
+ * once, which sorts the keys: n log n in all. */
+dem_status dem_param_append(dem_system *s, const dem_param *p, dem_error *err);
+/* The index of a parameter whose key an earlier one (from index `from` on) already has, or -1. */
+long dem_params_duplicate(const dem_system *s, size_t from, dem_error *err);
 
 /* The checks of one record that need no other record (dem_system_check makes them too): the
  * reader applies them as records are decoded, so an invalid record is refused before the rest of
