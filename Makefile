@@ -30,7 +30,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all test unit bats check check-threads check-native demo bench fuzz fuzz-short clean man install uninstall
+.PHONY: all test unit layers bats check check-threads check-native demo bench fuzz fuzz-short clean man install uninstall
 all: lib/libdem.a $(BIN)
 
 # An object built before the .d files existed is rebuilt once (its .d is a prerequisite that
@@ -70,7 +70,11 @@ unit: $(UNIT_BIN)
 bats: $(BIN) $(TOOL_BIN)
 	bats tests/bats
 
-test: all unit bats
+# The include edges between lib/ folders, refused if they form a cycle (docs/architecture.md).
+layers:
+	@tools/layers.sh
+
+test: all unit layers bats
 
 # Every test again with the sanitizers: a separate build tree, the programs rebuilt into it;
 # then the threads under ThreadSanitizer (check-threads).

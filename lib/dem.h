@@ -12,10 +12,10 @@
 #include "core/error.h"
 #include "pack/pack.h"
 #include "io/fields.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 #include "laws/rolling.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "sim/sim.h"
 #include "analysis/stress.h"
 #include "io/stream.h"
@@ -24,6 +24,6 @@
 #include "core/rng.h"
 #include "core/text.h"
 #include "core/vec.h"
-#include "io/vtk.h"
+#include "analysis/vtk.h"
 
 #endif

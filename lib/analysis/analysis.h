@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 #include "io/fields.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "io/system.h"
 
 /* ---- control volumes ----------------------------------------------------------------------- */

@@ -90,7 +90,7 @@
 #define DEM_ENERGY_H
 
 #include "core/error.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 #include "io/system.h"
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 #include "io/system.h"
 

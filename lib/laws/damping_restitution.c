@@ -8,7 +8,7 @@
  * as the same factor times beta sqrt(m* S_t): one square root and no division per contact. */
 #include <math.h>
 
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 
 static double factor(const dem_settings *st) { return st->normal != DEM_NORMAL_HOOKE ? 2.0 * sqrt(5.0 / 6.0) : 2.0; }

@@ -13,7 +13,7 @@
 
 #include "core/error.h"
 #include "core/vec.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "io/system.h"
 
 /* ---- pair properties ----------------------------------------------------------------------- */

@@ -4,7 +4,7 @@
  * depend on the maths library. */
 #include <math.h>
 
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 
 static double force(const dem_pair *p, double delta)

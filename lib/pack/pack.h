@@ -17,7 +17,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "io/system.h"
 
 /* Most particles one call creates: bounds memory and index arithmetic. */

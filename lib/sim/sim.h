@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h" /* dem_contact_probe: one contact driven kinematically */
 #include "io/system.h"
 

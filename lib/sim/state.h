@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "analysis/energy.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "io/system.h"
 #include "laws/laws.h"
 #include "sim/par.h"

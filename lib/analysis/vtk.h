@@ -11,7 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "core/error.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "io/system.h"
 
 /* The particles of s matching sel (NULL: all), one vertex cell each. Points: positions (m).

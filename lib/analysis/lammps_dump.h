@@ -21,7 +21,7 @@
 
 #include "analysis/analysis.h"
 #include "core/error.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "io/system.h"
 
 /* One frame: the particles matching sel (NULL: all), in id order (order: an index built for s).

@@ -1,6 +1,6 @@
 /* settings.c - a run's settings as the typed key/value entries of a frame's PARM section
  * (formats/dem-stream.md §7), and their parsed form dem_settings. */
-#include "io/settings.h"
+#include "laws/settings.h"
 
 #include <math.h>
 #include <stddef.h>
