@@ -5,6 +5,7 @@
 #ifndef DEM_CLI_H
 #define DEM_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "core/error.h"
@@ -28,6 +29,34 @@ _Noreturn void cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 
  * without its value) or '?' (an unknown option). The programs call getopt_long with opterr = 0
  * and an optstring starting with ':', so that these are the only messages. */
 _Noreturn void cli_bad_option(int ch, char *const argv[]);
+/* The same, for a program whose getopt rows are opts: an unknown long option is answered with
+ * the nearest known one ("did you mean --gravity?") when one is close enough. */
+_Noreturn void cli_bad_option_of(int ch, char *const argv[], const struct option *opts);
+
+/* ---- the settings' options (lib/laws/settings.h: one row per setting) ----------------------
+ * getopt rows for every setting with a long option, with val CLI_SETTING_OPT + its row's index,
+ * appended to rows[*n] (the caller's table ends with a {0} row after it). */
+#define CLI_SETTING_OPT 0x1000
+#define CLI_SETTINGS_MAX 64
+void cli_setting_options(struct option *rows, int *n, int max);
+/* What the command line gave for each setting row (NULL: not given). */
+typedef struct {
+    const char *text[CLI_SETTINGS_MAX];
+} cli_settings_given;
+/* A getopt result that is a setting option: check its value (a usage error naming the option if
+ * the setting refuses it) and remember it. Returns 0 if ch is no setting option. */
+int cli_setting_arg(cli_settings_given *g, int ch, const char *arg);
+/* Apply what was given to st (the frame's settings) in the table's order, then: an option that
+ * the chosen models cannot take is a usage error, one they do not use a warning ("it has no
+ * effect"); the combination is checked as a frame's is (usage error). */
+void cli_settings_apply(const cli_settings_given *g, dem_settings *st);
+/* Whether the option of key was given. */
+int cli_setting_given(const cli_settings_given *g, const char *key);
+/* The help of one section of the settings' options, as --help shows them. */
+void cli_settings_help(FILE *out, const char *section);
+/* Print a help built of parts: a part starting with '@' is the settings' section of that name,
+ * any other part is printed as it is; then exit 0 (as cli_help). */
+_Noreturn void cli_help_parts(const char *const parts[]);
 /* Usage error from a libdem parse failure of option --opt. */
 _Noreturn void cli_usage_err(const char *opt, const dem_error *err);
 /* A warning on stderr: "prog: warning: message". */

@@ -153,7 +153,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_FRAME: frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
         case OPT_LAST: frame_opts++; c->last = 1; break;
         case OPT_EVERY: frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
-        default: cli_bad_option(opt, argv);
+        default: cli_bad_option_of(opt, argv, opts);
         }
     }
     if (frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");

@@ -670,7 +670,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
                 cli_usage("--bond-stiffness: %s N/m must be positive and finite", optarg);
             break;
         case OPT_BONDS: c->bonds_file = optarg; break;
-        default: cli_bad_option(opt, argv);
+        default: cli_bad_option_of(opt, argv, long_options);
         }
     }
     if (optind < argc) cli_usage("unexpected argument '%s' (dem-pack reads a table only with --from)", argv[optind]);

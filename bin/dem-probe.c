@@ -15,8 +15,8 @@
 #include "analysis/stress.h"
 #include "cli.h"
 #include "dem.h"
-#include "io/lammps_dump.h"
-#include "io/vtk.h"
+#include "analysis/lammps_dump.h"
+#include "analysis/vtk.h"
 
 static const char help_text[] =
 "Usage: dem-probe [MODE] [OPTIONS] [FILE]\n"
@@ -424,7 +424,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
             break;
         }
         case OPT_RATTLER: raw.rattler = optarg; c->rattler_contacts = (unsigned)cli_int("--rattler-contacts", optarg, 1, 1000); break;
-        default: cli_bad_option(opt, argv);
+        default: cli_bad_option_of(opt, argv, long_options);
         }
     }
     if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);

@@ -125,7 +125,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case 'q': c->quiet = 1; break;
         case 'o': c->output = optarg; break;
         case 'h': cli_help(usage_text);
-        default: cli_bad_option(ch, argv);
+        default: cli_bad_option_of(ch, argv, opts);
         }
     }
     if (optind < argc) c->input = argv[optind++];

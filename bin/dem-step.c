@@ -9,7 +9,9 @@
 #include "cli.h"
 #include "dem.h"
 
-static const char usage_text[] =
+/* The help: the run options here, the settings' options from their table (lib/laws/settings.c:
+ * a part "@SECTION" is that section's rows, cli_help_parts). */
+static const char *const usage_parts[] = {
 "Usage: dem-step (-n N | --time T) [OPTIONS] [FILE] > out.dem\n"
 "       dem-step --minimize [--ftol F] [--max-iter N] [OPTIONS] [FILE] > relaxed.dem\n"
 "\n"
@@ -48,7 +50,9 @@ static const char usage_text[] =
 "  -o, --output FILE    write the stream to FILE instead of standard output: as FILE.tmp-XXXXXX\n"
 "                       beside it, renamed to FILE when the run is complete (a failed run\n"
 "                       leaves no FILE and no temporary)\n"
-"  -q, --quiet          do not print the time-step estimates nor the largest overlap\n"
+"  -q, --quiet          do not print the notes: the time-step estimates, the largest overlap,\n"
+"                       the threads used, the exact mode's lattice, --time's step and the\n"
+"                       --minimize and variational reports. Warnings are always printed\n"
 "  -v, --verbose        also print how the time step depends on the stiffness and what users\n"
 "                       commonly do about it (printed anyway for a run of more than 10^6\n"
 "                       steps; README \"Choosing the time step\")\n"
@@ -57,150 +61,19 @@ static const char usage_text[] =
 "                       the step: overlaps of about 1% or less keep a soft contact close to\n"
 "                       the hard grains it stands in for.\n"
 "\n"
-"Integrator:\n"
-"      --integrator vv|vv-improved|variational\n"
-"                       vv: standard velocity-Verlet as in LAMMPS, LIGGGHTS, MercuryDPM (Vyas\n"
-"                       et al. 2025, Fig. 7); vv-improved (default): the relative velocity at\n"
-"                       a contact is taken with the half-step normal and the tangential\n"
-"                       history is carried through the half-step plane (Vyas et al. §4),\n"
-"                       which removes spurious trapping of small spheres (size ratio > 3).\n"
-"                       variational: the implicit variational integrator of De Klerk et al.\n"
-"                       2022 (seed 004; eqs 29-31 as corrected in equations.md §3): each step\n"
-"                       solves R(q_k+1) = 0 by Newton's method, each linear system by\n"
-"                       preconditioned conjugate gradients, matrix-free. For Hookean contacts\n"
-"                       (--normal hooke) without friction (--tangential none) with their normal\n"
-"                       and tangential dashpots (--damping viscous: --gamma-n, --gamma-t, kg/s;\n"
-"                       the tangential one acts here only), plane walls at rest, bonds,\n"
-"                       gravity; frames hold p/m and L/I as velocities. A step whose Newton\n"
-"                       iteration does not converge stops the run (exit 1), naming the step\n"
-"                       and the residual. -v prints each step's iterations and residual; the\n"
-"                       run's largest are printed at the end.\n"
-"      --alpha 0|0.5    variational: 0 first order, 0.5 second order (default; setting\n"
-"                       variational.alpha)\n"
-"      --newton-tol T   variational: stop Newton at |R| <= T times its scale, the largest of\n"
-"                       |R| at the predictor, |p_k| and dt |F| in the M^-1 norm (default 1e-12)\n"
-"      --newton-max N   variational: Newton iterations per step at most (default 50)\n"
-"      --krylov-tol T   variational: relative residual of each linear solve (default 1e-13)\n"
-"      --jacobian symmetric|full\n"
-"                       variational: the Newton matrix without (symmetric, default: conjugate\n"
-"                       gradients, as seed 004) or with (full: BiCGSTAB) the normal dashpots'\n"
-"                       position Jacobian alpha h/2 dQ/dq (equations.md §3.2), which makes\n"
-"                       Newton quadratic again on damped contacts at alpha 0.5 (setting\n"
-"                       variational.full_jacobian)\n"
-"      --gravity GX,GY,GZ  gravitational acceleration, m/s^2 (default 0,0,0)\n"
+"Integrator:\n",
+"@integrator",
 "\n"
-"Contact law (a normal, a tangential and a damping sub-model):\n"
-"      --normal hooke|hertz|dmt|jkr\n"
-"                       hooke: F = kn delta; hertz (default): F = 4/3 E* sqrt(R*) delta^(3/2)\n"
-"                       dmt, jkr: adhesion from the materials' surface_energy (dem-pack\n"
-"                       --surface-energy, J/m^2), taken as the pair's work of adhesion gamma\n"
-"                       (two materials: sqrt(g_i g_j)); pull-off force 2 pi gamma R* (dmt)\n"
-"                       and 3/2 pi gamma R* (jkr). dmt (Derjaguin-Muller-Toporov): Hertz\n"
-"                       minus 2 pi gamma R* while delta > 0. jkr (Johnson-Kendall-Roberts):\n"
-"                       delta = a^2/R* - sqrt(2 pi gamma a/E*), F = 4 E* a^3/(3 R*) -\n"
-"                       sqrt(8 pi gamma E* a^3) in the contact radius a; a contact forms at\n"
-"                       delta = 0 and its neck holds until delta_c = -3 a_c^2/R*, a_c^3 =\n"
-"                       pi gamma R*^2/(8 E*) (the energy lost as necks form and break is in\n"
-"                       work_law). Both: tangential stiffness 8 G* a, Coulomb cap\n"
-"                       mu |F_n + 2 F_pulloff| (as LAMMPS); --tangential history or none.\n"
-"                       Example: dem-pack ... --young 1e7 --surface-energy 0.5 | dem-step\n"
-"                       --normal jkr -n 20000 --dt 1e-6 > sticky.dem\n"
-"      --kn KN          hooke stiffness, N/m (sets --kn-from given)\n"
-"      --kn-from hertz|yade|overlap\n"
-"                       derive hooke's kn per pair from the materials: hertz (default): the\n"
-"                       collision lasts as long as a Hertzian one at --vc (Vyas et al. eq 1);\n"
-"                       yade: springs in series K_i = E_i 2 r_i; overlap: the overlap at --vc\n"
-"                       is --max-overlap of the smaller diameter (Vyas et al. eq 27)\n"
-"      --vc V           characteristic impact velocity, m/s (default 1)\n"
-"      --max-overlap F  fraction of the smaller diameter (default 0.001)\n"
-"      --tangential none|history|incremental|kuhn\n"
-"                       history (default): a tangential spring with history, capped by\n"
-"                       Coulomb friction mu |Fn| (the spring is reset to the cap); its\n"
-"                       stiffness is --kt or kn 4G*/E* with hooke, Mindlin's 8 G* a with hertz\n"
-"                       (a = sqrt(R* delta)). Its force is -S_t xi, the total stretch xi times\n"
-"                       the stiffness of the current overlap (LAMMPS' mindlin): with hertz it\n"
-"                       goes to zero as the overlap closes.\n"
-"                       incremental: the spring's force is the history, f_s += -S_t v_t dt with\n"
-"                       S_t of the current overlap (Hanley eq 10; LAMMPS' mindlin/force, Yade's\n"
-"                       Hertz-Mindlin), so it survives unloading; rotated, twirled and capped\n"
-"                       like history. With hooke it is the history law (to round-off).\n"
-"                       A frame of one continues with the other, each contact keeping its\n"
-"                       force (f_s = -S_t xi).\n"
-"                       kuhn: Kuhn's refined linear-frictional contact (seed 003; needs\n"
-"                       --normal hooke): the same spring and limit, resolved within the step -\n"
-"                       a fresh contact counts only the movement after it touched (eqs 7-8),\n"
-"                       sliding starts where the force meets the limit (eqs 9-14), a sliding\n"
-"                       force turns towards the movement as it goes (eqs 16-19, closed form),\n"
-"                       the force carried and twirled with the pair (eqs 22-23, --carry); its\n"
-"                       friction is the law's exact work (README: Kuhn's contact)\n"
-"      --carry exact|rescale|project|project-only|none\n"
-"                       how a tangential history is carried onto the new contact plane each\n"
-"                       step (setting model.carry; lib/laws/carry.h): exact (default): the\n"
-"                       smallest rotation of the old plane onto the new, then the twirl with the\n"
-"                       pair's spin (seed 003 eq 23): a loaded assembly turned rigidly keeps its\n"
-"                       stress to second order in the step's turn; rescale: projection with the\n"
-"                       size restored, then the twirl (LAMMPS, Hanley eq 8: first order);\n"
-"                       project: projection (seed 003 eq 22) and twirl; project-only: no twirl;\n"
-"                       none: neither. The last three show what the adjustments do (seed 003\n"
-"                       Fig. 6); they are not for production runs.\n"
-"      --kt KT          hooke tangential stiffness, N/m (default: derived)\n"
-"      --damping none|viscous|restitution\n"
-"                       restitution (default): dashpots that reproduce each pair's coefficient\n"
-"                       of restitution for any sizes (Vyas et al. eqs 31-32), the tangential\n"
-"                       one with the same damping ratio; viscous: --gamma-n, --gamma-t\n"
-"      --gamma-n G, --gamma-t G   viscous damping coefficients, kg/s\n"
-"                       Pair properties: E*, G* from both materials; friction and restitution\n"
-"                       of a pair are the smaller of the two materials' values.\n"
+"Contact law (a normal, a tangential and a damping sub-model):\n",
+"@contact",
 "\n"
-"Rolling and twisting resistance (a couple at each contact; off by default; README):\n"
-"      --rolling none|sds|epsd\n"
-"                       sds: Luding's spring-dashpot-slider on the rolling displacement xi_r\n"
-"                       (rate R* (w_i - w_j) x n, carried like the tangential spring), force\n"
-"                       F_r = -k_r xi_r - c_r v_r capped at mu_r Fn, couple R* n x F_r (LAMMPS'\n"
-"                       rolling sds); epsd: Ai et al. 2011's elastic-plastic spring-dashpot, the\n"
-"                       spring's moment capped at mu_r R* Fn, no dashpot at the cap. mu_r: the\n"
-"                       materials' rolling_friction (the smaller of a pair's). On a plane a\n"
-"                       rolling sphere decelerates at 5 mu_r g / 7.\n"
-"      --rolling-stiffness A  k_theta = A S_t R*^2, N m/rad (S_t the tangential\n"
-"                       stiffness; default 2, Iwashita & Oda and Yade; Ai et al.'s own choice\n"
-"                       2.25 kn mu_r^2 R*^2 is A = 2.25 mu_r^2 kn / S_t)\n"
-"      --rolling-damping B   fraction of the critical rolling damping 2 sqrt(I_r k_theta)\n"
-"                       (default 0.3, Ai et al.)\n"
-"      --twisting none|sds|marshall\n"
-"                       sds: spring-dashpot-slider on the twist angle (rate (w_i - w_j).n),\n"
-"                       k_o = --twisting-stiffness S_t R*^2 (default 0.5), dashpot\n"
-"                       --twisting-damping of critical (default 0.3), cap mu_o R* Fn with mu_o\n"
-"                       the materials' twisting_friction; marshall: Marshall 2009, everything\n"
-"                       from the tangential law and a = sqrt(R* delta): k_o = S_t a^2/2,\n"
-"                       c_o = eta_t a^2/2, cap (2/3) a mu Fn\n"
-"      --twisting-stiffness A, --twisting-damping B   (sds)\n"
-"                       Both need a tangential spring (not --tangential none). Their springs'\n"
-"                       energy is elastic energy; what they dissipate is ediss_rolling and\n"
-"                       ediss_twisting (dem-energy). A material parameter the chosen models\n"
-"                       do not use (rolling_friction with --rolling none, ...) is warned about.\n"
+"Rolling and twisting resistance (a couple at each contact; off by default; README):\n",
+"@rolling",
+"  A material parameter the chosen models do not use (rolling_friction with --rolling none,\n"
+"  ...) is warned about, and so is an option they do not use (--kn with --normal hertz, ...).\n"
 "\n"
-"Other dissipation:\n"
-"      --local-damping C   Cundall's local damping coefficient in [0, 1) (default 0)\n"
-"      --local-damping-form hanley|yade\n"
-"                       hanley: F - C |F| sgn(v) per component (Hanley eq 21); yade: sign of\n"
-"                       F (v + a dt/2) (Yade DEM formulation eq 1.9)\n"
-"      --drag GD        multiply the half-step velocity by GD in (0, 1] every step (Hanley\n"
-"                       eq 25); terminal velocity g dt / (1 - GD)\n"
-"      --ignore A:B[,A:B...]\n"
-"                       particles of group A do not interact with those of group B (groups\n"
-"                       1..32 are the bits of the particles' group field)\n"
-"      --skin S         neighbour-list skin, m (default 0.2 of the smallest radius)\n"
-"      --neighbor auto|bin|multi\n"
-"                       the neighbour search (setting neighbor.grid): bin, one grid of cells\n"
-"                       2 r_max + skin wide; multi, a hierarchy of grids, one per size class\n"
-"                       (Ogarko and Luding 2012, LAMMPS' neighbor multi), each pair searched\n"
-"                       from its smaller sphere's level in that level and the coarser ones, so a\n"
-"                       fine tests only the spheres near it; auto (default): multi when the\n"
-"                       largest radius exceeds 3 times the smallest. Both find the same pairs:\n"
-"                       results are the same bits with either (and any --threads)\n"
-"      --level-ratio Q  multi's levels (setting neighbor.level_ratio): level L holds the radii in\n"
-"                       (r_max/Q^(L+1), r_max/Q^L], empty levels dropped (default 2: a\n"
-"                       bidisperse system gets two levels at any size ratio)\n"
+"Other dissipation, interactions and the neighbour search:\n",
+"@other",
 "      --wall-velocity K=VX,VY,VZ\n"
 "                       set the velocity of wall K (0-based, as dem-probe lists them), m/s\n"
 "\n"
@@ -229,12 +102,8 @@ static const char usage_text[] =
 "                       stress-controlled diagonal component named here becomes a rate.\n"
 "      --cell-stress II=S[,II=S...]\n"
 "                       servo the normal stress sigma_ii to S, Pa (xx, yy, zz; compression > 0)\n"
-"      --cell-still     L = 0 and no servo (before --cell-rate and --cell-stress are applied)\n"
-"      --cell-gain G    the servo's gain, 1/(Pa s) (setting cell.gain; default 0: max-rate /\n"
-"                       the largest target, full rate at an error as large as the target)\n"
-"      --cell-max-rate R  the servo's largest strain rate, 1/s (setting cell.max_rate; default\n"
-"                       0: quasi-static, an inertial number of 1e-3: 1e-3 / (d sqrt(rho/p)),\n"
-"                       d the mean diameter, rho the density, p the mean target)\n"
+"      --cell-still     L = 0 and no servo (before --cell-rate and --cell-stress are applied)\n",
+"@cell",
 "      --cell-reset-strain\n"
 "                       F = I: strains (dem-stress, --until strain) count from this frame\n"
 "      --cell-log FILE  write the L of every step to FILE (TSV: step, l11..l33 [1/s]; step:\n"
@@ -314,8 +183,9 @@ static const char usage_text[] =
 "Progress is shown on standard error when it is a terminal. SIGINT or SIGTERM: the current\n"
 "step is finished, a last complete frame is written, and the exit status is 130 (SIGINT) or\n"
 "143 (SIGTERM).\n"
-"Exit status: 0 success; 1 bad input or a failed run; 2 bad usage; 130/143 interrupted.\n";
+"Exit status: 0 success; 1 bad input or a failed run; 2 bad usage; 130/143 interrupted.\n",
 
+NULL};
 struct cmdline {
     long long steps;       /* -1: not given */
     double run_time;       /* < 0: not given */
@@ -326,22 +196,14 @@ struct cmdline {
     int quiet, verbose;
     const char *input;
     const char *output;    /* -o FILE (NULL: standard output) */
-    /* setting overrides: applied to the frame's settings */
-    const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore, *carry, *neighbor;
-    const char *rolling, *twisting;
-    int has_kr, has_eta_r, has_ko, has_eta_o;
-    double kr, eta_r, ko, eta_o;
-    int has_gravity, has_kn, has_kt, has_vc, has_max_overlap, has_gamma_n, has_gamma_t, has_local, has_drag, has_skin;
-    int has_level_ratio;
-    double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin, level_ratio;
+    cli_settings_given set; /* the settings' options (lib/laws/settings.c), applied to the frame's settings */
     char **wall_velocity;
     int nwall_velocity;
     dem_sim_limits limits; /* --stop-overlap, --stop-move */
     double stop_dt;        /* --stop-dt: refuse dt > stop_dt tc (0: off) */
     int exact;             /* 1: --exact, -1: --no-exact, 0: as the frame says */
     char **cell_rate, **cell_stress;
-    int ncell_rate, ncell_stress, cell_still, cell_reset, has_cell_gain, has_cell_max_rate;
-    double cell_gain, cell_max_rate;
+    int ncell_rate, ncell_stress, cell_still, cell_reset;
     const char *cell_log;
     unsigned until;        /* UNTIL_* bits: every condition given must hold at once */
     const char *until_arg[4]; /* as given, in order (the names in meta.stop) */
@@ -351,21 +213,16 @@ struct cmdline {
     double stress_tol, unbalanced;
     double quantum;        /* --exact=Q, m (0: the frame's or the default) */
     int minimize;          /* --minimize */
-    int has_alpha, has_newton_tol, has_newton_max, has_krylov_tol, jacobian; /* jacobian: 0 not given, 1 symmetric, 2 full */
-    double alpha, newton_tol, newton_max, krylov_tol;
     double ftol;           /* --ftol, N (< 0: not given) */
     long long max_iter;    /* --max-iter */
 };
 
+/* The run's own options; the settings' options are numbered from CLI_SETTING_OPT (cli.h). */
 enum {
-    OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_INTEGRATOR, OPT_GRAVITY, OPT_NORMAL, OPT_KN,
-    OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
-    OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
-    OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
-    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
-    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL, OPT_JACOBIAN,
-    OPT_NEIGHBOR, OPT_LEVEL_RATIO,
-    OPT_ROLLING, OPT_TWISTING, OPT_KR, OPT_ETA_R, OPT_KO, OPT_ETA_O
+    OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
+    OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL,
+    OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
+    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -402,41 +259,29 @@ static void parse_until(struct cmdline *c, const char *u)
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
-    static const struct option opts[] = {
+    static const struct option run_opts[] = {
         {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
         {"output", required_argument, 0, 'o'},
         {"dt", required_argument, 0, OPT_DT}, {"every", required_argument, 0, OPT_EVERY},
         {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
-        {"integrator", required_argument, 0, OPT_INTEGRATOR}, {"gravity", required_argument, 0, OPT_GRAVITY},
-        {"normal", required_argument, 0, OPT_NORMAL}, {"kn", required_argument, 0, OPT_KN},
-        {"kn-from", required_argument, 0, OPT_KN_FROM}, {"vc", required_argument, 0, OPT_VC},
-        {"max-overlap", required_argument, 0, OPT_MAX_OVERLAP}, {"tangential", required_argument, 0, OPT_TANGENTIAL},
-        {"kt", required_argument, 0, OPT_KT}, {"damping", required_argument, 0, OPT_DAMPING},
-        {"gamma-n", required_argument, 0, OPT_GAMMA_N}, {"gamma-t", required_argument, 0, OPT_GAMMA_T},
-        {"local-damping", required_argument, 0, OPT_LOCAL}, {"local-damping-form", required_argument, 0, OPT_LOCAL_FORM},
-        {"carry", required_argument, 0, OPT_CARRY},
-        {"drag", required_argument, 0, OPT_DRAG}, {"ignore", required_argument, 0, OPT_IGNORE},
-        {"skin", required_argument, 0, OPT_SKIN}, {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
+        {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
         {"exact", optional_argument, 0, OPT_EXACT}, {"no-exact", no_argument, 0, OPT_NO_EXACT},
         {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
         {"stop-dt", required_argument, 0, OPT_STOP_DT},
         {"cell-rate", required_argument, 0, OPT_CELL_RATE}, {"cell-stress", required_argument, 0, OPT_CELL_STRESS},
-        {"cell-still", no_argument, 0, OPT_CELL_STILL}, {"cell-gain", required_argument, 0, OPT_CELL_GAIN},
-        {"cell-max-rate", required_argument, 0, OPT_CELL_MAX_RATE}, {"cell-reset-strain", no_argument, 0, OPT_CELL_RESET},
+        {"cell-still", no_argument, 0, OPT_CELL_STILL}, {"cell-reset-strain", no_argument, 0, OPT_CELL_RESET},
         {"cell-log", required_argument, 0, OPT_CELL_LOG}, {"until", required_argument, 0, OPT_UNTIL},
         {"stress-tol", required_argument, 0, OPT_STRESS_TOL}, {"unbalanced", required_argument, 0, OPT_UNBALANCED},
         {"every-time", required_argument, 0, OPT_EVERY_TIME},
         {"minimize", no_argument, 0, OPT_MINIMIZE}, {"ftol", required_argument, 0, OPT_FTOL},
-        {"max-iter", required_argument, 0, OPT_MAX_ITER},
-        {"alpha", required_argument, 0, OPT_ALPHA}, {"newton-tol", required_argument, 0, OPT_NEWTON_TOL},
-        {"newton-max", required_argument, 0, OPT_NEWTON_MAX}, {"krylov-tol", required_argument, 0, OPT_KRYLOV_TOL},
-        {"jacobian", required_argument, 0, OPT_JACOBIAN},
-        {"neighbor", required_argument, 0, OPT_NEIGHBOR}, {"level-ratio", required_argument, 0, OPT_LEVEL_RATIO},
-        {"rolling", required_argument, 0, OPT_ROLLING}, {"twisting", required_argument, 0, OPT_TWISTING},
-        {"rolling-stiffness", required_argument, 0, OPT_KR}, {"rolling-damping", required_argument, 0, OPT_ETA_R},
-        {"twisting-stiffness", required_argument, 0, OPT_KO}, {"twisting-damping", required_argument, 0, OPT_ETA_O},
-        {0, 0, 0, 0}};
+        {"max-iter", required_argument, 0, OPT_MAX_ITER}};
+    /* the run's options, then one per setting (lib/laws/settings.c), then the end row */
+    static struct option opts[sizeof run_opts / sizeof run_opts[0] + CLI_SETTINGS_MAX + 1];
+    int nopts = (int)(sizeof run_opts / sizeof run_opts[0]);
+    memcpy(opts, run_opts, sizeof run_opts);
+    cli_setting_options(opts, &nopts, (int)(sizeof opts / sizeof opts[0]) - 1);
+    opts[nopts] = (struct option){0, 0, 0, 0};
     memset(c, 0, sizeof *c);
     c->steps = -1;
     c->run_time = -1.0;
@@ -472,39 +317,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case 'q': c->quiet = 1; break;
         case 'v': c->verbose = 1; break;
         case 'o': c->output = optarg; break;
-        case 'h': cli_help(usage_text);
-        case OPT_INTEGRATOR: c->integrator = optarg; break;
-        case OPT_GRAVITY:
-            cli_doubles("--gravity", optarg, c->gravity, 3);
-            c->has_gravity = 1;
-            for (int k = 0; k < 3; k++)
-                if (!(fabs(c->gravity[k]) <= DEM_GRAVITY_MAX) || hypot(hypot(c->gravity[0], c->gravity[1]), c->gravity[2]) > DEM_GRAVITY_MAX)
-                    cli_usage("--gravity: '%s' is beyond %g m/s^2 in magnitude", optarg, DEM_GRAVITY_MAX);
-            break;
-        case OPT_NORMAL: c->normal = optarg; break;
-        case OPT_KN: c->kn = cli_double("--kn", optarg); c->has_kn = 1; break;
-        case OPT_KN_FROM: c->kn_from = optarg; break;
-        case OPT_VC: c->vc = cli_double("--vc", optarg); c->has_vc = 1; break;
-        case OPT_MAX_OVERLAP: c->max_overlap = cli_double("--max-overlap", optarg); c->has_max_overlap = 1; break;
-        case OPT_TANGENTIAL: c->tangential = optarg; break;
-        case OPT_KT: c->kt = cli_double("--kt", optarg); c->has_kt = 1; break;
-        case OPT_DAMPING: c->damping = optarg; break;
-        case OPT_GAMMA_N: c->gamma_n = cli_double("--gamma-n", optarg); c->has_gamma_n = 1; break;
-        case OPT_GAMMA_T: c->gamma_t = cli_double("--gamma-t", optarg); c->has_gamma_t = 1; break;
-        case OPT_LOCAL: c->local = cli_double("--local-damping", optarg); c->has_local = 1; break;
-        case OPT_LOCAL_FORM: c->local_form = optarg; break;
-        case OPT_CARRY: c->carry = optarg; break;
-        case OPT_ROLLING: c->rolling = optarg; break;
-        case OPT_TWISTING: c->twisting = optarg; break;
-        case OPT_KR: c->kr = cli_double("--rolling-stiffness", optarg); c->has_kr = 1; break;
-        case OPT_ETA_R: c->eta_r = cli_double("--rolling-damping", optarg); c->has_eta_r = 1; break;
-        case OPT_KO: c->ko = cli_double("--twisting-stiffness", optarg); c->has_ko = 1; break;
-        case OPT_ETA_O: c->eta_o = cli_double("--twisting-damping", optarg); c->has_eta_o = 1; break;
-        case OPT_DRAG: c->drag = cli_double("--drag", optarg); c->has_drag = 1; break;
-        case OPT_IGNORE: c->ignore = optarg; break;
-        case OPT_SKIN: c->skin = cli_double("--skin", optarg); c->has_skin = 1; break;
-        case OPT_NEIGHBOR: c->neighbor = optarg; break;
-        case OPT_LEVEL_RATIO: c->level_ratio = cli_double("--level-ratio", optarg); c->has_level_ratio = 1; break;
+        case 'h': cli_help_parts(usage_parts);
         case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
         case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
         case OPT_NO_EXACT: c->exact = -1; break;
@@ -514,8 +327,6 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_CELL_RATE: c->cell_rate[c->ncell_rate++] = optarg; break;
         case OPT_CELL_STRESS: c->cell_stress[c->ncell_stress++] = optarg; break;
         case OPT_CELL_STILL: c->cell_still = 1; break;
-        case OPT_CELL_GAIN: c->cell_gain = cli_nonneg("--cell-gain", optarg); c->has_cell_gain = 1; break;
-        case OPT_CELL_MAX_RATE: c->cell_max_rate = cli_nonneg("--cell-max-rate", optarg); c->has_cell_max_rate = 1; break;
         case OPT_CELL_RESET: c->cell_reset = 1; break;
         case OPT_CELL_LOG: c->cell_log = optarg; break;
         case OPT_UNTIL: parse_until(c, optarg); break;
@@ -526,20 +337,10 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_STRESS_TOL: c->stress_tol = cli_nonneg("--stress-tol", optarg); break;
         case OPT_UNBALANCED: c->unbalanced = cli_nonneg("--unbalanced", optarg); break;
         case OPT_MINIMIZE: c->minimize = 1; break;
-        case OPT_ALPHA: c->alpha = cli_double("--alpha", optarg); c->has_alpha = 1;
-            if (c->alpha != 0.0 && c->alpha != 0.5) cli_usage("--alpha: %s is neither 0 (first order) nor 0.5 (second order)", optarg);
-            break;
-        case OPT_NEWTON_TOL: c->newton_tol = cli_double("--newton-tol", optarg); c->has_newton_tol = 1; break;
-        case OPT_NEWTON_MAX: c->newton_max = (double)cli_int("--newton-max", optarg, 1, 1000000); c->has_newton_max = 1; break;
-        case OPT_KRYLOV_TOL: c->krylov_tol = cli_double("--krylov-tol", optarg); c->has_krylov_tol = 1; break;
-        case OPT_JACOBIAN:
-            if (strcmp(optarg, "symmetric") == 0) c->jacobian = 1;
-            else if (strcmp(optarg, "full") == 0) c->jacobian = 2;
-            else cli_usage("--jacobian: unknown '%s' (symmetric, full)", optarg);
-            break;
         case OPT_FTOL: c->ftol = cli_nonneg("--ftol", optarg); break;
         case OPT_MAX_ITER: c->max_iter = cli_int("--max-iter", optarg, 1, 1000000000000LL); break;
-        default: cli_bad_option(ch, argv);
+        default:
+            if (!cli_setting_arg(&c->set, ch, optarg)) cli_bad_option_of(ch, argv, opts);
         }
     }
     if (optind < argc) c->input = argv[optind++];
@@ -553,7 +354,8 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         cli_usage("%s applies to --minimize only", c->ftol >= 0.0 ? "--ftol" : "--max-iter");
     }
     if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
-    if (c->has_kn && c->kn_from) cli_usage("--kn and --kn-from exclude each other");
+    if (cli_setting_given(&c->set, "model.kn") && cli_setting_given(&c->set, "model.kn_from"))
+        cli_usage("--kn and --kn-from exclude each other");
     if (c->every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
     if (c->quiet && c->verbose) cli_usage("-q/--quiet and -v/--verbose exclude each other");
 }
@@ -566,105 +368,6 @@ static void adhesion_note(const dem_settings *st, const dem_system *s)
         if (s->materials[k].surface_energy > 0.0) return;
     fprintf(stderr, "dem-step: warning: --normal %s, but every material has surface_energy 0: no adhesion, the law is Hertz's "
                     "(set it with dem-pack --surface-energy or --set-material)\n", dem_normal_models[st->normal]->name);
-}
-
-/* Settings: the frame's, then the command line's. Errors in values are usage errors. */
-static void apply_overrides(const struct cmdline *c, dem_settings *st)
-{
-    dem_error err;
-    dem_system tmp;
-    dem_system_init(&tmp);
-    char names[128];
-    if (c->integrator) {
-        if (strcmp(c->integrator, "vv") == 0) st->integrator = DEM_INTEGRATOR_VV;
-        else if (strcmp(c->integrator, "vv-improved") == 0) st->integrator = DEM_INTEGRATOR_VV_IMPROVED;
-        else if (strcmp(c->integrator, "variational") == 0) st->integrator = DEM_INTEGRATOR_VARIATIONAL;
-        else cli_usage("--integrator: unknown '%s' (vv, vv-improved, variational)", c->integrator);
-    }
-    if ((c->has_alpha || c->has_newton_tol || c->has_newton_max || c->has_krylov_tol || c->jacobian) && st->integrator != DEM_INTEGRATOR_VARIATIONAL)
-        cli_usage("%s applies to --integrator variational (the frame's integrator is %s)",
-                  c->has_alpha ? "--alpha" : c->has_newton_tol ? "--newton-tol" : c->has_newton_max ? "--newton-max" : c->has_krylov_tol ? "--krylov-tol" : "--jacobian",
-                  st->integrator == DEM_INTEGRATOR_VV ? "vv" : "vv-improved");
-    if (c->has_alpha) st->vi_alpha = c->alpha;
-    if (c->jacobian) st->vi_full_jacobian = c->jacobian == 2;
-    if (c->has_newton_tol) {
-        if (!(c->newton_tol > 0.0 && c->newton_tol < 1.0)) cli_usage("--newton-tol: %g must lie in (0, 1)", c->newton_tol);
-        st->vi_newton_tol = c->newton_tol;
-    }
-    if (c->has_newton_max) st->vi_newton_max = c->newton_max;
-    if (c->has_krylov_tol) {
-        if (!(c->krylov_tol > 0.0 && c->krylov_tol < 1.0)) cli_usage("--krylov-tol: %g must lie in (0, 1)", c->krylov_tol);
-        st->vi_krylov_tol = c->krylov_tol;
-    }
-    if (c->has_gravity) st->gravity = dem_v3(c->gravity[0], c->gravity[1], c->gravity[2]);
-    if (c->normal && (st->normal = dem_normal_find(c->normal)) < 0) {
-        dem_model_names(names, sizeof names, 0);
-        cli_usage("--normal: unknown '%s' (%s)", c->normal, names);
-    }
-    if (c->tangential && (st->tangential = dem_tangential_find(c->tangential)) < 0) {
-        dem_model_names(names, sizeof names, 2);
-        cli_usage("--tangential: unknown '%s' (%s)", c->tangential, names);
-    }
-    if (c->damping && (st->damping = dem_damping_find(c->damping)) < 0) {
-        dem_model_names(names, sizeof names, 1);
-        cli_usage("--damping: unknown '%s' (%s)", c->damping, names);
-    }
-    if (c->has_kn) { st->kn = c->kn; st->kn_rule = DEM_KN_GIVEN; }
-    if (c->kn_from) {
-        if (strcmp(c->kn_from, "hertz") == 0) st->kn_rule = DEM_KN_HERTZ;
-        else if (strcmp(c->kn_from, "yade") == 0) st->kn_rule = DEM_KN_YADE;
-        else if (strcmp(c->kn_from, "overlap") == 0) st->kn_rule = DEM_KN_OVERLAP;
-        else cli_usage("--kn-from: unknown '%s' (hertz, yade, overlap)", c->kn_from);
-    }
-    if (c->carry) {
-        int k = dem_carry_find(c->carry);
-        if (k < 0) cli_usage("--carry: unknown '%s' (" DEM_CARRY_NAMES ")", c->carry);
-        st->carry = (dem_carry)k;
-    }
-    if (c->rolling && (st->rolling = dem_rolling_find(c->rolling)) < 0) {
-        dem_model_names(names, sizeof names, 3);
-        cli_usage("--rolling: unknown '%s' (%s)", c->rolling, names);
-    }
-    if (c->twisting && (st->twisting = dem_twisting_find(c->twisting)) < 0) {
-        dem_model_names(names, sizeof names, 4);
-        cli_usage("--twisting: unknown '%s' (%s)", c->twisting, names);
-    }
-    /* a parameter given is never ignored: the chosen models must use it */
-    if ((c->has_kr || c->has_eta_r) && !dem_rolling_models[st->rolling]->parameters)
-        cli_usage("--rolling-%s: --rolling %s has no such parameter (sds and epsd have)", c->has_kr ? "stiffness" : "damping",
-                  dem_rolling_models[st->rolling]->name);
-    if ((c->has_ko || c->has_eta_o) && !dem_twisting_models[st->twisting]->parameters)
-        cli_usage("--twisting-%s: --twisting %s has no such parameter (sds has; marshall takes them from the tangential law)",
-                  c->has_ko ? "stiffness" : "damping", dem_twisting_models[st->twisting]->name);
-    if (c->has_kr) st->rolling_stiffness = c->kr;
-    if (c->has_eta_r) st->rolling_damping = c->eta_r;
-    if (c->has_ko) st->twisting_stiffness = c->ko;
-    if (c->has_eta_o) st->twisting_damping = c->eta_o;
-    if (c->has_kt) st->kt = c->kt;
-    if (c->has_vc) st->vc = c->vc;
-    if (c->has_max_overlap) st->max_overlap = c->max_overlap;
-    if (c->has_gamma_n) st->gamma_n = c->gamma_n;
-    if (c->has_gamma_t) st->gamma_t = c->gamma_t;
-    if (c->has_local) st->local_damping = c->local;
-    if (c->local_form) {
-        if (strcmp(c->local_form, "hanley") == 0) st->local_form = DEM_LOCAL_HANLEY;
-        else if (strcmp(c->local_form, "yade") == 0) st->local_form = DEM_LOCAL_YADE;
-        else cli_usage("--local-damping-form: unknown '%s' (hanley, yade)", c->local_form);
-    }
-    if (c->has_drag) st->drag = c->drag;
-    if (c->has_skin) st->skin = c->skin;
-    if (c->neighbor) {
-        int g = dem_neighbor_grid_find(c->neighbor);
-        if (g < 0) cli_usage("--neighbor: unknown '%s' (" DEM_NEIGHBOR_GRID_NAMES ")", c->neighbor);
-        st->grid = (dem_neighbor_grid)g;
-    }
-    if (c->has_level_ratio) st->level_ratio = c->level_ratio;
-    if (c->has_cell_gain) st->cell_gain = c->cell_gain;
-    if (c->has_cell_max_rate) st->cell_max_rate = c->cell_max_rate;
-    if (c->ignore && dem_settings_parse_ignore(st, c->ignore, &err)) cli_usage_err("--ignore", &err);
-    /* validate the combination through the same checks a frame gets */
-    if (dem_settings_write(st, &tmp, &err)) cli_usage("%s", err.msg);
-    dem_system_free(&tmp);
 }
 
 static void apply_wall_velocities(const struct cmdline *c, dem_system *s)
@@ -996,11 +699,11 @@ static void minimize(const struct cmdline *c, dem_sim *sim)
 
 /* No material parameter is inert without a message (issue 19): each one the chosen sub-models
  * do not use, by name (lib/laws/rolling.h). */
-static void warn_inert(const dem_settings *st, const dem_system *s, int quiet)
+static void warn_inert(const dem_settings *st, const dem_system *s)
 {
     dem_inert_parameter list[8];
     int n = dem_inert_parameters(st, s->materials, s->nmaterials, list, 8);
-    for (int k = 0; k < n && !quiet; k++) {
+    for (int k = 0; k < n; k++) { /* a warning: -q does not silence it */
         const char *opt = strcmp(list[k].setting, "model.rolling") == 0 ? "--rolling"
                         : strcmp(list[k].setting, "model.twisting") == 0 ? "--twisting"
                         : strcmp(list[k].setting, "model.tangential") == 0 ? "--tangential"
@@ -1010,29 +713,6 @@ static void warn_inert(const dem_settings *st, const dem_system *s, int quiet)
                  strcmp(opt, "--normal") == 0 ? " (only --normal dmt or jkr use it)"
                  : strcmp(list[k].model, "marshall") == 0 ? " (marshall takes its limit from the friction)" : "");
     }
-}
-
-/* An option given that the chosen sub-models do not use is said, by name (issue 19: nothing
- * accepted is silently ignored). */
-static void warn_inert_options(const struct cmdline *c, const dem_settings *st, int quiet)
-{
-    if (quiet) return;
-    const char *normal = dem_normal_models[st->normal]->name, *damping = dem_damping_models[st->damping]->name;
-    int hooke = st->normal == DEM_NORMAL_HOOKE;
-    if ((c->has_kn || c->kn_from || c->has_kt) && !hooke)
-        cli_warn("%s: only --normal hooke uses it, and --normal is %s: it has no effect", c->has_kn ? "--kn" : c->kn_from ? "--kn-from" : "--kt",
-                 normal);
-    if ((c->has_gamma_n || c->has_gamma_t) && strcmp(damping, "viscous") != 0)
-        cli_warn("%s: only --damping viscous uses it, and --damping is %s: it has no effect", c->has_gamma_n ? "--gamma-n" : "--gamma-t",
-                 damping);
-    if (c->has_max_overlap && !(hooke && st->kn_rule == DEM_KN_OVERLAP))
-        cli_warn("--max-overlap: only --normal hooke --kn-from overlap uses it: it has no effect");
-    if (c->has_vc && hooke && (st->kn_rule == DEM_KN_GIVEN || st->kn_rule == DEM_KN_YADE))
-        cli_warn("--vc: neither --normal hooke's kn (given or --kn-from yade) nor anything else uses it: it has no effect");
-    if (c->local_form && st->local_damping == 0.0)
-        cli_warn("--local-damping-form: there is no local damping (--local-damping 0): it has no effect");
-    if (c->carry && !dem_tangential_models[st->tangential]->uses_history && !dem_roll_on(st))
-        cli_warn("--carry: --tangential %s has no history to carry: it has no effect", dem_tangential_models[st->tangential]->name);
 }
 
 int main(int argc, char **argv)
@@ -1046,9 +726,8 @@ int main(int argc, char **argv)
     cli_read_last_frame(c.input, &s);
     dem_settings st;
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
-    apply_overrides(&c, &st);
-    warn_inert(&st, &s, c.quiet);
-    warn_inert_options(&c, &st, c.quiet);
+    cli_settings_apply(&c.set, &st); /* errors in values are usage errors */
+    warn_inert(&st, &s);
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
     adhesion_note(&st, &s);

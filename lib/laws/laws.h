@@ -175,12 +175,14 @@ extern const dem_tangential_model dem_law_tangential_kuhn; /* seed 003 (tangenti
  * I = int_0^1 (1 - u^(5/2))^(-1/2) du = (2/5) Gamma(2/5) sqrt(pi) / Gamma(9/10) (equations.md §1.1). */
 #define DEM_HERTZ_TC 2.8682656991953315
 
-/* Index of a sub-model by name in its table, or -1. */
-int dem_normal_find(const char *name);
-int dem_damping_find(const char *name);
-int dem_tangential_find(const char *name);
+/* The registry's kinds of sub-model; a setting of type DEM_SETTING_MODEL names one. */
+typedef enum { DEM_MODEL_NORMAL = 0, DEM_MODEL_DAMPING, DEM_MODEL_TANGENTIAL, DEM_MODEL_ROLLING, DEM_MODEL_TWISTING, DEM_MODEL_KINDS } dem_model_kind;
+/* Index of a sub-model by name among those of its kind, or -1; the name of index k; how many. */
+int dem_model_find(int kind, const char *name);
+const char *dem_model_name(int kind, int k);
+int dem_model_count(int kind);
 /* "hooke, hertz" etc., for messages and --help. */
-void dem_model_names(char *buf, unsigned size, int which /* 0 normal, 1 damping, 2 tangential, 3 rolling, 4 twisting */);
+void dem_model_names(char *buf, unsigned size, int kind);
 
 /* Sub-models reference each other only by these names. */
 #define DEM_NORMAL_HOOKE 0

@@ -13,20 +13,6 @@ const dem_resist_model *const dem_twisting_models[] = {&dem_law_twisting_none, &
                                                        &dem_law_twisting_marshall};
 const int dem_twisting_count = (int)(sizeof dem_twisting_models / sizeof dem_twisting_models[0]);
 
-int dem_rolling_find(const char *name)
-{
-    for (int k = 0; k < dem_rolling_count; k++)
-        if (strcmp(dem_rolling_models[k]->name, name) == 0) return k;
-    return -1;
-}
-
-int dem_twisting_find(const char *name)
-{
-    for (int k = 0; k < dem_twisting_count; k++)
-        if (strcmp(dem_twisting_models[k]->name, name) == 0) return k;
-    return -1;
-}
-
 void dem_rolling_slider(const dem_settings *st, const dem_roll_in *in, dem_roll_rec *r, int damped_at_cap)
 {
     const dem_law *law = in->law;
@@ -171,7 +157,7 @@ int dem_inert_parameters(const dem_settings *st, const dem_material *m, size_t n
             setting = "model.tangential";
             model = dem_tangential_models[st->tangential]->name;
         } else { /* only the restitution damping reads it */
-            if (st->damping == dem_damping_find("restitution")) continue;
+            if (st->damping == dem_model_find(DEM_MODEL_DAMPING, "restitution")) continue;
             setting = "model.damping";
             model = dem_damping_models[st->damping]->name;
         }

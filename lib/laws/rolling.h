@@ -118,9 +118,6 @@ static inline uint32_t dem_roll_slot_flags(double v)
 /* Whether the settings have a rolling or twisting model. */
 static inline int dem_roll_on(const dem_settings *st) { return st->rolling != 0 || st->twisting != 0; }
 
-/* Index by name, or -1. */
-int dem_rolling_find(const char *name);
-int dem_twisting_find(const char *name);
 
 /* ---- material parameters the chosen sub-models do not use ----------------------------------
  * For the rule that no accepted parameter is inert without a message: each material parameter

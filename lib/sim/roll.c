@@ -25,7 +25,7 @@ static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp,
     in->mu_o = mr[1];
     in->stt = dem_tangential_models[st->tangential]->stiffness(pp, st->normal, o->delta);
     in->eta_t = 0.0;
-    if (st->twisting == dem_twisting_find("marshall")) {
+    if (st->twisting == dem_model_find(DEM_MODEL_TWISTING, "marshall")) {
         double fe, sn;
         dem_normal_models[st->normal]->eval(pp, o->delta, &fe, &sn);
         const dem_damping_model *dm = dem_damping_models[st->damping];

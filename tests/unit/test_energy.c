@@ -209,9 +209,9 @@ static void test_terms(void)
     CHECK(fabs(e.eel_n - 0.5 * 2e4 * (16e-12 + 9e-12)) < 1e-14 * e.eel_n);
     CHECK(fabs(e.eel_t - 0.5 * 1.5e4 * 2 * xi2) < 1e-14 * e.eel_t);
     /* no tangential spring: no tangential energy; fewer than 3 history slots likewise */
-    st.tangential = dem_tangential_find("none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     CHECK(dem_energy_terms_compute(&s, &st, &e, &err) == DEM_OK && e.eel_t == 0.0);
-    st.tangential = dem_tangential_find("history");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "history");
     s.hist_slots = 0;
     CHECK(dem_energy_terms_compute(&s, &st, &e, &err) == DEM_OK && e.eel_t == 0.0);
 
@@ -397,8 +397,8 @@ static double collision_residual(int normal, double per_tc, double phase, double
     dem_settings st;
     dem_settings_default(&st);
     st.normal = normal;
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     st.vc = 2 * v;
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
@@ -469,7 +469,7 @@ static void test_shadow_rocking(void)
     st.normal = DEM_NORMAL_HOOKE;
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1000;
-    st.damping = dem_damping_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     st.gravity = dem_v3(0, 0, -9.81);
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
@@ -505,8 +505,8 @@ static void test_shadow_cylinder(void)
     st.normal = DEM_NORMAL_HOOKE;
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1000;
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
     dem_sim_estimate_dt(sim, &est);
@@ -540,8 +540,8 @@ static void test_shadow_dome(void)
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1000;
     st.gravity = dem_v3(0, 0, -9.81);
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
     dem_sim_estimate_dt(sim, &est);

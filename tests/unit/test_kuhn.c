@@ -236,8 +236,8 @@ static double fig4_angle(const char *law, int integrator, double move, int steps
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1e5;
     st.kt = 8e4;
-    st.tangential = dem_tangential_find(law);
-    st.damping = dem_damping_find("none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, law);
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     dem_material m = dem_material_default();
     m.friction = 0.5;
     double r = 1e-3, delta = 1e-6, dt = 1e-6, fn = st.kn * delta, l = r - 0.5 * delta;

@@ -37,8 +37,8 @@ static void frictionless(dem_settings *st, int normal)
 {
     dem_settings_default(st);
     st->normal = normal;
-    st->tangential = dem_tangential_find("none");
-    st->damping = dem_damping_find("none");
+    st->tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
+    st->damping = dem_model_find(DEM_MODEL_DAMPING, "none");
 }
 
 static const dem_particle *by_id(const dem_system *s, uint64_t id)
@@ -342,7 +342,7 @@ static void test_exact_limits(void)
     dem_sim_free(sim);
     s.particles[0].omega = dem_v3_zero();
     dem_settings hist = st;
-    hist.tangential = dem_tangential_find("history");
+    hist.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "history");
     sim = dem_sim_new(&s, &hist, 1, &err);
     dem_sim_set_dt(sim, 1e-7);
     CHECK(dem_sim_set_exact(sim, 0x1p-50, &err) == DEM_ERR_VALUE && strstr(err.msg, "torques"));
@@ -367,7 +367,7 @@ static void test_irreversibilities(void)
     CHECK(dem_irreversibilities(&st, &s, buf, sizeof buf) == 4 && strstr(buf, "Coulomb friction") &&
           strstr(buf, "restitution (down to 0.8)") && strstr(buf, "local damping"));
     frictionless(&st, DEM_NORMAL_HOOKE);
-    st.damping = dem_damping_find("viscous");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "viscous");
     CHECK(dem_irreversibilities(&st, &s, buf, sizeof buf) == 0); /* gamma 0: no dashpot */
     st.gamma_n = 1.0;
     CHECK(dem_irreversibilities(&st, &s, buf, sizeof buf) == 1 && strstr(buf, "viscous"));

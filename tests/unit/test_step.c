@@ -104,8 +104,8 @@ static void test_linear_collision(void)
     st.normal = DEM_NORMAL_HOOKE;
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1e5;
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_material m = material(2500, 7e10, 0.25, 0.5, 1.0);
     double r = 1e-3, mass = 4.0 / 3.0 * M_PI * r * r * r * 2500;
     double tc = M_PI * sqrt(0.5 * mass / st.kn); /* seed 001 eq 7 */
@@ -130,8 +130,8 @@ static void test_hertz_duration(void)
 {
     dem_settings st;
     dem_settings_default(&st);
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_material m = material(1000, 2e6 * 2 * 1.2, 0.2, 0.5, 1.0); /* seed 000 §3.2.1: G = 2 MPa, nu = 0.2 */
     double r = 0.005, v = 0.9, mass = 4.0 / 3.0 * M_PI * r * r * r * 1000;
     double estar = 1.0 / (2 * (1 - 0.04) / m.young), mstar = 0.5 * mass, rstar = 0.5 * r;
@@ -152,7 +152,7 @@ static void test_restitution(void)
                 dem_settings_default(&st);
                 st.normal = law == 0 ? DEM_NORMAL_HOOKE : DEM_NORMAL_HERTZ;
                 st.kn_rule = DEM_KN_HERTZ;
-                st.tangential = dem_tangential_find("none");
+                st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
                 dem_material m = material(2500, 7e10, 0.25, 0.5, es[ie]);
                 collision c = collide(&st, &m, 1e-3, 1e-3 * ratios[ir], 0.5, 0.01);
                 double rel = fabs(c.e / es[ie] - 1.0);
@@ -242,8 +242,8 @@ static void test_gas_energy(void)
     }
     dem_settings st;
     dem_settings_default(&st);
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
     dem_sim_estimate_dt(sim, &est);
@@ -284,7 +284,7 @@ static void test_rigid_rotation(int axis)
     dem_vec3 u = axis == 0 ? dem_v3(1, 0, 0) : dem_v3(0, 0, 1), omega = dem_v3_scale(u, rate);
     dem_settings st;
     dem_settings_default(&st);
-    st.damping = dem_damping_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     for (int integ = 0; integ < 2; integ++) {
         st.integrator = integ ? DEM_INTEGRATOR_VV_IMPROVED : DEM_INTEGRATOR_VV;
         double hist[3] = {0, 2e-7, 0}, mass, inertia;
