@@ -104,7 +104,7 @@ typedef struct {
 
 /* The mechanical energies of a frame with settings st (dem_settings_read of the frame). Fails
  * only if a contact names a particle or wall that the frame does not have. */
-dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
+DEM_MUST_CHECK dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
                                     dem_error *err);
 /* E = ekin_t + ekin_r + epot_g + eel_n + eel_t + eel_b + e_shadow: the mechanical energy that velocity
  * Verlet conserves. */
@@ -115,7 +115,7 @@ double dem_energy_dissipated(const dem_system *s);
 /* W: work_walls + work_cell + work_external + work_law. */
 double dem_energy_work(const dem_system *s);
 /* The reference E + D - W - e_ahead of this frame: the e_initial of a budget that starts here. */
-dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err);
+DEM_MUST_CHECK dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err);
 /* ref + W - (E + D) + e_ahead */
 double dem_energy_residual(double ref, const dem_energy_terms *e, const dem_system *s);
 

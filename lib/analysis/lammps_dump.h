@@ -26,7 +26,7 @@
 
 /* One frame: the particles matching sel (NULL: all), in id order (order: an index built for s).
  * A left-handed or degenerate cell is DEM_ERR_VALUE. */
-dem_status dem_lammps_dump_frame(FILE *out, const dem_system *s, const dem_select *sel, const dem_id_index *order,
+DEM_MUST_CHECK dem_status dem_lammps_dump_frame(FILE *out, const dem_system *s, const dem_select *sel, const dem_id_index *order,
                                  dem_error *err);
 
 #endif

@@ -105,13 +105,13 @@ typedef struct {
  * compression positive: a gas of free particles has p = 2/3 E'_kin / V; De Klerk et al. 2022
  * Fig. 12b). ix must be built for s. Fails (DEM_ERR_VALUE) when the frame gives no volume and
  * box is NULL. */
-dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, int kinetic,
+DEM_MUST_CHECK dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, int kinetic,
                                dem_stress *out, dem_error *err);
 
 /* Representative stress of every particle (seed 000 eq 22, compression positive, symmetric
  * part), sig[k] for s->particles[k], with V^p = 4/3 pi r^3. Sum over k of V^p_k sig[k] equals
  * V times the assembly stress (without box, without kinetic part) to round-off. ix built for s. */
-dem_status dem_stress_particles(const dem_system *s, const dem_id_index *ix, dem_mat3 *sig, dem_error *err);
+DEM_MUST_CHECK dem_status dem_stress_particles(const dem_system *s, const dem_id_index *ix, dem_mat3 *sig, dem_error *err);
 
 /* ---- walls ---------------------------------------------------------------------------------- */
 typedef struct {

@@ -142,21 +142,21 @@ void dem_setting_names(const dem_setting *row, const char *sep, char *buf, size_
 /* Set the setting `key` from its text as a user writes it ("hooke", "1e5", "0,0,-9.81"),
  * checking the value against the row's names and bounds (not against the other settings:
  * dem_settings_check). */
-dem_status dem_settings_set(dem_settings *st, const char *key, const char *text, dem_error *err);
+DEM_MUST_CHECK dem_status dem_settings_set(dem_settings *st, const char *key, const char *text, dem_error *err);
 /* Whether the settings' models use row (1), else 0 with why the message (row->uses). */
 int dem_setting_used(const dem_settings *st, const dem_setting *row, char *why, size_t size);
 /* Every value within its row's bounds, and the combinations the models can run (kuhn with
  * hooke, the adhesive laws' tangential models, rolling on a tangential spring). */
-dem_status dem_settings_check(const dem_settings *st, dem_error *err);
+DEM_MUST_CHECK dem_status dem_settings_check(const dem_settings *st, dem_error *err);
 
 /* The defaults: vv-improved, no gravity, hertz + history + restitution damping, vc 1 m/s. */
 void dem_settings_default(dem_settings *st);
 /* Parse the frame's settings; unknown setting keys (not meta.*, not x-*) are refused. */
-dem_status dem_settings_read(dem_settings *st, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_settings_read(dem_settings *st, const dem_system *s, dem_error *err);
 /* Store every setting in the frame's PARM section (replacing the previous values). */
-dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *err);
 /* Parse "2:2,1:3" (group a ignores group b, both ways) into st->ignore; "" clears. */
-dem_status dem_settings_parse_ignore(dem_settings *st, const char *text, dem_error *err);
+DEM_MUST_CHECK dem_status dem_settings_parse_ignore(dem_settings *st, const char *text, dem_error *err);
 /* Whether two particles with group masks ga, gb interact. */
 static inline int dem_groups_interact(const dem_settings *st, uint32_t ga, uint32_t gb)
 {

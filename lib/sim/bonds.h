@@ -18,7 +18,7 @@
 #include "sim/state.h"
 
 /* From the frame's bonds (after particles_load: particle ids to indices). */
-dem_status bonds_load(dem_sim *sim, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status bonds_load(dem_sim *sim, const dem_system *s, dem_error *err);
 void bonds_free(dem_sim *sim);
 /* Particles renumbered: inv[old index] = new index. */
 void bonds_renumber(dem_sim *sim, const uint32_t *inv);

@@ -69,7 +69,7 @@ void cell_inverse(dem_sim *sim);
 double cell_width(const dem_cell *c, int a);
 /* Put centres that left the cell back in, counting images (every step). Fails if a particle
  * went more than 2^30 cells away, or its image counter would pass +-2^30 (never overflows). */
-dem_status cell_wrap(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status cell_wrap(dem_sim *sim, dem_error *err);
 /* Walls move with their velocities by h. */
 void walls_move(dem_sim *sim, double h);
 

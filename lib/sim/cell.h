@@ -38,7 +38,7 @@ void cell_end_step(dem_sim *sim, double p0);
  * the same lattice of images with cell vectors nearer to orthogonal. Images and contact shifts
  * follow, so every contact keeps its history. Returns 1 if it flipped (the neighbour list must be
  * rebuilt). */
-dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err);
+DEM_MUST_CHECK dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err);
 /* The Love-Weber stress of the current forces (Pa, compression positive, symmetric). */
 dem_mat3 cell_stress(dem_sim *sim);
 

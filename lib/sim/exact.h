@@ -11,7 +11,7 @@
 
 #include "sim/state.h"
 
-dem_status exact_alloc(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status exact_alloc(dem_sim *sim, dem_error *err);
 void exact_free(dem_sim *sim);
 /* The half kick of particle a, dt/2 F/m in lattice units, from the contacts evaluated last. */
 void exact_kick(dem_sim *sim, size_t a);
@@ -20,6 +20,6 @@ void exact_half_kick(dem_sim *sim);
 /* X += dir V (seed 000 eq 14; reversed: eq 18); walls move by their lattice velocity. */
 void exact_drift(dem_sim *sim);
 /* After a step: the first particle whose kick, velocity or position left the lattice's range. */
-dem_status exact_range_check(const dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status exact_range_check(const dem_sim *sim, dem_error *err);
 
 #endif

@@ -8,21 +8,21 @@
 
 #include "sim/state.h"
 
-dem_status guard_alloc(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status guard_alloc(dem_sim *sim, dem_error *err);
 void guard_free(dem_sim *sim);
 /* The ranges of the system as built (particles, periodic images, gravity, walls). */
-dem_status guard_check_system(const dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status guard_check_system(const dem_sim *sim, dem_error *err);
 /* Every particle's position, velocity, spin, force and torque finite (else the step and the
  * particle, and the likely cause). */
-dem_status guard_check_finite(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status guard_check_finite(dem_sim *sim, dem_error *err);
 /* After a drift: the largest step of a particle's surface (translation and spin) against
  * lim.move skins; a non-finite velocity or spin. */
-dem_status guard_check_move(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status guard_check_move(dem_sim *sim, dem_error *err);
 /* The periodic cell: every width at least the neighbour cutoff (no particle may reach its own
  * image), det H positive and finite; checked at the start and after every deforming step. */
-dem_status guard_check_cell(const dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status guard_check_cell(const dem_sim *sim, dem_error *err);
 /* After a force evaluation: the pair and wall overlaps flagged by forces.c. */
-dem_status guard_check_overlaps(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status guard_check_overlaps(dem_sim *sim, dem_error *err);
 /* After a force evaluation: the run's largest overlap (dem_sim_largest_overlap), from the blocks'
  * largest pair overlaps of that evaluation and every touching wall slot, in a fixed order. */
 void guard_track_overlaps(dem_sim *sim);

@@ -5,13 +5,13 @@
 
 #include "sim/state.h"
 
-dem_status particles_alloc(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status particles_alloc(dem_sim *sim, dem_error *err);
 void particles_free(dem_sim *sim);
 /* From the frame's particles (rmax too). */
 void particles_load(dem_sim *sim, const dem_system *s);
 /* Into the frame's particles. */
 void particles_write(const dem_sim *sim, dem_system *out);
 /* Put the particles in a new order: from[k] is the old index of the particle that goes to k. */
-dem_status particles_reorder(dem_sim *sim, const size_t *from, dem_error *err);
+DEM_MUST_CHECK dem_status particles_reorder(dem_sim *sim, const size_t *from, dem_error *err);
 
 #endif

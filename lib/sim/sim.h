@@ -78,7 +78,7 @@ void dem_sim_set_direction(dem_sim *sim, int dir);
  * carry: tangential forces (torques), local damping, drag, spinning particles; and values whose
  * lattice coordinates would reach 2^53 (then and during the run: DEM_ERR_LIMIT, never a wrap).
  * quantum: a power of two, m. */
-dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err);
 /* The default quantum: the power of two with 2^53 quanta >= 4 times the largest coordinate of
  * the system (particles plus radius, wall points, cell). */
 double dem_exact_quantum(const dem_system *s);
@@ -154,13 +154,13 @@ double dem_sim_kinetic_energy(const dem_sim *sim, size_t *nfree);
 
 /* Advance one step. Fails if a value becomes non-finite, a guard of dem_sim_limits trips, a
  * particle leaves the ranges above, or the step counter would wrap (naming particle and step). */
-dem_status dem_sim_step(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_step(dem_sim *sim, dem_error *err);
 uint64_t dem_sim_steps(const dem_sim *sim);
 double dem_sim_time(const dem_sim *sim);
 /* Set the time, s (finite): a run of a given duration puts its last frame on the time asked,
  * where the sum of its steps has drifted by round-off. Nothing a step computes depends on the
  * time. Refused in exact mode, where the time is the step lattice's tick times dt. */
-dem_status dem_sim_set_time(dem_sim *sim, double time, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_set_time(dem_sim *sim, double time, dem_error *err);
 /* Neighbour-list rebuilds since the sim was made (for benchmarks and tests). */
 uint64_t dem_sim_rebuilds(const dem_sim *sim);
 
@@ -181,7 +181,7 @@ typedef struct {
     double fmax0, fmax;   /* largest |net force| on a free particle at the start and at the end, N */
     int converged;        /* fmax <= ftol */
 } dem_minimize_result;
-dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err);
 /* The largest |net force| on a free particle of the forces in the sim (N), and the potential
  * energy of the evaluated contacts, bonds and gravity (J). */
 double dem_sim_largest_force(const dem_sim *sim);
@@ -202,6 +202,6 @@ int dem_sim_vi_stats(const dem_sim *sim, dem_vi_stats *out);
  * of it): particles, walls, contacts with their history, energy accumulators, step, time, dt,
  * settings. Completes the energy accounting of the last step first (it is otherwise done in the
  * next step's pair pass), which changes nothing a later step computes. */
-dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
 
 #endif

@@ -25,7 +25,7 @@
 
 #include "sim/state.h"
 
-dem_status vi_step(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status vi_step(dem_sim *sim, dem_error *err);
 void vi_free(dem_sim *sim);
 
 #endif

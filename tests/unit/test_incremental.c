@@ -173,7 +173,7 @@ static void test_energy_terms(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 0.5, 1.0);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     double r = 1e-3, delta = 4e-6;
     for (int k = 0; k < 2; k++) {
         dem_particle p = dem_particle_default();

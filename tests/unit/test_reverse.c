@@ -30,7 +30,7 @@ static void add_sphere(dem_system *s, uint64_t id, double r, dem_vec3 x, dem_vec
     dem_sphere_mass(r, s->materials[0].density, &p.mass, &p.inertia);
     p.pos = x;
     p.vel = v;
-    dem_system_push_particle(s, &p, &err);
+    CHECK(dem_system_push_particle(s, &p, &err) == DEM_OK);
 }
 
 static void frictionless(dem_settings *st, int normal)
@@ -99,7 +99,7 @@ static void copy_system(dem_system *dst, const dem_system *src)
 {
     dem_error err;
     dem_system_free(dst);
-    dem_system_copy(dst, src, &err);
+    CHECK(dem_system_copy(dst, src, &err) == DEM_OK);
 }
 
 /* Hanley §3.2.1: d = 1 cm, rho = 1000 kg/m^3, G = 2 MPa, nu = 0.2, dt = 100 ns, 15 000 steps. */
@@ -108,7 +108,7 @@ static void two_particles(dem_system *s)
     dem_error err;
     dem_system_init(s);
     dem_material m = material(1000, 4.8e6, 0.2);
-    dem_system_push_material(s, &m, &err);
+    CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
     add_sphere(s, 1, 0.005, dem_v3(0, 0, 0), dem_v3(0.9, 0.1, 0));
     add_sphere(s, 2, 0.005, dem_v3(0.0101, 0, 0), dem_v3(0, 0, 0.1));
 }
@@ -165,7 +165,7 @@ static void make_gas(dem_system *s, int n, double L, int periodic, double vw, ui
     dem_error err;
     dem_system_init(s);
     dem_material m = material(2500, 1e8, 0.3);
-    dem_system_push_material(s, &m, &err);
+    CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
     dem_rng rng;
     dem_rng_seed(&rng, seed);
     int k = 0;
@@ -196,7 +196,7 @@ static void make_gas(dem_system *s, int n, double L, int periodic, double vw, ui
         wl.normal = normals[w];
         wl.point = dem_v3(w == 1 ? L : 0.0, w == 3 ? L : 0.0, w == 5 ? L : 0.0);
         if (w == 4) wl.vel = dem_v3(0, 0, vw);
-        dem_system_push_wall(s, &wl, &err);
+        CHECK(dem_system_push_wall(s, &wl, &err) == DEM_OK);
     }
 }
 
@@ -290,7 +290,7 @@ static void test_drag(void)
     dem_system_init(&s);
     dem_system_init(&s0);
     dem_material m = material(1000, 4.8e6, 0.2);
-    dem_system_push_material(&s0, &m, &err);
+    CHECK(dem_system_push_material(&s0, &m, &err) == DEM_OK);
     add_sphere(&s0, 1, 0.005, dem_v3(0, 0, 0), dem_v3(0.1, 0, 0.2));
     copy_system(&s, &s0);
     run(&s, &st, 1e-4, 1, 0.0, 1, 1000, &err);
