@@ -552,3 +552,73 @@ _Noreturn void cli_help_parts(const char *const parts[])
     if (fclose(out) != 0) cli_die("writing the help: %s", strerror(errno));
     cli_help(text);
 }
+
+/* ---- option groups ---------------------------------------------------------------------------- */
+void cli_frames_init(cli_frames *sel)
+{
+    sel->frame = -1;
+    sel->last = 0;
+    sel->every = 1;
+    sel->given = 0;
+}
+
+int cli_frames_arg(cli_frames *sel, int ch, const char *arg)
+{
+    switch (ch) {
+    case CLI_OPT_FRAME: sel->frame = cli_int("--frame", arg, 0, INT64_MAX); break;
+    case CLI_OPT_LAST: sel->last = 1; break;
+    case CLI_OPT_EVERY: sel->every = cli_int("--every", arg, 1, INT64_MAX); break;
+    default: return 0;
+    }
+    sel->given++;
+    return 1;
+}
+
+void cli_frames_check(const cli_frames *sel)
+{
+    if (sel->given > 1) cli_usage("--frame, --last and --every exclude each other");
+}
+
+const char *cli_one_input(int argc, char *const argv[])
+{
+    if (argc - optind > 1)
+        cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
+    return optind < argc ? argv[optind] : NULL;
+}
+
+void cli_run_init(cli_run_opts *r)
+{
+    memset(r, 0, sizeof *r);
+    r->steps = -1;
+    r->run_time = -1.0;
+    r->threads = 1;
+    r->level = DEM_LEVEL_DEFAULT;
+    dem_sim_limits_default(&r->limits);
+}
+
+int cli_run_arg(cli_run_opts *r, int ch, const char *arg)
+{
+    switch (ch) {
+    case 'n': r->steps = cli_int("--steps", arg, 0, CLI_MAX_STEPS); break;
+    case CLI_OPT_TIME:
+        r->run_time = cli_double("--time", arg);
+        if (!(r->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", arg);
+        break;
+    case CLI_OPT_RUN_EVERY: r->every = cli_int("--every", arg, 1, 1000000000000000LL); break;
+    case CLI_OPT_THREADS: r->threads = (int)cli_int("--threads", arg, 1, 1024); break;
+    case CLI_OPT_LEVEL: r->level = (int)cli_int("--level", arg, 0, 9); break;
+    case 'o': r->output = arg; break;
+    case 'q': r->quiet = 1; break;
+    case CLI_OPT_EXACT: r->exact = 1; if (arg) r->quantum = cli_quantum("--exact", arg); break;
+    case CLI_OPT_NO_EXACT: r->exact = -1; break;
+    case CLI_OPT_STOP_OVERLAP: r->limits.overlap = cli_nonneg("--stop-overlap", arg); break;
+    case CLI_OPT_STOP_MOVE: r->limits.move = cli_nonneg("--stop-move", arg); break;
+    default: return 0;
+    }
+    return 1;
+}
+
+void cli_run_check(const cli_run_opts *r)
+{
+    if ((r->steps >= 0) == (r->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
+}

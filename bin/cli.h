@@ -105,7 +105,53 @@ typedef struct {
     long long frame; /* -1: not given */
     int last;
     long long every; /* >= 1 */
+    int given;       /* how many of the three options were given */
 } cli_frames;
+
+/* ---- option groups: what several programs take, written once -------------------------------
+ * A program puts a group's getopt rows into its table, hands each getopt result to the group's
+ * _arg function first (it returns 1 when the option was the group's), and calls the group's
+ * _check after the loop. */
+/* Frame selection (dem-probe, dem-energy, dem-stress): --frame K, --last, --every K. */
+enum { CLI_OPT_FRAME = 0x2000, CLI_OPT_LAST, CLI_OPT_EVERY };
+#define CLI_FRAME_OPTIONS                                                                          \
+    {"frame", required_argument, NULL, CLI_OPT_FRAME}, {"last", no_argument, NULL, CLI_OPT_LAST}, \
+        {"every", required_argument, NULL, CLI_OPT_EVERY}
+void cli_frames_init(cli_frames *sel);
+int cli_frames_arg(cli_frames *sel, int ch, const char *arg);
+/* At most one of them (usage error). */
+void cli_frames_check(const cli_frames *sel);
+/* One input (every reading program): the operand left after the options, NULL (standard input)
+ * if none; more than one is a usage error. */
+const char *cli_one_input(int argc, char *const argv[]);
+
+/* The run options (dem-step, dem-reverse): -n/--steps N or --time T (exactly one), --every K,
+ * --threads T, --level L, -o FILE, -q, --exact[=Q], --no-exact, --stop-overlap F, --stop-move F. */
+enum { CLI_OPT_TIME = 0x2100, CLI_OPT_RUN_EVERY, CLI_OPT_THREADS, CLI_OPT_LEVEL, CLI_OPT_EXACT, CLI_OPT_NO_EXACT,
+       CLI_OPT_STOP_OVERLAP, CLI_OPT_STOP_MOVE };
+#define CLI_RUN_OPTIONS                                                                                        \
+    {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, CLI_OPT_TIME},                        \
+        {"output", required_argument, 0, 'o'}, {"every", required_argument, 0, CLI_OPT_RUN_EVERY},             \
+        {"threads", required_argument, 0, CLI_OPT_THREADS}, {"level", required_argument, 0, CLI_OPT_LEVEL},    \
+        {"quiet", no_argument, 0, 'q'}, {"exact", optional_argument, 0, CLI_OPT_EXACT},                        \
+        {"no-exact", no_argument, 0, CLI_OPT_NO_EXACT}, {"stop-overlap", required_argument, 0, CLI_OPT_STOP_OVERLAP}, \
+        {"stop-move", required_argument, 0, CLI_OPT_STOP_MOVE}
+/* Their short letters, for getopt_long's optstring. */
+#define CLI_RUN_SHORT "n:o:q"
+typedef struct {
+    long long steps;       /* -n; -1: not given */
+    double run_time;       /* --time, s; < 0: not given */
+    long long every;       /* --every; 0: only the last frame */
+    int threads, level, quiet;
+    const char *output;    /* -o FILE (NULL: standard output) */
+    int exact;             /* 1: --exact, -1: --no-exact, 0: as the frame says */
+    double quantum;        /* --exact=Q, m (0: the frame's or the default) */
+    dem_sim_limits limits; /* --stop-overlap, --stop-move */
+} cli_run_opts;
+void cli_run_init(cli_run_opts *r);
+int cli_run_arg(cli_run_opts *r, int ch, const char *arg);
+/* Exactly one of -n/--steps and --time (usage error). */
+void cli_run_check(const cli_run_opts *r);
 
 typedef struct {
     void *ctx;

@@ -187,21 +187,14 @@ static const char *const usage_parts[] = {
 
 NULL};
 struct cmdline {
-    long long steps;       /* -1: not given */
-    double run_time;       /* < 0: not given */
+    cli_run_opts run;      /* -n, --time, --every, --threads, --level, -o, -q, --exact, --stop-* (cli.h) */
     double dt;             /* 0: not given; -1: auto */
-    long long every;
-    int threads;
-    int level;
-    int quiet, verbose;
+    int verbose;
     const char *input;
-    const char *output;    /* -o FILE (NULL: standard output) */
     cli_settings_given set; /* the settings' options (lib/laws/settings.c), applied to the frame's settings */
     char **wall_velocity;
     int nwall_velocity;
-    dem_sim_limits limits; /* --stop-overlap, --stop-move */
     double stop_dt;        /* --stop-dt: refuse dt > stop_dt tc (0: off) */
-    int exact;             /* 1: --exact, -1: --no-exact, 0: as the frame says */
     char **cell_rate, **cell_stress;
     int ncell_rate, ncell_stress, cell_still, cell_reset;
     const char *cell_log;
@@ -211,7 +204,6 @@ struct cmdline {
     double until_ke, until_unbalanced, strain_end;
     double every_time;     /* --every-time DT, s (0: not given) */
     double stress_tol, unbalanced;
-    double quantum;        /* --exact=Q, m (0: the frame's or the default) */
     int minimize;          /* --minimize */
     double ftol;           /* --ftol, N (< 0: not given) */
     long long max_iter;    /* --max-iter */
@@ -219,8 +211,7 @@ struct cmdline {
 
 /* The run's own options; the settings' options are numbered from CLI_SETTING_OPT (cli.h). */
 enum {
-    OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
-    OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL,
+    OPT_DT = 256, OPT_WALL_VELOCITY, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL,
     OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
     OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER
 };
@@ -260,14 +251,10 @@ static void parse_until(struct cmdline *c, const char *u)
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
     static const struct option run_opts[] = {
-        {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
-        {"output", required_argument, 0, 'o'},
-        {"dt", required_argument, 0, OPT_DT}, {"every", required_argument, 0, OPT_EVERY},
-        {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
-        {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
+        CLI_RUN_OPTIONS,
+        {"dt", required_argument, 0, OPT_DT},
+        {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
         {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
-        {"exact", optional_argument, 0, OPT_EXACT}, {"no-exact", no_argument, 0, OPT_NO_EXACT},
-        {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
         {"stop-dt", required_argument, 0, OPT_STOP_DT},
         {"cell-rate", required_argument, 0, OPT_CELL_RATE}, {"cell-stress", required_argument, 0, OPT_CELL_STRESS},
         {"cell-still", no_argument, 0, OPT_CELL_STILL}, {"cell-reset-strain", no_argument, 0, OPT_CELL_RESET},
@@ -283,27 +270,18 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     cli_setting_options(opts, &nopts, (int)(sizeof opts / sizeof opts[0]) - 1);
     opts[nopts] = (struct option){0, 0, 0, 0};
     memset(c, 0, sizeof *c);
-    c->steps = -1;
-    c->run_time = -1.0;
+    cli_run_init(&c->run);
     c->ftol = -1.0;
-    c->threads = 1;
-    c->level = DEM_LEVEL_DEFAULT;
     c->wall_velocity = calloc((size_t)argc, sizeof *c->wall_velocity);
     c->cell_rate = calloc((size_t)argc, sizeof *c->cell_rate);
     c->cell_stress = calloc((size_t)argc, sizeof *c->cell_stress);
     c->stress_tol = 1e-3;
     c->unbalanced = 1e-3;
-    dem_sim_limits_default(&c->limits);
     c->stop_dt = 1.0;
     int ch;
     opterr = 0; /* our own messages, in the cli_usage format */
-    while ((ch = getopt_long(argc, argv, ":n:o:qvh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":" CLI_RUN_SHORT "vh", opts, NULL)) != -1) {
         switch (ch) {
-        case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
-        case OPT_TIME:
-            c->run_time = cli_double("--time", optarg);
-            if (!(c->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", optarg);
-            break;
         case OPT_DT:
             if (strcmp(optarg, "auto") == 0) c->dt = -1.0;
             else {
@@ -311,18 +289,9 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
                 if (!(c->dt > 0.0)) cli_usage("--dt: '%s' must be positive (or auto)", optarg);
             }
             break;
-        case OPT_EVERY: c->every = cli_int("--every", optarg, 1, 1000000000000000LL); break;
-        case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
-        case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
-        case 'q': c->quiet = 1; break;
         case 'v': c->verbose = 1; break;
-        case 'o': c->output = optarg; break;
         case 'h': cli_help_parts(usage_parts);
         case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
-        case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
-        case OPT_NO_EXACT: c->exact = -1; break;
-        case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
-        case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
         case OPT_STOP_DT: c->stop_dt = cli_nonneg("--stop-dt", optarg); break;
         case OPT_CELL_RATE: c->cell_rate[c->ncell_rate++] = optarg; break;
         case OPT_CELL_STRESS: c->cell_stress[c->ncell_stress++] = optarg; break;
@@ -340,24 +309,23 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_FTOL: c->ftol = cli_nonneg("--ftol", optarg); break;
         case OPT_MAX_ITER: c->max_iter = cli_int("--max-iter", optarg, 1, 1000000000000LL); break;
         default:
-            if (!cli_setting_arg(&c->set, ch, optarg)) cli_bad_option_of(ch, argv, opts);
+            if (!cli_run_arg(&c->run, ch, optarg) && !cli_setting_arg(&c->set, ch, optarg)) cli_bad_option_of(ch, argv, opts);
         }
     }
-    if (optind < argc) c->input = argv[optind++];
-    if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
+    c->input = cli_one_input(argc, argv);
     if (c->minimize) {
-        const char *bad = c->steps >= 0 ? "-n/--steps" : c->run_time >= 0.0 ? "--time" : c->nuntil ? "--until"
-                        : c->every ? "--every" : c->every_time > 0.0 ? "--every-time" : c->exact > 0 ? "--exact" : NULL;
+        const char *bad = c->run.steps >= 0 ? "-n/--steps" : c->run.run_time >= 0.0 ? "--time" : c->nuntil ? "--until"
+                        : c->run.every ? "--every" : c->every_time > 0.0 ? "--every-time" : c->run.exact > 0 ? "--exact" : NULL;
         if (bad) cli_usage("--minimize writes one frame, the relaxed state, and takes no steps: %s does not apply (run the dynamics in a second dem-step)", bad);
-        c->steps = 0;
+        c->run.steps = 0;
     } else if (c->ftol >= 0.0 || c->max_iter) {
         cli_usage("%s applies to --minimize only", c->ftol >= 0.0 ? "--ftol" : "--max-iter");
     }
-    if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
+    cli_run_check(&c->run);
     if (cli_setting_given(&c->set, "model.kn") && cli_setting_given(&c->set, "model.kn_from"))
         cli_usage("--kn and --kn-from exclude each other");
-    if (c->every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
-    if (c->quiet && c->verbose) cli_usage("-q/--quiet and -v/--verbose exclude each other");
+    if (c->run.every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
+    if (c->run.quiet && c->verbose) cli_usage("-q/--quiet and -v/--verbose exclude each other");
 }
 
 /* An adhesive law with no surface energy anywhere is Hertz's: say so rather than run it silently. */
@@ -563,7 +531,7 @@ static int watch_frame(void *ctx, dem_sim *sim)
  * to that state, not to the frame's): there dt stays and the run ends at n dt >= T. */
 static long long time_steps(const struct cmdline *c, double *dt, const dem_system *s, int exact)
 {
-    double t = c->run_time;
+    double t = c->run.run_time;
     long long n = cli_run_length(-1, t, *dt, s->time, s->step);
     if (n == 0) return 0;
     if (c->every_time > 0.0) {
@@ -574,12 +542,12 @@ static long long time_steps(const struct cmdline *c, double *dt, const dem_syste
         }
     }
     if (fabs(t / *dt - (double)n) > 1e-9 && exact) {
-        if (!c->quiet)
+        if (!c->run.quiet)
             fprintf(stderr, "dem-step: --time %g s: %lld steps of dt = %.17g s end at %.17g s after the frame (the exact mode keeps dt: its lattice is tied to it)\n",
                     t, n, *dt, (double)n * *dt);
     } else if (fabs(t / *dt - (double)n) > 1e-9) {
         double d = t / (double)n;
-        if (!c->quiet)
+        if (!c->run.quiet)
             fprintf(stderr, "dem-step: --time %g s: %lld steps of dt = %.17g s (T/n, not %.6g s; the frames carry it)\n", t, n, d, *dt);
         *dt = d;
     }
@@ -691,7 +659,7 @@ static void minimize(const struct cmdline *c, dem_sim *sim)
     }
     dem_minimize_result r;
     if (dem_sim_minimize(sim, &o, &r, &err)) cli_die_err(&err);
-    if (!c->quiet || !r.converged)
+    if (!c->run.quiet || !r.converged)
         fprintf(stderr, "dem-step: --minimize: %llu iterations, %llu force evaluations: potential energy %.17g J, largest unbalanced force %.6g N (%.6g N at the start; tolerance %.6g N)%s\n",
                 (unsigned long long)r.iterations, (unsigned long long)r.evaluations, r.energy, r.fmax, r.fmax0, o.ftol,
                 r.converged ? "" : ": NOT converged, the iteration limit was reached");
@@ -731,27 +699,27 @@ int main(int argc, char **argv)
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
     adhesion_note(&st, &s);
-    cli_output_open(c.output);
+    cli_output_open(c.run.output);
 
-    dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
+    dem_sim *sim = dem_sim_new(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
-    cli_note_threads(sim, c.threads, s.nparticles, c.quiet);
+    cli_note_threads(sim, c.run.threads, s.nparticles, c.run.quiet);
     dem_dt_estimates est;
     dem_sim_set_dt(sim, c.dt > 0.0 ? c.dt : s.dt > 0.0 && c.dt == 0.0 ? s.dt : 1.0);
     dem_sim_estimate_dt(sim, &est);
     double dt = c.dt > 0.0 ? c.dt : (s.dt > 0.0 && c.dt == 0.0) ? s.dt : est.recommended;
     if (!(dt > 0.0) || !isfinite(dt)) cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
-    int exact = c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0); /* as cli_set_exact decides */
-    long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s, exact) : c.steps;
+    int exact = c.run.exact > 0 || (c.run.exact == 0 && st.exact_quantum > 0.0); /* as cli_set_exact decides */
+    long long steps = c.run.run_time >= 0.0 ? time_steps(&c, &dt, &s, exact) : c.run.steps;
     dem_sim_set_dt(sim, dt);
-    report_dt(&est, dt, c.quiet);
-    if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
+    report_dt(&est, dt, c.run.quiet);
+    if (c.verbose || (!c.run.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
     if (c.verbose) report_neighbor(sim, &st);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
         cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
                 dt, dt / est.contact_time, est.contact_time, est.recommended, c.stop_dt);
-    dem_sim_set_limits(sim, &c.limits);
-    cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
+    dem_sim_set_limits(sim, &c.run.limits);
+    cli_set_exact(sim, &st, &s, c.run.exact, c.run.quantum, c.run.quiet);
 
     if (c.minimize) minimize(&c, sim);
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
@@ -764,13 +732,13 @@ int main(int argc, char **argv)
         dem_sim_set_energy(sim, DEM_E_INITIAL, e0);
     }
 
-    steps = cli_run_length(steps, c.run_time, dt, s.time, s.step);
+    steps = cli_run_length(steps, c.run.run_time, dt, s.time, s.step);
     run_watch watch = {&c, NULL, 0.0, 0, 0, NAN, 0.0, ""};
     check_until(&watch, &s, sim);
     double q;
-    if (c.run_time >= 0.0 && steps > 0 && !dem_sim_exact(sim, &q)) { /* exact mode: the time is tick dt */
+    if (c.run.run_time >= 0.0 && steps > 0 && !dem_sim_exact(sim, &q)) { /* exact mode: the time is tick dt */
         watch.last_step = dem_sim_steps(sim) + (uint64_t)steps;
-        watch.end_time = s.time + c.run_time;
+        watch.end_time = s.time + c.run.run_time;
     }
     if (c.every_time > 0.0) watch.frame_index = frame_index(&c, dem_sim_time(sim), dt);
     if (c.cell_log) {
@@ -779,11 +747,11 @@ int main(int argc, char **argv)
     }
     uint64_t first_step = dem_sim_steps(sim);
     cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame};
-    int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
+    int status = cli_run_steps_hooked(sim, &s, steps, c.run.every, c.run.level, &hooks);
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
-    if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
+    if (!c.run.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
     dem_vi_stats vs;
-    if (!c.quiet && dem_sim_vi_stats(sim, &vs) && vs.steps)
+    if (!c.run.quiet && dem_sim_vi_stats(sim, &vs) && vs.steps)
         fprintf(stderr, "dem-step: variational (alpha %g): %llu steps, %llu Newton iterations (at most %u in a step), %llu Krylov iterations; largest final residual %.3g (tolerance %g)\n",
                 st.vi_alpha, (unsigned long long)vs.steps, (unsigned long long)vs.newton, vs.max_newton, (unsigned long long)vs.krylov,
                 vs.max_residual, st.vi_newton_tol);

@@ -68,3 +68,21 @@ setup() { setup_tmp; cd "$TMP"; }
     [[ "$output" == *"unknown option '--frobnicate'"* ]]
     [[ "$output" != *"did you mean"* ]]
 }
+
+@test "option groups (bin/cli): frame selection, one input and the run options say the same in every program" {
+    printf 'x\ty\tz\tr\n0\t0\t0\t0.001\n' | dem-pack --from - > one.dem
+    for p in dem-probe dem-energy dem-stress; do
+        run $p --frame 0 --last one.dem
+        [ "$status" -eq 2 ] && [[ "$output" == *"--frame, --last and --every exclude each other"* ]] || { echo "$p: $output"; return 1; }
+        run $p one.dem one.dem
+        [ "$status" -eq 2 ] && [[ "$output" == *"one input at most: 'one.dem' and 'one.dem' given"* ]] || { echo "$p: $output"; return 1; }
+    done
+    for p in dem-step dem-reverse; do
+        run $p one.dem
+        [ "$status" -eq 2 ] && [[ "$output" == *"give exactly one of -n/--steps and --time"* ]] || { echo "$p: $output"; return 1; }
+        run $p -n 1 one.dem one.dem
+        [ "$status" -eq 2 ] && [[ "$output" == *"one input at most"* ]] || { echo "$p: $output"; return 1; }
+        run $p -n 1 --level 10 one.dem
+        [ "$status" -eq 2 ] && [[ "$output" == *"--level: '10' is not an integer in 0..9"* ]] || { echo "$p: $output"; return 1; }
+    done
+}
