@@ -666,20 +666,16 @@ static void minimize(const struct cmdline *c, dem_sim *sim)
 }
 
 /* No material parameter is inert without a message (issue 19): each one the chosen sub-models
- * do not use, by name (lib/laws/rolling.h). */
+ * do not read, by name (the registry's declarations, lib/laws/laws.h). */
 static void warn_inert(const dem_settings *st, const dem_system *s)
 {
     dem_inert_parameter list[8];
     int n = dem_inert_parameters(st, s->materials, s->nmaterials, list, 8);
     for (int k = 0; k < n; k++) { /* a warning: -q does not silence it */
-        const char *opt = strcmp(list[k].setting, "model.rolling") == 0 ? "--rolling"
-                        : strcmp(list[k].setting, "model.twisting") == 0 ? "--twisting"
-                        : strcmp(list[k].setting, "model.tangential") == 0 ? "--tangential"
-                        : strcmp(list[k].setting, "model.damping") == 0 ? "--damping" : "--normal";
-        cli_warn("materials have %s %g (material '%s') but %s is %s: it has no effect%s", list[k].parameter, list[k].value,
-                 list[k].material, opt, list[k].model,
-                 strcmp(opt, "--normal") == 0 ? " (only --normal dmt or jkr use it)"
-                 : strcmp(list[k].model, "marshall") == 0 ? " (marshall takes its limit from the friction)" : "");
+        const dem_setting *row = dem_setting_find(list[k].setting);
+        cli_warn("materials have %s %g (material '%s') but --%s is %s: it has no effect (only --%s %s %s it)", list[k].parameter,
+                 list[k].value, list[k].material, row->option, list[k].model, row->option, list[k].readers,
+                 strchr(list[k].readers, ' ') ? "read" : "reads");
     }
 }
 

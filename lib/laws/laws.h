@@ -2,8 +2,10 @@
  *
  * A contact law is a combination of sub-models: normal, damping, tangential. Each sub-model is
  * one file of lib/laws/ (normal_hertz.c, damping_restitution.c, tangential_history.c, ...) that
- * fills one struct, and one row of its registry table (registry.c). Adding a sub-model is one
- * file and one table row. The tangential sub-model owns its whole per-step algorithm (see
+ * fills one struct, its row in its kind's typed table (registry.c, rolling.c: the index a frame's
+ * setting stores) and its row in dem_model_registry, which declares the material parameters and
+ * history slots it reads (test_settings.c checks the two tables agree). Adding a sub-model is one
+ * file and those two rows. The tangential sub-model owns its whole per-step algorithm (see
  * contact.h). */
 #ifndef DEM_LAWS_H
 #define DEM_LAWS_H
@@ -175,8 +177,49 @@ extern const dem_tangential_model dem_law_tangential_kuhn; /* seed 003 (tangenti
  * I = int_0^1 (1 - u^(5/2))^(-1/2) du = (2/5) Gamma(2/5) sqrt(pi) / Gamma(9/10) (equations.md §1.1). */
 #define DEM_HERTZ_TC 2.8682656991953315
 
-/* The registry's kinds of sub-model; a setting of type DEM_SETTING_MODEL names one. */
+/* ---- the model registry: one table of {kind, model} and what each model reads ----------------
+ * The kinds of sub-model; a setting of type DEM_SETTING_MODEL (settings.h) names one. */
 typedef enum { DEM_MODEL_NORMAL = 0, DEM_MODEL_DAMPING, DEM_MODEL_TANGENTIAL, DEM_MODEL_ROLLING, DEM_MODEL_TWISTING, DEM_MODEL_KINDS } dem_model_kind;
+/* The material parameters a model reads beyond density, Young's modulus and Poisson's ratio,
+ * which every model reads: a material that sets one no chosen model reads is warned about. */
+enum {
+    DEM_READS_FRICTION = 1u << 0,
+    DEM_READS_RESTITUTION = 1u << 1,
+    DEM_READS_SURFACE_ENERGY = 1u << 2,
+    DEM_READS_ROLLING_FRICTION = 1u << 3,
+    DEM_READS_TWISTING_FRICTION = 1u << 4
+};
+/* The contact history slots of a frame (formats/dem-stream.md, the CONT section) a model reads
+ * and writes: bit k is slot k. */
+#define DEM_SLOTS(first, last) ((((1u << ((last) - (first) + 1)) - 1u)) << (first))
+typedef struct {
+    int kind;            /* dem_model_kind */
+    const void *model;   /* the model's struct, which starts with its name (dem_normal_model, ...) */
+    unsigned reads;      /* DEM_READS_* */
+    unsigned slots;      /* DEM_SLOTS(...) */
+} dem_model_row;
+/* Every sub-model, by kind; within a kind in the order of the typed tables below, whose index a
+ * frame's setting stores (test_settings.c checks that the two agree). */
+extern const dem_model_row dem_model_registry[];
+extern const int dem_model_registry_count;
+/* The row of model k of a kind, or NULL. */
+const dem_model_row *dem_model_row_of(int kind, int k);
+
+/* Material parameters the chosen sub-models do not read (no accepted parameter is inert without
+ * a message): one generic check over the registry's declarations. A parameter is listed when
+ * some material sets it (rolling_friction, twisting_friction, surface_energy, friction: not 0;
+ * restitution: not 1) and no model of the settings reads it; the kind named is the first whose
+ * models could read it, with the models that would. */
+typedef struct {
+    const char *parameter;   /* "rolling_friction" */
+    char material[DEM_NAME_MAX + 1];
+    double value;            /* the first material's value that is set */
+    const char *setting;     /* "model.rolling": the kind that could read it */
+    const char *model;       /* "none": that kind's model in the settings */
+    char readers[96];        /* "sds or epsd": the models of that kind that read it */
+} dem_inert_parameter;
+/* Fills up to max entries (one per parameter) and returns their count. */
+int dem_inert_parameters(const dem_settings *st, const dem_material *m, size_t nmat, dem_inert_parameter *out, int max);
 /* Index of a sub-model by name among those of its kind, or -1; the name of index k; how many. */
 int dem_model_find(int kind, const char *name);
 const char *dem_model_name(int kind, int k);

@@ -119,20 +119,6 @@ static inline uint32_t dem_roll_slot_flags(double v)
 static inline int dem_roll_on(const dem_settings *st) { return st->rolling != 0 || st->twisting != 0; }
 
 
-/* ---- material parameters the chosen sub-models do not use ----------------------------------
- * For the rule that no accepted parameter is inert without a message: each material parameter
- * (rolling_friction, twisting_friction, surface_energy, friction: non-zero; restitution: not 1)
- * that some material sets but the settings' sub-models do not use, with the setting that makes
- * it inert (friction: --tangential none; restitution: any damping but restitution). */
-typedef struct {
-    const char *parameter;   /* "rolling_friction" */
-    char material[DEM_NAME_MAX + 1];
-    double value;            /* the first material's value that is not zero */
-    const char *setting;     /* "model.rolling" */
-    const char *model;       /* "none" */
-} dem_inert_parameter;
 
-/* Fills up to max entries (one per parameter) and returns their count. */
-int dem_inert_parameters(const dem_settings *st, const dem_material *m, size_t nmat, dem_inert_parameter *out, int max);
 
 #endif

@@ -99,8 +99,46 @@ static void test_refusals(void)
     CHECK(dem_setting_used(&st, dem_setting_find("gravity"), why, sizeof why));
 }
 
+/* The registry's rows of each kind are the typed tables' rows, in the same order (a frame's
+ * setting is the index into the typed table); the inert check follows the declarations. */
+static void test_registry(void)
+{
+    const void *const *typed[DEM_MODEL_KINDS] = {(const void *const *)dem_normal_models, (const void *const *)dem_damping_models,
+                                                (const void *const *)dem_tangential_models, (const void *const *)dem_rolling_models,
+                                                (const void *const *)dem_twisting_models};
+    const int counts[DEM_MODEL_KINDS] = {dem_normal_count, dem_damping_count, dem_tangential_count, dem_rolling_count, dem_twisting_count};
+    int total = 0;
+    for (int kind = 0; kind < DEM_MODEL_KINDS; kind++) {
+        CHECK(dem_model_count(kind) == counts[kind]);
+        total += counts[kind];
+        for (int k = 0; k < counts[kind]; k++) {
+            CHECK(dem_model_row_of(kind, k) && dem_model_row_of(kind, k)->model == typed[kind][k]);
+            CHECK(dem_model_find(kind, dem_model_name(kind, k)) == k);
+        }
+    }
+    CHECK(total == dem_model_registry_count);
+    CHECK(DEM_NORMAL_HOOKE == dem_model_find(DEM_MODEL_NORMAL, "hooke") && DEM_NORMAL_JKR == dem_model_find(DEM_MODEL_NORMAL, "jkr"));
+    /* inert: friction with tangential none, named with the models that read it */
+    dem_settings st;
+    dem_settings_default(&st);
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
+    dem_material m = dem_material_default();
+    m.friction = 0.5;
+    m.restitution = 1.0;
+    m.rolling_friction = 0.0;
+    m.twisting_friction = 0.0;
+    m.surface_energy = 0.0;
+    dem_inert_parameter out[8];
+    int n = dem_inert_parameters(&st, &m, 1, out, 8);
+    CHECK(n == 1 && strcmp(out[0].parameter, "friction") == 0 && strcmp(out[0].setting, "model.tangential") == 0);
+    CHECK(n == 1 && strcmp(out[0].model, "none") == 0 && strcmp(out[0].readers, "history, incremental or kuhn") == 0);
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "history");
+    CHECK(dem_inert_parameters(&st, &m, 1, out, 8) == 0);
+}
+
 int main(void)
 {
+    test_registry();
     test_every_row_round_trips();
     test_refusals();
     UNIT_DONE();
