@@ -6,6 +6,14 @@
 
 #include "sim/state.h"
 
+/* libdem exports this module's functions under one prefix (issue 32); its code and the contact
+ * store's (issue 33, being rewritten) still call them by their short names, mapped here until
+ * that rewrite lands and tools/prefix-rename.sh renames the calls. */
+#define cell_inverse           dem_boundary_cell_inverse
+#define cell_width             dem_boundary_cell_width
+#define cell_wrap              dem_boundary_cell_wrap
+#define walls_move             dem_boundary_walls_move
+
 /* Signed geometry of a point x (a particle's centre) against wall wl: fills the normal (from the
  * wall to the particle) and the centre's distance from the wall surface; returns 0 if no contact
  * is possible (on a cylinder's axis). */
