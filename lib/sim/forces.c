@@ -4,19 +4,19 @@
  * sums its contacts in the order of the (sorted) pair list, so the sums do not depend on the
  * thread count or on when the list was rebuilt; then local damping (seed 000 eq 21, seed 002
  * eq 1.9). Pairs that do not touch hold exact zeros and add nothing. */
-#include "sim/forces.h"
+#include "sim/internal/forces.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "laws/tangential_history.h"
-#include "sim/bonds.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/exact.h"
-#include "sim/integrate.h"
-#include "sim/par.h"
-#include "sim/roll.h"
+#include "sim/internal/bonds.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/exact.h"
+#include "sim/internal/integrate.h"
+#include "sim/internal/par.h"
+#include "sim/internal/roll.h"
 
 /* Contacts handed to the law at once (the block entry point). */
 #define LAW_CHUNK 32

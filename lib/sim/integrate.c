@@ -14,23 +14,23 @@
  * sum, is the same however a run is split. The improved velocity-Verlet (seed 001 §4,
  * equations.md §1.5) differs only in its contacts: the relative velocity is taken with the
  * half-step normal and the tangential history is carried through the half-step plane. */
-#include "sim/integrate.h"
+#include "sim/internal/integrate.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "core/angle.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/cell.h"
-#include "sim/exact.h"
-#include "sim/forces.h"
-#include "sim/guard.h"
-#include "sim/neighbor.h"
-#include "sim/par.h"
-#include "sim/rotate.h"
-#include "sim/variational.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/cell.h"
+#include "sim/internal/exact.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/guard.h"
+#include "sim/internal/neighbor.h"
+#include "sim/internal/par.h"
+#include "sim/internal/rotate.h"
+#include "sim/internal/variational.h"
 
 /* One particle's half kick; save keeps its full-step velocities for the pending accounting. */
 static inline void kick_particle(dem_sim *sim, size_t a, double h, int save)

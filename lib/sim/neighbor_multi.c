@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/boundary.h"
-#include "sim/neighbor.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/neighbor.h"
 
 #define ML_MAX DEM_NEIGHBOR_MAX_LEVELS /* levels at most */
 #define ML_MASKS 8  /* distinct group masks kept per level for pruning (more: no level pruning) */

@@ -1,14 +1,14 @@
 /* roll.c - rolling and twisting resistance in the simulation (see roll.h). */
-#include "sim/roll.h"
+#include "sim/internal/roll.h"
 
 #include <string.h>
 
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/contacts.h"
-#include "sim/cell.h"
-#include "sim/integrate.h"
-#include "sim/par.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/contacts.h"
+#include "sim/internal/cell.h"
+#include "sim/internal/integrate.h"
+#include "sim/internal/par.h"
 
 /* The inputs every contact shares: coefficients, S_t, eta_t, F_n. */
 static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp, uint32_t mi, uint32_t mj, const dem_contact_out *o)

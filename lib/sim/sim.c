@@ -7,20 +7,20 @@
 #include <string.h>
 
 #include "analysis/unbalanced.h"
-#include "sim/bonds.h"
+#include "sim/internal/bonds.h"
 #include "laws/rolling.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/cell.h"
-#include "sim/contacts.h"
-#include "sim/exact.h"
-#include "sim/forces.h"
-#include "sim/guard.h"
-#include "sim/integrate.h"
-#include "sim/neighbor.h"
-#include "sim/particles.h"
-#include "sim/state.h"
-#include "sim/variational.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/cell.h"
+#include "sim/internal/contacts.h"
+#include "sim/internal/exact.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/guard.h"
+#include "sim/internal/integrate.h"
+#include "sim/internal/neighbor.h"
+#include "sim/internal/particles.h"
+#include "sim/internal/state.h"
+#include "sim/internal/variational.h"
 
 static dem_status check_supported(const dem_system *s, dem_error *err)
 {

@@ -1,6 +1,6 @@
 /* variational.c - the variational integrator of seed 004 (see variational.h). Equations cited
  * as "eq N" are the paper's, corrected as equations.md §3.1-3.2 gives them. */
-#include "sim/variational.h"
+#include "sim/internal/variational.h"
 
 #include <float.h>
 #include <math.h>
@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "core/krylov.h"
-#include "sim/bonds.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/forces.h"
-#include "sim/guard.h"
-#include "sim/neighbor.h"
-#include "sim/rotate.h"
+#include "sim/internal/bonds.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/guard.h"
+#include "sim/internal/neighbor.h"
+#include "sim/internal/rotate.h"
 
 #define NONE UINT32_MAX
 

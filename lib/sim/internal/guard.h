@@ -6,11 +6,11 @@
 #ifndef DEM_SIM_GUARD_H
 #define DEM_SIM_GUARD_H
 
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 /* libdem exports this module's functions under one prefix (issue 32); its code and the contact
  * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and tools/prefix-rename.sh renames the calls. */
+ * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
 #define guard_alloc            dem_guard_alloc
 #define guard_check_cell       dem_guard_check_cell
 #define guard_check_finite     dem_guard_check_finite

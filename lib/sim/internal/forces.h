@@ -5,7 +5,7 @@
 #ifndef DEM_SIM_FORCES_H
 #define DEM_SIM_FORCES_H
 
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 /* The pair pass over the blocks of particles, in parallel: each touching pair's pending
  * accounting (account), then, if eval, its force at the new positions. */

@@ -9,11 +9,11 @@
 #ifndef DEM_SIM_EXACT_H
 #define DEM_SIM_EXACT_H
 
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 /* libdem exports this module's functions under one prefix (issue 32); its code and the contact
  * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and tools/prefix-rename.sh renames the calls. */
+ * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
 #define exact_alloc            dem_exact_alloc
 #define exact_drift            dem_exact_drift
 #define exact_free             dem_exact_free

@@ -23,11 +23,11 @@
 #ifndef DEM_SIM_CELL_H
 #define DEM_SIM_CELL_H
 
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 /* libdem exports this module's functions under one prefix (issue 32); its code and the contact
  * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and tools/prefix-rename.sh renames the calls. */
+ * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
 #define cell_affine            dem_deform_affine
 #define cell_begin_step        dem_deform_begin_step
 #define cell_end_step          dem_deform_end_step

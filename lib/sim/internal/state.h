@@ -24,7 +24,7 @@
 #include "laws/settings.h"
 #include "io/system.h"
 #include "laws/laws.h"
-#include "sim/par.h"
+#include "sim/internal/par.h"
 #include "sim/sim.h"
 
 /* Particles per block of the deferred accounting's sums and of the pair pass. A block holds the

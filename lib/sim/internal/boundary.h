@@ -4,11 +4,11 @@
 #ifndef DEM_SIM_BOUNDARY_H
 #define DEM_SIM_BOUNDARY_H
 
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 /* libdem exports this module's functions under one prefix (issue 32); its code and the contact
  * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and tools/prefix-rename.sh renames the calls. */
+ * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
 #define cell_inverse           dem_boundary_cell_inverse
 #define cell_width             dem_boundary_cell_width
 #define cell_wrap              dem_boundary_cell_wrap
