@@ -512,7 +512,10 @@ void cli_settings_apply(const cli_settings_given *g, dem_settings *st)
 }
 
 /* One option's help: "      --opt ARG" with the text from column 24 (on the next line if the
- * option is wider), each further line of the text indented to it. */
+ * option is wider), each further line of the text indented to it. The text's own line breaks are
+ * kept, and a line longer than the 70 columns left is broken at a space (a citation renamed to
+ * a longer key must not run past the terminal's edge). */
+#define HELP_TEXT_WIDTH 70
 static void option_help(FILE *out, const dem_setting *row)
 {
     char arg[200];
@@ -525,6 +528,14 @@ static void option_help(FILE *out, const dem_setting *row)
     else fprintf(out, "%*s", 23 - w, "");
     for (;;) {
         size_t n = strcspn(t, "\n");
+        while (n > HELP_TEXT_WIDTH) { /* the last space that keeps the line within the width */
+            size_t cut = HELP_TEXT_WIDTH;
+            while (cut > 0 && t[cut] != ' ') cut--;
+            if (cut == 0) break;
+            fprintf(out, "%.*s\n%23s", (int)cut, t, "");
+            t += cut + 1;
+            n -= cut + 1;
+        }
         fprintf(out, "%.*s\n", (int)n, t);
         if (!t[n]) break;
         t += n + 1;

@@ -86,3 +86,9 @@ setup() { setup_tmp; cd "$TMP"; }
         [ "$status" -eq 2 ] && [[ "$output" == *"--level: '10' is not an integer in 0..9"* ]] || { echo "$p: $output"; return 1; }
     done
 }
+
+@test "the settings' help lines stay within the terminal: a long line of a row's text is broken at a space" {
+    # the rows' text column starts at 24 and holds 70 columns (a renamed citation may lengthen a line)
+    run bash -c "dem-step --help | sed -n '/^Integrator:/,/^Stability guards/p' | grep -vE '^(Deforming|  )' | awk 'length > 93'"
+    [ -z "$output" ] || { echo "too wide: $output"; return 1; }
+}
