@@ -92,7 +92,7 @@ static const char help_text[] =
 "                     1/2 (1/S_t,new - 1/S_t,old) |f_s,old|^2\n"
 "  eel_b[J]           elastic energy of the bonds (format 1.5; dem-pack --bond-gap, --bonds):\n"
 "                     sum kb delta^2/2, delta = r_i + r_j - |x_i - x_j| from the positions, in\n"
-"                     tension (delta < 0) as in compression (seed 004 §3.3); 0 without bonds\n"
+"                     tension (delta < 0) as in compression (De Klerk et al. 2022, §3.3); 0 without bonds\n"
 "\n"
 "Reading the residual: compare it with the energies that move, for instance the largest\n"
 "kinetic energy or the energy dissipated. With e_shadow in E, elastic contacts no longer\n"

@@ -87,7 +87,7 @@ static const char *const usage_parts[] = {
 "                       smallest pair (default 1: a step longer than a whole collision; 0: off;\n"
 "                       not applied to a single particle)\n"
 "\n"
-"Deforming periodic cell (seed 002 §1.6; the frame's periodic cell, see dem-pack --periodic):\n"
+"Deforming periodic cell (Šmilauer and Chareyre 2015, §1.6; the frame's periodic cell, see dem-pack --periodic):\n"
 "  The cell deforms as dH/dt = L H; the particles are carried by the field L (x - o) (o the\n"
 "  cell's origin) and their velocities in the frames are the FLUCTUATION about it (spins about\n"
 "  the field's spin (L - L^T)/2); a contact across a periodic face sees the image's velocity with\n"
@@ -109,7 +109,7 @@ static const char *const usage_parts[] = {
 "      --cell-log FILE  write the L of every step to FILE (TSV: step, l11..l33 [1/s]; step:\n"
 "                       the step that ended there): dem-reverse --replay FILE runs a servo\n"
 "                       backwards with the rates it chose\n"
-"  The cell flips (seed 002 Fig 1.6) when a cell vector leans more than 0.55 of another along\n"
+"  The cell flips (Šmilauer and Chareyre 2015, Fig 1.6) when a cell vector leans more than 0.55 of another along\n"
 "  it: the same periodic lattice, every contact and its history kept, so simple shear runs\n"
 "  without end. The cell's work on the contacts, -V sigma:D per unit time, is work_cell of\n"
 "  the energy books (dem-energy).\n"
@@ -133,7 +133,7 @@ static const char *const usage_parts[] = {
 "      --stress-tol T   default 1e-3\n"
 "      --unbalanced U   default 1e-3\n"
 "\n"
-"Quasi-static minimisation (seed 004 §1: the quasi-static limit; the relaxation of jamming\n"
+"Quasi-static minimisation (De Klerk et al. 2022, §1: the quasi-static limit; the relaxation of jamming\n"
 "studies), instead of -n/--time:\n"
 "      --minimize       minimise the potential energy of the contacts (the normal law's\n"
 "                       potential: hooke kn/2 delta^2, hertz 8/15 E* sqrt(R*) delta^(5/2)), the\n"
@@ -574,7 +574,7 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
 
 /* How dt follows the material's stiffness under the chosen law, and the common remedy. The auto dt
  * is the smallest of tc/50, 0.2 p-wave and 0.3 global stiffness (report_dt); say which one binds
- * and how each scales: the collision time of Hertz (seed 001 eq 1) tc ~ (m*^2 / (R* E*^2 vc))^(1/5),
+ * and how each scales: the collision time of Hertz (Vyas et al. 2025, eq 1) tc ~ (m*^2 / (R* E*^2 vc))^(1/5),
  * of a spring tc = pi sqrt(m* / kn); the p-wave step r sqrt(rho / E). Printed with -v, or when the
  * run is long enough for it to matter. */
 /* -v: the neighbour search at its first build. */

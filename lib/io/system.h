@@ -77,7 +77,7 @@ typedef struct {
 } dem_contact;
 
 /* ---- bonds (format 1.5) --------------------------------------------------------------------- */
-/* A harmonic bond between two particles (seed 004 §3.3): the potential kb delta^2 / 2 with
+/* A harmonic bond between two particles (De Klerk et al. 2022, §3.3): the potential kb delta^2 / 2 with
  * delta = r_i + r_j - |x_i - x_j'|, in compression (delta > 0) and in tension (delta < 0) alike.
  * A bonded pair interacts only through its bond: the contact law does not act between them. */
 typedef struct {

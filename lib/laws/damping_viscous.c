@@ -1,5 +1,5 @@
 /* law_damping_viscous.c - constant dashpots: F_d = -eta v with eta_n = gamma_n, eta_t = gamma_t
- * (kg/s, settings model.gamma_n and model.gamma_t; seed 001 eqs 13 and 16). */
+ * (kg/s, settings model.gamma_n and model.gamma_t; Vyas et al. 2025, eqs 13 and 16). */
 #include "laws/settings.h"
 #include "laws/laws.h"
 

@@ -20,7 +20,7 @@ void dem_rolling_slider(const dem_settings *st, const dem_roll_in *in, dem_roll_
     dem_vec3 xr = dem_v3(r->xr[0], r->xr[1], r->xr[2]);
     dem_vec3 vr = dem_v3_scale(dem_v3_cross(in->wrel, in->n), R); /* Luding 2008: v_r = R* (w_i - w_j) x n */
     if (hdt != 0.0 && in->c->half_normal) {
-        /* vv-improved: as the tangential spring (equations.md §1.5 steps 5-6, "the same two-stage
+        /* vv-improved: as the tangential spring (docs/models.md §1.5 steps 5-6, "the same two-stage
          * rotation is used for the SDS rolling-resistance history"): into the half-step plane,
          * advanced there with the half-step normal, then into the end-of-step plane */
         dem_vec3 dh = dem_v3_madd(in->c->d, in->c->vij, -0.5 * hdt);

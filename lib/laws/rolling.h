@@ -17,7 +17,7 @@
  *                    angle theta_o, rate (w_i - w_j) . n: M_o = -k_o theta_o - c_o w_o capped at
  *                    mu_o R* F_n; k_o = model.twisting_stiffness S_t R*^2, c_o its fraction
  *                    model.twisting_damping of 2 sqrt(I_o k_o), I_o = I_i I_j / (I_i + I_j)
- *             marshall  Marshall 2009 (LAMMPS `twisting marshall`, seed 001 §5.1): the same slider,
+ *             marshall  Marshall 2009 (LAMMPS `twisting marshall`, Vyas et al. 2025, §5.1): the same slider,
  *                    everything from the tangential law and the contact radius a = sqrt(R* delta):
  *                    k_o = S_t a^2 / 2, c_o = eta_t a^2 / 2, cap (2/3) a mu F_n
  *

@@ -82,7 +82,7 @@ const dem_setting dem_setting_table[] = {
      "history is carried through the half-step plane (Vyas et al. §4),\n"
      "which removes spurious trapping of small spheres (size ratio > 3).\n"
      "variational: the implicit variational integrator of De Klerk et al.\n"
-     "2022 (seed 004; eqs 29-31 as corrected in equations.md §3): each step\n"
+     "2022 (De Klerk et al. 2022; eqs 29-31 as corrected in docs/models.md §3): each step\n"
      "solves R(q_k+1) = 0 by Newton's method, each linear system by\n"
      "preconditioned conjugate gradients, matrix-free. For Hookean contacts\n"
      "(--normal hooke) without friction (--tangential none) with their normal\n"
@@ -124,7 +124,7 @@ const dem_setting dem_setting_table[] = {
      "like history. With hooke it is the history law (to round-off).\n"
      "A frame of one continues with the other, each contact keeping its\n"
      "force (f_s = -S_t xi).\n"
-     "kuhn: Kuhn's refined linear-frictional contact (seed 003; needs\n"
+     "kuhn: Kuhn's refined linear-frictional contact (Kuhn et al. 2020; needs\n"
      "--normal hooke): the same spring and limit, resolved within the step -\n"
      "a fresh contact counts only the movement after it touched (eqs 7-8),\n"
      "sliding starts where the force meets the limit (eqs 9-14), a sliding\n"
@@ -143,11 +143,11 @@ const dem_setting dem_setting_table[] = {
      "how a tangential history is carried onto the new contact plane each\n"
      "step (setting model.carry; lib/laws/carry.h): exact (default): the\n"
      "smallest rotation of the old plane onto the new, then the twirl with the\n"
-     "pair's spin (seed 003 eq 23): a loaded assembly turned rigidly keeps its\n"
+     "pair's spin (Kuhn et al. 2020, eq 23): a loaded assembly turned rigidly keeps its\n"
      "stress to second order in the step's turn; rescale: projection with the\n"
      "size restored, then the twirl (LAMMPS, Hanley eq 8: first order);\n"
-     "project: projection (seed 003 eq 22) and twirl; project-only: no twirl;\n"
-     "none: neither. The last three show what the adjustments do (seed 003\n"
+     "project: projection (Kuhn et al. 2020, eq 22) and twirl; project-only: no twirl;\n"
+     "none: neither. The last three show what the adjustments do (Kuhn et al. 2020\n"
      "Fig. 6); they are not for production runs."},
     {"model.kn_from", "kn-from", NULL, DEM_SETTING_CHOICE, OFF(kn_rule), 0, 0, 0, kn_rule_names, 0, DEM_WRITE_ALWAYS,
      hooke, "model.normal", "only --normal hooke uses it, and --normal is %s", 0, NULL, DEM_SECTION_CONTACT,
@@ -235,8 +235,8 @@ const dem_setting dem_setting_table[] = {
      jacobian_names, 0, DEM_WRITE_VARIATIONAL, variational, "integrator",
      "applies to --integrator variational (the frame's integrator is %s)", 1, NULL, DEM_SECTION_INTEGRATOR,
      "variational: the Newton matrix without (symmetric, default: conjugate\n"
-     "gradients, as seed 004) or with (full: BiCGSTAB) the normal dashpots'\n"
-     "position Jacobian alpha h/2 dQ/dq (equations.md §3.2), which makes\n"
+     "gradients, as De Klerk et al. 2022) or with (full: BiCGSTAB) the normal dashpots'\n"
+     "position Jacobian alpha h/2 dQ/dq (docs/models.md §3.2), which makes\n"
      "Newton quadratic again on damped contacts at alpha 0.5 (setting\n"
      "variational.full_jacobian: 0 or 1)"},
     {"model.rolling", "rolling", NULL, DEM_SETTING_MODEL, OFF(rolling), 0, 0, 0, NULL, DEM_MODEL_ROLLING, DEM_WRITE_ROLL,
@@ -454,7 +454,7 @@ dem_status dem_settings_check(const dem_settings *st, dem_error *err)
     if (st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN && !(st->kn > 0.0 && isfinite(st->kn)))
         return BAD("setting model.kn = %g: the hooke law needs a positive kn (or model.kn_from hertz, yade, overlap)", st->kn);
     if (st->tangential == dem_model_find(DEM_MODEL_TANGENTIAL, "kuhn") && st->normal != DEM_NORMAL_HOOKE)
-        return BAD("setting model.tangential kuhn needs model.normal hooke: Kuhn's contact is linear-frictional (seed 003), "
+        return BAD("setting model.tangential kuhn needs model.normal hooke: Kuhn's contact is linear-frictional (Kuhn et al. 2020), "
                    "not model.normal %s", dem_normal_models[st->normal]->name);
     if (dem_normal_models[st->normal]->pulloff > 0.0 && st->tangential != dem_model_find(DEM_MODEL_TANGENTIAL, "history") &&
         st->tangential != dem_model_find(DEM_MODEL_TANGENTIAL, "none"))

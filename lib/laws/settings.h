@@ -12,7 +12,7 @@
 #include "core/vec.h"
 #include "io/system.h"
 
-/* variational: the implicit variational integrator of seed 004 (lib/sim/variational.c) */
+/* variational: the implicit variational integrator of De Klerk et al. 2022 (lib/sim/variational.c) */
 typedef enum { DEM_INTEGRATOR_VV = 0, DEM_INTEGRATOR_VV_IMPROVED = 1, DEM_INTEGRATOR_VARIATIONAL = 2 } dem_integrator;
 typedef enum { DEM_LOCAL_HANLEY = 0, DEM_LOCAL_YADE = 1 } dem_local_form;
 /* The neighbour search's backend (lib/sim/neighbor.c, neighbor_multi.c): auto picks multi when
@@ -27,9 +27,9 @@ typedef enum { DEM_CARRY_EXACT = 0, DEM_CARRY_RESCALE, DEM_CARRY_PROJECT, DEM_CA
 /* How hooke's kn is obtained when not given. */
 typedef enum {
     DEM_KN_GIVEN = 0,   /* model.kn */
-    DEM_KN_HERTZ = 1,   /* contact duration matches Hertz at vc (seed 001 eq 1) */
-    DEM_KN_YADE = 2,    /* springs in series, K_i = E_i 2 r_i (seed 002 §1.2.1) */
-    DEM_KN_OVERLAP = 3  /* maximum overlap at vc (seed 001 eq 27) */
+    DEM_KN_HERTZ = 1,   /* contact duration matches Hertz at vc (Vyas et al. 2025, eq 1) */
+    DEM_KN_YADE = 2,    /* springs in series, K_i = E_i 2 r_i (Šmilauer and Chareyre 2015, §1.2.1) */
+    DEM_KN_OVERLAP = 3  /* maximum overlap at vc (Vyas et al. 2025, eq 27) */
 } dem_kn_rule;
 
 #define DEM_GROUPS 32
@@ -43,13 +43,13 @@ typedef struct dem_settings_ {
     dem_carry carry;            /* model.carry: the tangential history onto the new contact plane */
     dem_kn_rule kn_rule;
     double kn;                  /* N/m, hooke with DEM_KN_GIVEN */
-    double kt;                  /* N/m, hooke tangential; 0: derived, kt = kn 4 G* / E* (seed 001 eq 5) */
+    double kt;                  /* N/m, hooke tangential; 0: derived, kt = kn 4 G* / E* (Vyas et al. 2025, eq 5) */
     double vc;                  /* characteristic impact velocity, m/s */
     double max_overlap;         /* maximum overlap as a fraction of the smaller diameter */
     double gamma_n, gamma_t;    /* viscous damping coefficients, kg/s */
     double local_damping;       /* Cundall coefficient, - (0: off) */
     dem_local_form local_form;
-    double drag;                /* drag factor gamma_d per step (1: off), seed 000 eq 25 */
+    double drag;                /* drag factor gamma_d per step (1: off), Hanley 2019, eq 25 */
     double skin;                /* neighbour-list skin, m (0: automatic, 0.2 of the smallest radius) */
     double sort_every;          /* steps between spatial sorts of the particles, counted from step 0 (0: never) */
     dem_neighbor_grid grid;     /* neighbor.grid: auto, bin or multi */

@@ -232,7 +232,7 @@ DEM_MUST_CHECK dem_status dem_pack_delete(dem_system *s, const dem_select *sel, 
  * the dissipation and work accumulators keep their totals). */
 void dem_pack_restart_budget(dem_system *s);
 
-/* Bonds (seed 004 §3.3; formats/dem-stream.md §5.10): a harmonic bond of stiffness kb (N/m) for
+/* Bonds (De Klerk et al. 2022, §3.3; formats/dem-stream.md §5.10): a harmonic bond of stiffness kb (N/m) for
  * every pair whose surfaces are closer than gap (m): |x_i - x_j'| < r_i + r_j + gap, through the
  * nearest periodic image in a cell; overlapping pairs included, pairs bonded already skipped. The
  * new bonds come in the order of the particles' indices (i < j). */

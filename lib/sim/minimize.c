@@ -1,5 +1,5 @@
 /* minimize.c - quasi-static energy minimisation (dem_sim_minimize, sim.h): the alpha -> quasi-
- * static limit of seed 004 §1, and the relaxation of jamming studies (seed 000 §6).
+ * static limit of De Klerk et al. 2022, §1, and the relaxation of jamming studies (Hanley 2019, §6).
  *
  * The potential energy V(x) of the frictionless contacts (the normal law's potential), the bonds
  * (kb delta^2/2), the walls and gravity is minimised over the positions of the free particles by

@@ -1,5 +1,5 @@
 /* neighbor.c - the cell grid, the Verlet list and the spatial sort (see neighbor.h). The list is
- * rebuilt when a particle moved more than half the skin (seed 002 §1.1.3). */
+ * rebuilt when a particle moved more than half the skin (Šmilauer and Chareyre 2015, §1.1.3). */
 #include "sim/internal/neighbor.h"
 
 #include <math.h>

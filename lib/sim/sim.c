@@ -256,7 +256,7 @@ static double pair_tc(const dem_sim *sim, const tc_class *a, const tc_class *b)
     dem_pair p;
     dem_pair_init(&p, st, a->r, a->m, &sim->materials[a->mat], b->r, b->m, &sim->materials[b->mat]);
     double tc = st->normal == DEM_NORMAL_HOOKE
-                    ? M_PI * sqrt(p.mstar / p.kn)                                                      /* seed 001 eq 7 */
+                    ? M_PI * sqrt(p.mstar / p.kn)                                                      /* Vyas et al. 2025, eq 7 */
                     : DEM_HERTZ_TC * pow(p.mstar * p.mstar / (p.rstar * p.estar * p.estar * st->vc), 0.2); /* eq 30 */
     if (dem_normal_models[st->normal]->pulloff > 0.0 && p.gamma > 0.0) {
         /* adhesion binds touching pairs: half the period of their vibration about the
@@ -332,11 +332,11 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     int uses_e = !(st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN);
     for (size_t a = 0; a < sim->p.n; a++) {
         const dem_material *m = &sim->materials[sim->p.mat[a]];
-        double tp = sim->p.r[a] * sqrt(m->density / m->young);                                 /* seed 002 §1.5.6 */
+        double tp = sim->p.r[a] * sqrt(m->density / m->young);                                 /* Šmilauer and Chareyre 2015, §1.5.6 */
         if (tp < est->pwave) est->pwave = tp;
     }
     if (!uses_e) est->pwave = NAN;
-    /* global stiffness (seed 002 eq 1.12): sum of the normal stiffnesses of each particle's
+    /* global stiffness (Šmilauer and Chareyre 2015, eq 1.12): sum of the normal stiffnesses of each particle's
      * contacts, from the geometry alone (no force evaluation: that would fix the order of the
      * first force sums before the particles are sorted) */
     double *k = calloc(sim->p.n ? sim->p.n : 1, sizeof *k);

@@ -20,10 +20,10 @@
 
 typedef struct dem_sim dem_sim;
 
-/* Time-step estimates (s) for the system as it is (seed 002 §1.5.6; seed 001 eqs 1-7). */
+/* Time-step estimates (s) for the system as it is (Šmilauer and Chareyre 2015, §1.5.6; Vyas et al. 2025, eqs 1-7). */
 typedef struct {
     double contact_time;   /* duration of a collision of the smallest pair at model.vc */
-    double pwave;          /* min r sqrt(rho/E) (seed 002, p-wave), nan for a given kn */
+    double pwave;          /* min r sqrt(rho/E) (Šmilauer and Chareyre 2015, p-wave), nan for a given kn */
     double stiffness;      /* min sqrt(2 m / K), K the sum of contact stiffnesses; inf without contacts */
     double recommended;    /* what --dt auto uses: min(contact_time/50, 0.2 pwave, 0.3 stiffness) */
 } dem_dt_estimates;
@@ -63,7 +63,7 @@ double dem_sim_dt(const dem_sim *sim);
 /* Set one energy accumulator (dem_energy_index), e.g. the budget's reference DEM_E_INITIAL. */
 void dem_sim_set_energy(dem_sim *sim, int index, double value);
 
-/* Run backwards in time (dir < 0): the reversed-time algorithm of Hanley (seed 000 eqs 17-20,
+/* Run backwards in time (dir < 0): the reversed-time algorithm of Hanley 2019 (eqs 17-20,
  * with drag eqs 27-28): v -= dt/2 F/m, x -= dt v, F(x), v -= dt/2 F/m; walls move back, time
  * decreases, the step counter still counts the steps taken. It is the forward step with dt
  * negated, bit for bit. dir > 0: forward (the default). */
@@ -115,7 +115,7 @@ dem_overlap_record dem_sim_current_overlap(const dem_sim *sim);
 void dem_sim_limits_default(dem_sim_limits *lim);
 void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim);
 
-/* The deforming periodic cell (cell.c; seed 002 §1.6): dH/dt = L H with the frame's cell.vgrad L,
+/* The deforming periodic cell (cell.c; Šmilauer and Chareyre 2015, §1.6): dH/dt = L H with the frame's cell.vgrad L,
  * particles carried by the homogeneous field L (x - o) and their stored velocities the fluctuation
  * about it (spins about the field's spin); the stress-controlled diagonal components of L (bits 0-2
  * of cell.stress_mask) set every step by a proportional servo:
@@ -164,7 +164,7 @@ DEM_MUST_CHECK dem_status dem_sim_set_time(dem_sim *sim, double time, dem_error 
 /* Neighbour-list rebuilds since the sim was made (for benchmarks and tests). */
 uint64_t dem_sim_rebuilds(const dem_sim *sim);
 
-/* Quasi-static minimisation (minimize.c; seed 004 §1, the quasi-static limit; seed 000 §6): the
+/* Quasi-static minimisation (minimize.c; De Klerk et al. 2022, §1, the quasi-static limit; Hanley 2019, §6): the
  * potential energy of the frictionless contacts, bonds, walls and gravity minimised over the
  * positions of the free particles by nonlinear conjugate gradients (Polak-Ribiere+), until every
  * free particle's |net force| <= ftol or max_iter iterations (line searches). Free particles end

@@ -36,3 +36,11 @@ load helpers
     done | grep -v '^dem_' || true)
     [ -z "$bad" ] || { echo "exported without the dem_ prefix: $bad"; return 1; }
 }
+
+@test "papers are cited by their keys (docs/references.md), never by a seed number or the reconstruction's file name" {
+    cd "$REPO"
+    run grep -rIiE 'seed 00[0-4]|equations\.md' README.md docs bin lib examples formats tools tests
+    [ "$status" -eq 1 ] || { echo "$output" | head -5; return 1; }
+    grep -q '^| Hanley 2019 |' docs/references.md
+    grep -q '^| De Klerk et al. 2022 |' docs/references.md
+}

@@ -1,4 +1,4 @@
-/* kuhn-fig4 - test helper: seed 003 Fig. 4, the direction of a sliding contact force after a
+/* kuhn-fig4 - test helper: Kuhn et al. 2020, Fig. 4, the direction of a sliding contact force after a
  * movement across it, by three methods, as a TSV table (the data of the figure).
  *
  * Usage: kuhn-fig4 [POINTS [MAX]]    (default 40 points of movement up to 4 yield lengths)

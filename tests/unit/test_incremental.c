@@ -1,7 +1,7 @@
 /* test_incremental.c - the incremental tangential law (lib/laws/tangential_incremental.c,
  * `--tangential incremental`) against Mindlin's stiffness and against the total (history) form:
  * a contact driven kinematically (dem_contact_probe) is sheared, unloaded and sheared back, and
- * the force is compared with the sums of H_s dU_s that seed 000 eq 10 prescribes, the stiffness
+ * the force is compared with the sums of H_s dU_s that Hanley 2019, eq 10 prescribes, the stiffness
  * H_s = 4 G a / (2 - nu) computed here from G, nu and a = sqrt(R* delta) (Hanley §2:
  * H_s = H_n sqrt(U_n) 3(1-nu)/(2-nu), H_n = 4 G sqrt(R*) / (3 (1-nu))); with the linear normal
  * law the two forms must be the same law; dem-energy's stored energy is |f_s|^2 / (2 H_s). */
@@ -63,7 +63,7 @@ static void step(drive *d, double delta, double w)
 }
 
 /* Shear at delta1 by s1, unload to delta2 = delta1 / 4 (no shear), shear back by s1 at delta2:
- * seed 000 eq 10 gives f = (H_s(delta1) - H_s(delta2)) s1 = H_s(delta1) s1 / 2 after the
+ * Hanley 2019, eq 10 gives f = (H_s(delta1) - H_s(delta2)) s1 = H_s(delta1) s1 / 2 after the
  * displacement has come back to zero (the force the contact built at the larger overlap
  * survives); the total form gives 0 (its stretch is zero) and, after the unloading, H_s(delta2) s1. */
 static void test_unload(void)

@@ -1,4 +1,4 @@
-/* test_reverse.c - reversed-time DEM (seed 000 §3) and the exact fixed-point mode: the reversal
+/* test_reverse.c - reversed-time DEM (Hanley 2019, §3) and the exact fixed-point mode: the reversal
  * returns a two-particle collision to its start within round-off, and bit for bit in exact mode;
  * the reversed step is the forward step of the velocity-reversed state, bit for bit; a chaotic
  * gas with walls (one moving) or in a periodic cell returns bit for bit in exact mode whatever
@@ -278,7 +278,7 @@ static void test_reverse_is_mirror(void)
     dem_system_free(&b);
 }
 
-/* Drag (seed 000 eqs 25-28): a falling sphere, damped, then undamped back to its start. */
+/* Drag (Hanley 2019, eqs 25-28): a falling sphere, damped, then undamped back to its start. */
 static void test_drag(void)
 {
     dem_settings st;

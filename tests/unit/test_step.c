@@ -108,7 +108,7 @@ static void test_linear_collision(void)
     st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_material m = material(2500, 7e10, 0.25, 0.5, 1.0);
     double r = 1e-3, mass = 4.0 / 3.0 * M_PI * r * r * r * 2500;
-    double tc = M_PI * sqrt(0.5 * mass / st.kn); /* seed 001 eq 7 */
+    double tc = M_PI * sqrt(0.5 * mass / st.kn); /* Vyas et al. 2025, eq 7 */
     collision c = collide(&st, &m, r, r, 0.2, 0.01), c2 = collide(&st, &m, r, r, 0.2, 0.005);
     CHECK_MSG(fabs(c.duration / tc - 1.0) < 0.005, "duration %g, analytic %g", c.duration, tc);
     /* Velocity-Verlet's energy error at the kink of the force (contact start and end) is third
@@ -132,7 +132,7 @@ static void test_hertz_duration(void)
     dem_settings_default(&st);
     st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
-    dem_material m = material(1000, 2e6 * 2 * 1.2, 0.2, 0.5, 1.0); /* seed 000 §3.2.1: G = 2 MPa, nu = 0.2 */
+    dem_material m = material(1000, 2e6 * 2 * 1.2, 0.2, 0.5, 1.0); /* Hanley 2019, §3.2.1: G = 2 MPa, nu = 0.2 */
     double r = 0.005, v = 0.9, mass = 4.0 / 3.0 * M_PI * r * r * r * 1000;
     double estar = 1.0 / (2 * (1 - 0.04) / m.young), mstar = 0.5 * mass, rstar = 0.5 * r;
     double th = 2.868 * pow(mstar * mstar / (rstar * estar * estar * v), 0.2);
@@ -275,7 +275,7 @@ static void test_gas_energy(void)
 
 /* Two spheres in contact with a loaded tangential spring, turned rigidly by a quarter turn
  * about an axis (the contact normal, or an axis normal to it): the tangential force must turn
- * with them, keeping its size (objectivity; seed 003 §2.8, seed 000 eqs 7-9). The motion is
+ * with them, keeping its size (objectivity; Kuhn et al. 2020, §2.8, Hanley 2019, eqs 7-9). The motion is
  * imposed step by step through dem_contact_probe, as a rigid rotation cannot be free. */
 static void test_rigid_rotation(int axis)
 {

@@ -1,4 +1,4 @@
-/* bonds.h - harmonic bonds between particles (seed 004 §3.3; formats/dem-stream.md §5.10).
+/* bonds.h - harmonic bonds between particles (De Klerk et al. 2022, §3.3; formats/dem-stream.md §5.10).
  *
  * A bond between particles i and j holds the potential kb delta^2 / 2, delta = r_i + r_j -
  * |x_i - x_j'| (x_j' the bonded image of j), in compression and tension alike: the force on i is

@@ -1,4 +1,4 @@
-/* cell.h - the deforming periodic cell (seed 002 §1.6; seed 000 §3.1, §3.2.3): dH/dt = L H, the
+/* cell.h - the deforming periodic cell (Šmilauer and Chareyre 2015, §1.6; Hanley 2019, §3.1, §3.2.3): dH/dt = L H, the
  * particles carried by the homogeneous field, the cell flip, the servo and the work of the cell.
  *
  * The field and the fluctuation. A particle's velocity is u + L (x - o) and its spin w + wL, where
@@ -19,7 +19,7 @@
  *     P = -( D : sum_pairs f (x) d + L : sum_walls f (x) (x - o) + W : sum_walls f (x) (c - x) )
  * into the contacts (f the force on the particle, c the contact point); over a step, with L
  * fixed, work_cell += h/2 (P(t) + P(t + h)): in terms of the stress, -V sigma : D with sigma
- * compression positive (seed 002's V sigma : L, tension positive). */
+ * compression positive (Šmilauer and Chareyre 2015's V sigma : L, tension positive). */
 #ifndef DEM_SIM_CELL_H
 #define DEM_SIM_CELL_H
 
@@ -44,7 +44,7 @@ double cell_begin_step(dem_sim *sim);
 void cell_affine(dem_sim *sim, double h);
 /* After the step's forces: work_cell += h/2 (p0 + P(t + h)). */
 void cell_end_step(dem_sim *sim, double p0);
-/* Flip the cell when a cell vector leans more than 0.55 of another along it (seed 002 Fig 1.6):
+/* Flip the cell when a cell vector leans more than 0.55 of another along it (Šmilauer and Chareyre 2015, Fig 1.6):
  * the same lattice of images with cell vectors nearer to orthogonal. Images and contact shifts
  * follow, so every contact keeps its history. Returns 1 if it flipped (the neighbour list must be
  * rebuilt). */
