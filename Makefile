@@ -11,13 +11,15 @@ CSTD     := -std=c11 -D_DEFAULT_SOURCE -pthread -fno-math-errno -ffp-contract=of
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT      ?= -O2 -g
 CFLAGS   ?=
-ALLFLAGS  = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Ilib
+# -MMD -MP: each object lists the headers it includes (BUILD/.../x.d, read below), so a header's
+# change rebuilds only the objects that include it.
+ALLFLAGS  = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -Ilib -MMD -MP
 LDLIBS   := -lz -lm
 BUILD    ?= build
 
 # libdem: one folder per concern (README "Layout and library"); includes are written from lib/.
 LIB_SRC  := $(wildcard lib/*/*.c)
-LIB_HDR  := $(wildcard lib/*.h lib/*/*.h)
+
 LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
 LIB      := $(BUILD)/libdem.a
 PROGS    := dem-pack dem-probe dem-step dem-reverse dem-stress dem-energy
@@ -28,10 +30,16 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
-.PHONY: all test test-bare unit bats check check-threads check-native demo bench fuzz fuzz-short clean man install uninstall
+.PHONY: all test test-bare unit layers bats check check-threads check-native demo bench fuzz fuzz-short clean man install uninstall
 all: lib/libdem.a $(BIN)
 
-$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR)
+# An object built before the .d files existed is rebuilt once (its .d is a prerequisite that
+# make sees as new while it is missing: an explicit target without a recipe).
+DEPS := $(LIB_OBJ:.o=.d) $(PROGS:%=$(BUILD)/bin/%.d) $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TOOL_BIN:=.d)
+$(DEPS):
+include $(wildcard $(DEPS))
+
+$(BUILD)/lib/%.o: lib/%.c $(BUILD)/lib/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
@@ -41,18 +49,18 @@ $(LIB): $(LIB_OBJ)
 lib/libdem.a: $(LIB)
 	@if [ "$(BUILD)" = build ]; then cp $(LIB) $@; fi
 
-$(BUILD)/bin/%.o: bin/%.c bin/cli.h bin/progress.h $(LIB_HDR)
+$(BUILD)/bin/%.o: bin/%.c $(BUILD)/bin/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
 $(BIN): bin/%: $(BUILD)/bin/%.o $(CLI_OBJ) $(LIB)
 	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -Itests/unit $< $(LIB) -o $@ $(LDLIBS)
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB)
+$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/tests/tools/%.d $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) $< $(LIB) -o $@ $(LDLIBS)
 
@@ -62,7 +70,11 @@ unit: $(UNIT_BIN)
 bats: $(BIN) $(TOOL_BIN)
 	bats tests/bats
 
-test: all unit bats
+# The include edges between lib/ folders, refused if they form a cycle (docs/architecture.md).
+layers:
+	@tools/layers.sh
+
+test: all unit layers bats
 
 # The README's first day and the suites that use optional Python packages, as on a machine
 # without them (python3 -S: numpy and vtk unimportable): each must pass or skip (.ci/run runs it).

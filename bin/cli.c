@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/select.h"
 #include "core/text.h"
+#include "io/select.h"
 #include "io/stream.h"
 #include "laws/material_ranges.h"
 #include "progress.h"
@@ -71,6 +71,45 @@ _Noreturn void cli_usage(const char *fmt, ...)
 }
 
 _Noreturn void cli_usage_err(const char *opt, const dem_error *err) { cli_usage("%s: %s", opt, err->msg); }
+
+/* Levenshtein distance of a and b (short strings: option names), capped at 9. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40) return 9;
+    int d[41][41];
+    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
+                d[i][j] = d[i - 2][j - 2] + 1; /* a transposition: --gravtiy */
+        }
+    return d[la][lb] > 9 ? 9 : d[la][lb];
+}
+
+_Noreturn void cli_bad_option_of(int ch, char *const argv[], const struct option *opts)
+{
+    const char *arg = argv[optind - 1];
+    if (ch == '?' && !(optopt > 0 && optopt < 256) && strncmp(arg, "--", 2) == 0) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+        const char *best = NULL;
+        int bd = 9, ambiguous = 0;
+        for (const struct option *o = opts; o && o->name; o++) {
+            int dd = edit_distance(name, o->name);
+            if (strncmp(o->name, name, strlen(name)) == 0 && strlen(name) >= 3) dd = dd < 2 ? dd : 2; /* a prefix getopt found ambiguous */
+            if (dd < bd) { bd = dd; best = o->name; ambiguous = 0; }
+            else if (dd == bd) ambiguous = 1;
+        }
+        /* close enough: at most a third of the name's letters wrong, and one nearest */
+        if (best && !ambiguous && bd >= 1 && (size_t)bd * 3 <= strlen(name) + 1)
+            cli_usage("unknown option '%s': did you mean --%s?", arg, best);
+    }
+    cli_bad_option(ch, argv);
+}
 
 _Noreturn void cli_bad_option(int ch, char *const argv[])
 {
@@ -502,4 +541,174 @@ void cli_note_threads(const dem_sim *sim, int asked, size_t particles, int quiet
     if (quiet || used >= asked) return;
     fprintf(stderr, "%s: --threads %d: running %d for %zu particles (at most one thread per %d: a smaller system is faster on fewer; the results are the same bits)\n",
             prog_name, asked, used, particles, DEM_SIM_PARTICLES_PER_THREAD);
+}
+
+/* ---- the settings' options -------------------------------------------------------------------- */
+void cli_setting_options(struct option *rows, int *n, int max)
+{
+    for (int k = 0; k < dem_setting_count && k < CLI_SETTINGS_MAX; k++) {
+        const dem_setting *row = &dem_setting_table[k];
+        if (!row->option) continue;
+        if (*n >= max) cli_die("internal error: too many options");
+        rows[(*n)++] = (struct option){row->option, required_argument, 0, CLI_SETTING_OPT + k};
+    }
+}
+
+int cli_setting_arg(cli_settings_given *g, int ch, const char *arg)
+{
+    if (ch < CLI_SETTING_OPT || ch >= CLI_SETTING_OPT + dem_setting_count) return 0;
+    const dem_setting *row = &dem_setting_table[ch - CLI_SETTING_OPT];
+    dem_settings scratch;
+    dem_error err;
+    dem_settings_default(&scratch);
+    if (dem_settings_set(&scratch, row->key, arg, &err)) cli_usage("--%s: %s", row->option, err.msg);
+    g->text[ch - CLI_SETTING_OPT] = arg;
+    return 1;
+}
+
+int cli_setting_given(const cli_settings_given *g, const char *key)
+{
+    const dem_setting *row = dem_setting_find(key);
+    return row && g->text[row - dem_setting_table] != NULL;
+}
+
+void cli_settings_apply(const cli_settings_given *g, dem_settings *st)
+{
+    dem_error err;
+    for (int k = 0; k < dem_setting_count && k < CLI_SETTINGS_MAX; k++)
+        if (g->text[k] && dem_settings_set(st, dem_setting_table[k].key, g->text[k], &err))
+            cli_usage("--%s: %s", dem_setting_table[k].option, err.msg);
+    /* a parameter given is never ignored: the chosen models must take it, or are said not to use it */
+    for (int k = 0; k < dem_setting_count && k < CLI_SETTINGS_MAX; k++) {
+        char why[200];
+        const dem_setting *row = &dem_setting_table[k];
+        if (!g->text[k] || dem_setting_used(st, row, why, sizeof why)) continue;
+        if (row->given_error) cli_usage("--%s: %s", row->option, why);
+        cli_warn("--%s: %s: it has no effect", row->option, why);
+    }
+    if (dem_settings_check(st, &err)) cli_usage("%s", err.msg);
+}
+
+/* One option's help: "      --opt ARG" with the text from column 24 (on the next line if the
+ * option is wider), each further line of the text indented to it. The text's own line breaks are
+ * kept, and a line longer than the 70 columns left is broken at a space (a citation renamed to
+ * a longer key must not run past the terminal's edge). */
+#define HELP_TEXT_WIDTH 70
+static void option_help(FILE *out, const dem_setting *row)
+{
+    char arg[200];
+    if (row->arg) snprintf(arg, sizeof arg, "%s", row->arg);
+    else if (row->type == DEM_SETTING_CHOICE || row->type == DEM_SETTING_MODEL || row->names) dem_setting_names(row, "|", arg, sizeof arg);
+    else snprintf(arg, sizeof arg, "X");
+    int w = fprintf(out, "      --%s %s", row->option, arg);
+    const char *t = row->help;
+    if (w > 22) fprintf(out, "\n%23s", "");
+    else fprintf(out, "%*s", 23 - w, "");
+    for (;;) {
+        size_t n = strcspn(t, "\n");
+        while (n > HELP_TEXT_WIDTH) { /* the last space that keeps the line within the width */
+            size_t cut = HELP_TEXT_WIDTH;
+            while (cut > 0 && t[cut] != ' ') cut--;
+            if (cut == 0) break;
+            fprintf(out, "%.*s\n%23s", (int)cut, t, "");
+            t += cut + 1;
+            n -= cut + 1;
+        }
+        fprintf(out, "%.*s\n", (int)n, t);
+        if (!t[n]) break;
+        t += n + 1;
+        fprintf(out, "%23s", "");
+    }
+}
+
+void cli_settings_help(FILE *out, const char *section)
+{
+    for (int k = 0; k < dem_setting_count; k++)
+        if (dem_setting_table[k].option && dem_setting_table[k].section && strcmp(dem_setting_table[k].section, section) == 0)
+            option_help(out, &dem_setting_table[k]);
+}
+
+_Noreturn void cli_help_parts(const char *const parts[])
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (!out) cli_die("writing the help: %s", strerror(errno));
+    for (int k = 0; parts[k]; k++) {
+        if (parts[k][0] == '@') cli_settings_help(out, parts[k] + 1);
+        else fputs(parts[k], out);
+    }
+    if (fclose(out) != 0) cli_die("writing the help: %s", strerror(errno));
+    cli_help(text);
+}
+
+/* ---- option groups ---------------------------------------------------------------------------- */
+void cli_frames_init(cli_frames *sel)
+{
+    sel->frame = -1;
+    sel->last = 0;
+    sel->every = 1;
+    sel->given = 0;
+}
+
+int cli_frames_arg(cli_frames *sel, int ch, const char *arg)
+{
+    switch (ch) {
+    case CLI_OPT_FRAME: sel->frame = cli_int("--frame", arg, 0, INT64_MAX); break;
+    case CLI_OPT_LAST: sel->last = 1; break;
+    case CLI_OPT_EVERY: sel->every = cli_int("--every", arg, 1, INT64_MAX); break;
+    default: return 0;
+    }
+    sel->given++;
+    return 1;
+}
+
+void cli_frames_check(const cli_frames *sel)
+{
+    if (sel->given > 1) cli_usage("--frame, --last and --every exclude each other");
+}
+
+const char *cli_one_input(int argc, char *const argv[])
+{
+    if (argc - optind > 1)
+        cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
+    return optind < argc ? argv[optind] : NULL;
+}
+
+void cli_run_init(cli_run_opts *r)
+{
+    memset(r, 0, sizeof *r);
+    r->steps = -1;
+    r->run_time = -1.0;
+    r->threads = 1;
+    r->level = DEM_LEVEL_DEFAULT;
+    dem_sim_limits_default(&r->limits);
+}
+
+int cli_run_arg(cli_run_opts *r, int ch, const char *arg)
+{
+    switch (ch) {
+    case 'n': r->steps = cli_int("--steps", arg, 0, CLI_MAX_STEPS); break;
+    case CLI_OPT_TIME:
+        r->run_time = cli_double("--time", arg);
+        if (!(r->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", arg);
+        break;
+    case CLI_OPT_RUN_EVERY: r->every = cli_int("--every", arg, 1, 1000000000000000LL); break;
+    case CLI_OPT_THREADS: r->threads = (int)cli_int("--threads", arg, 1, 1024); break;
+    case CLI_OPT_LEVEL: r->level = (int)cli_int("--level", arg, 0, 9); break;
+    case 'o': r->output = cli_output_arg("-o", arg); break;
+    case 'q': r->quiet = 1; break;
+    case CLI_OPT_PROGRESS: r->progress = cli_progress_interval("--progress", arg); break;
+    case CLI_OPT_EXACT: r->exact = 1; if (arg) r->quantum = cli_quantum("--exact", arg); break;
+    case CLI_OPT_NO_EXACT: r->exact = -1; break;
+    case CLI_OPT_STOP_OVERLAP: r->limits.overlap = cli_nonneg("--stop-overlap", arg); break;
+    case CLI_OPT_STOP_MOVE: r->limits.move = cli_nonneg("--stop-move", arg); break;
+    default: return 0;
+    }
+    return 1;
+}
+
+void cli_run_check(const cli_run_opts *r)
+{
+    if ((r->steps >= 0) == (r->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
 }

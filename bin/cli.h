@@ -5,6 +5,7 @@
 #ifndef DEM_CLI_H
 #define DEM_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "core/error.h"
@@ -28,6 +29,34 @@ _Noreturn void cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 
  * without its value) or '?' (an unknown option). The programs call getopt_long with opterr = 0
  * and an optstring starting with ':', so that these are the only messages. */
 _Noreturn void cli_bad_option(int ch, char *const argv[]);
+/* The same, for a program whose getopt rows are opts: an unknown long option is answered with
+ * the nearest known one ("did you mean --gravity?") when one is close enough. */
+_Noreturn void cli_bad_option_of(int ch, char *const argv[], const struct option *opts);
+
+/* ---- the settings' options (lib/laws/settings.h: one row per setting) ----------------------
+ * getopt rows for every setting with a long option, with val CLI_SETTING_OPT + its row's index,
+ * appended to rows[*n] (the caller's table ends with a {0} row after it). */
+#define CLI_SETTING_OPT 0x1000
+#define CLI_SETTINGS_MAX 64
+void cli_setting_options(struct option *rows, int *n, int max);
+/* What the command line gave for each setting row (NULL: not given). */
+typedef struct {
+    const char *text[CLI_SETTINGS_MAX];
+} cli_settings_given;
+/* A getopt result that is a setting option: check its value (a usage error naming the option if
+ * the setting refuses it) and remember it. Returns 0 if ch is no setting option. */
+int cli_setting_arg(cli_settings_given *g, int ch, const char *arg);
+/* Apply what was given to st (the frame's settings) in the table's order, then: an option that
+ * the chosen models cannot take is a usage error, one they do not use a warning ("it has no
+ * effect"); the combination is checked as a frame's is (usage error). */
+void cli_settings_apply(const cli_settings_given *g, dem_settings *st);
+/* Whether the option of key was given. */
+int cli_setting_given(const cli_settings_given *g, const char *key);
+/* The help of one section of the settings' options, as --help shows them. */
+void cli_settings_help(FILE *out, const char *section);
+/* Print a help built of parts: a part starting with '@' is the settings' section of that name,
+ * any other part is printed as it is; then exit 0 (as cli_help). */
+_Noreturn void cli_help_parts(const char *const parts[]);
 /* Usage error from a libdem parse failure of option --opt. */
 _Noreturn void cli_usage_err(const char *opt, const dem_error *err);
 /* A warning on stderr: "prog: warning: message". */
@@ -86,7 +115,54 @@ typedef struct {
     long long frame; /* -1: not given */
     int last;
     long long every; /* >= 1 */
+    int given;       /* how many of the three options were given */
 } cli_frames;
+
+/* ---- option groups: what several programs take, written once -------------------------------
+ * A program puts a group's getopt rows into its table, hands each getopt result to the group's
+ * _arg function first (it returns 1 when the option was the group's), and calls the group's
+ * _check after the loop. */
+/* Frame selection (dem-probe, dem-energy, dem-stress): --frame K, --last, --every K. */
+enum { CLI_OPT_FRAME = 0x2000, CLI_OPT_LAST, CLI_OPT_EVERY };
+#define CLI_FRAME_OPTIONS                                                                          \
+    {"frame", required_argument, NULL, CLI_OPT_FRAME}, {"last", no_argument, NULL, CLI_OPT_LAST}, \
+        {"every", required_argument, NULL, CLI_OPT_EVERY}
+void cli_frames_init(cli_frames *sel);
+int cli_frames_arg(cli_frames *sel, int ch, const char *arg);
+/* At most one of them (usage error). */
+void cli_frames_check(const cli_frames *sel);
+/* One input (every reading program): the operand left after the options, NULL (standard input)
+ * if none; more than one is a usage error. */
+const char *cli_one_input(int argc, char *const argv[]);
+
+/* The run options (dem-step, dem-reverse): -n/--steps N or --time T (exactly one), --every K,
+ * --threads T, --level L, -o FILE, -q, --exact[=Q], --no-exact, --stop-overlap F, --stop-move F. */
+enum { CLI_OPT_TIME = 0x2100, CLI_OPT_RUN_EVERY, CLI_OPT_THREADS, CLI_OPT_LEVEL, CLI_OPT_EXACT, CLI_OPT_NO_EXACT,
+       CLI_OPT_STOP_OVERLAP, CLI_OPT_STOP_MOVE, CLI_OPT_PROGRESS };
+#define CLI_RUN_OPTIONS                                                                                        \
+    {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, CLI_OPT_TIME},                        \
+        {"output", required_argument, 0, 'o'}, {"every", required_argument, 0, CLI_OPT_RUN_EVERY},             \
+        {"threads", required_argument, 0, CLI_OPT_THREADS}, {"level", required_argument, 0, CLI_OPT_LEVEL},    \
+        {"quiet", no_argument, 0, 'q'}, {"exact", optional_argument, 0, CLI_OPT_EXACT},                        \
+        {"no-exact", no_argument, 0, CLI_OPT_NO_EXACT}, {"stop-overlap", required_argument, 0, CLI_OPT_STOP_OVERLAP}, \
+        {"stop-move", required_argument, 0, CLI_OPT_STOP_MOVE}, {"progress", required_argument, 0, CLI_OPT_PROGRESS}
+/* Their short letters, for getopt_long's optstring. */
+#define CLI_RUN_SHORT "n:o:q"
+typedef struct {
+    long long steps;       /* -n; -1: not given */
+    double run_time;       /* --time, s; < 0: not given */
+    long long every;       /* --every; 0: only the last frame */
+    int threads, level, quiet;
+    const char *output;    /* -o FILE (NULL: standard output) */
+    int exact;             /* 1: --exact, -1: --no-exact, 0: as the frame says */
+    double quantum;        /* --exact=Q, m (0: the frame's or the default) */
+    dem_sim_limits limits; /* --stop-overlap, --stop-move */
+    double progress;       /* --progress S (0: off; bin/progress.h) */
+} cli_run_opts;
+void cli_run_init(cli_run_opts *r);
+int cli_run_arg(cli_run_opts *r, int ch, const char *arg);
+/* Exactly one of -n/--steps and --time (usage error). */
+void cli_run_check(const cli_run_opts *r);
 
 typedef struct {
     void *ctx;

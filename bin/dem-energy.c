@@ -92,7 +92,7 @@ static const char help_text[] =
 "                     1/2 (1/S_t,new - 1/S_t,old) |f_s,old|^2\n"
 "  eel_b[J]           elastic energy of the bonds (format 1.5; dem-pack --bond-gap, --bonds):\n"
 "                     sum kb delta^2/2, delta = r_i + r_j - |x_i - x_j| from the positions, in\n"
-"                     tension (delta < 0) as in compression (seed 004 §3.3); 0 without bonds\n"
+"                     tension (delta < 0) as in compression (De Klerk et al. 2022, §3.3); 0 without bonds\n"
 "\n"
 "Reading the residual: compare it with the energies that move, for instance the largest\n"
 "kinetic energy or the energy dissipated. With e_shadow in E, elastic contacts no longer\n"
@@ -129,36 +129,27 @@ static const char help_text[] =
 
 struct cmdline {
     const char *input;
-    long long frame; /* -1: not given */
-    int last;
-    long long every;
+    cli_frames sel;  /* --frame, --last, --every (cli.h) */
 };
-
-enum { OPT_FRAME = 256, OPT_LAST, OPT_EVERY };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
     static const struct option opts[] = {
-        {"frame", required_argument, NULL, OPT_FRAME}, {"last", no_argument, NULL, OPT_LAST},
-        {"every", required_argument, NULL, OPT_EVERY}, {"help", no_argument, NULL, 'h'},
+        CLI_FRAME_OPTIONS, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(c, 0, sizeof *c);
-    c->frame = -1;
-    c->every = 1;
-    int frame_opts = 0, opt;
+    cli_frames_init(&c->sel);
+    int opt;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (opt) {
         case 'h': cli_help(help_text);
-        case OPT_FRAME: frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
-        case OPT_LAST: frame_opts++; c->last = 1; break;
-        case OPT_EVERY: frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
-        default: cli_bad_option(opt, argv);
+        default:
+            if (!cli_frames_arg(&c->sel, opt, optarg)) cli_bad_option_of(opt, argv, opts);
         }
     }
-    if (frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
-    if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
-    c->input = optind < argc ? argv[optind] : NULL;
+    cli_frames_check(&c->sel);
+    c->input = cli_one_input(argc, argv);
 }
 
 /* ---- the budget ---------------------------------------------------------------------------- */
@@ -269,8 +260,7 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &cl);
     struct budget b;
     memset(&b, 0, sizeof b);
-    cli_frames sel = {cl.frame, cl.last, cl.every};
     cli_frame_handlers h = {&b, seen_frame, emit_frame, finish};
-    cli_run_frames(cl.input, &sel, &h);
+    cli_run_frames(cl.input, &cl.sel, &h);
     return 0;
 }

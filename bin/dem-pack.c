@@ -198,7 +198,7 @@ static const char help_text[] =
 "  accumulators keep their totals; the energy the edit removed or added (the kinetic,\n"
 "  potential and elastic energy of deleted particles and contacts, ...) is not booked.\n"
 "\n"
-"Bonds (seed 004 §3.3; the frame's BOND section, format 1.5, which older programs refuse):\n"
+"Bonds (De Klerk et al. 2022, §3.3; the frame's BOND section, format 1.5, which older programs refuse):\n"
 "  A bond between two particles holds the potential kb delta^2/2, delta = r_i + r_j minus the\n"
 "  distance of the centres, in compression and in tension alike (a harmonic spring whose rest\n"
 "  length is r_i + r_j): it pulls touching spheres back together. A bonded pair interacts only\n"
@@ -206,7 +206,7 @@ static const char help_text[] =
 "  dem-energy books its energy (eel_b); dem-probe --bonds lists the bonds.\n"
 "  --bond-gap G         bond every pair whose surfaces are closer than G, m: |x_i - x_j| <\n"
 "                       r_i + r_j + G (overlapping pairs too; through the nearest periodic\n"
-"                       image in a cell). Seed 004 bonds pairs closer than d/100: G = d/100\n"
+"                       image in a cell). De Klerk et al. 2022 bonds pairs closer than d/100: G = d/100\n"
 "  --bond-stiffness KB  bond stiffness, N/m (required with --bond-gap, and with --bonds when\n"
 "                       its table has no kb column)\n"
 "  --bonds FILE|-       bonds listed in a table: line 1 names the columns i j (particle ids,\n"
@@ -299,7 +299,7 @@ struct cmdline {
     uint64_t seed;
     int level, verbose;
     const char *output;     /* -o FILE (NULL: standard output) */
-    /* bonds (seed 004 §3.3) */
+    /* bonds (De Klerk et al. 2022, §3.3) */
     int has_bond_gap;
     double bond_gap, bond_stiffness; /* m, N/m (0: not given) */
     const char *bonds_file;
@@ -675,7 +675,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
                 cli_usage("--bond-stiffness: %s N/m must be positive and finite", optarg);
             break;
         case OPT_BONDS: c->bonds_file = optarg; break;
-        default: cli_bad_option(opt, argv);
+        default: cli_bad_option_of(opt, argv, long_options);
         }
     }
     if (optind < argc) cli_usage("unexpected argument '%s' (dem-pack reads a table only with --from)", argv[optind]);

@@ -15,8 +15,8 @@
 #include "analysis/stress.h"
 #include "cli.h"
 #include "dem.h"
-#include "io/lammps_dump.h"
-#include "io/vtk.h"
+#include "analysis/lammps_dump.h"
+#include "analysis/vtk.h"
 
 static const char help_text[] =
 "Usage: dem-probe [MODE] [OPTIONS] [FILE]\n"
@@ -252,9 +252,7 @@ struct cmdline {
     const char *output;       /* --salvage -o OUT */
     dem_lammps_bounds lammps_box; /* --lammps-box */
     int has_lammps_box;
-    long long frame;          /* --frame K, -1 if not given */
-    int last;                 /* --last */
-    long long every;          /* --every K, 1 if not given */
+    cli_frames frames;        /* --frame K, --last, --every K (cli.h) */
     int has_box;
     dem_aabb box;             /* --box */
     int has_select;
@@ -266,7 +264,7 @@ struct cmdline {
     double range_lo, range_hi;  /* --range LO,HI; nan if not given */
 };
 
-enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK, OPT_FRAME, OPT_LAST, OPT_EVERY,
+enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK,
        OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_BONDS, OPT_LAMMPS,
        OPT_VTK_PREFIX, OPT_RATTLER, OPT_PROFILE, OPT_BINS, OPT_RANGE, OPT_LAMMPS_BOX };
 
@@ -283,9 +281,7 @@ static const struct option long_options[] = {
     {"lammps-dump", no_argument, NULL, OPT_LAMMPS},
     {"lammps-box", required_argument, NULL, OPT_LAMMPS_BOX},
     {"output", required_argument, NULL, 'o'},
-    {"frame", required_argument, NULL, OPT_FRAME},
-    {"last", no_argument, NULL, OPT_LAST},
-    {"every", required_argument, NULL, OPT_EVERY},
+    CLI_FRAME_OPTIONS,
     {"select", required_argument, NULL, OPT_SELECT},
     {"ids", required_argument, NULL, OPT_IDS},
     {"region", required_argument, NULL, OPT_REGION},
@@ -304,7 +300,7 @@ enum select_form { SELECT_TEXT, SELECT_IDS, SELECT_REGION };
 
 /* What parse_args collects before checking the combinations. */
 struct raw_args {
-    int modes, frame_opts, select_opts;
+    int modes, select_opts;
     const char *mode_opt, *select_opt, *select_text, *fields, *box, *rattler, *bins, *range;
     enum select_form select_form;
 };
@@ -359,13 +355,13 @@ static void parse_box(struct cmdline *c, const char *text)
 
 static void check_combinations(const struct cmdline *c, const struct raw_args *raw)
 {
-    if (raw->frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
+    cli_frames_check(&c->frames);
     if (raw->fields && c->mode != MODE_PARTICLES) cli_usage("--fields needs --particles");
     if (raw->box && c->mode != MODE_SUMMARY && c->mode != MODE_PROFILE) cli_usage("--box applies to the summary and --profile only");
     if ((raw->bins || raw->range) && c->mode != MODE_PROFILE) cli_usage("%s applies to --profile only", raw->bins ? "--bins" : "--range");
     if (raw->rattler && c->mode != MODE_SUMMARY) cli_usage("--rattler-contacts applies to the summary only");
     if (c->output && c->mode != MODE_SALVAGE) cli_usage("-o applies to --salvage only (the other modes print text on standard output)");
-    if (c->mode == MODE_SALVAGE && (raw->frame_opts || raw->select_opts))
+    if (c->mode == MODE_SALVAGE && (c->frames.given || raw->select_opts))
         cli_usage("--salvage keeps every complete frame: no frame selection or particle selection");
     if (raw->select_opts && c->mode == MODE_PROFILE) cli_usage("%s does not apply to --profile (the slices hold every particle)", raw->select_opt);
     if (raw->select_opts && (c->mode == MODE_SUMMARY || c->mode == MODE_CELL || c->mode == MODE_WALLS || c->mode == MODE_BONDS))
@@ -389,8 +385,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     memset(&raw, 0, sizeof raw);
     memset(c, 0, sizeof *c);
     c->mode = MODE_SUMMARY;
-    c->frame = -1;
-    c->every = 1;
+    cli_frames_init(&c->frames);
     c->rattler_contacts = DEM_RATTLER_CONTACTS;
     c->bins = 20;
     c->range_lo = c->range_hi = NAN;
@@ -416,9 +411,6 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
             c->has_lammps_box = 1;
             break;
         case 'o': c->output = cli_output_arg("-o", optarg); break;
-        case OPT_FRAME: raw.frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
-        case OPT_LAST: raw.frame_opts++; c->last = 1; break;
-        case OPT_EVERY: raw.frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
         case OPT_SELECT: set_selection(&raw, "--select", optarg, SELECT_TEXT); break;
         case OPT_IDS: set_selection(&raw, "--ids", optarg, SELECT_IDS); break;
         case OPT_REGION: set_selection(&raw, "--region", optarg, SELECT_REGION); break;
@@ -440,14 +432,14 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
             break;
         }
         case OPT_RATTLER: raw.rattler = optarg; c->rattler_contacts = (unsigned)cli_int("--rattler-contacts", optarg, 1, 1000); break;
-        default: cli_bad_option(opt, argv);
+        default:
+            if (!cli_frames_arg(&c->frames, opt, optarg)) cli_bad_option_of(opt, argv, long_options);
         }
     }
-    if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
     if (c->mode == MODE_VTK && !*c->vtk_dir) cli_usage("--vtk: the directory name is empty");
     check_vtk_prefix(c);
     if (c->has_lammps_box && c->mode != MODE_LAMMPS) cli_usage("--lammps-box applies to --lammps-dump only");
-    c->input = optind < argc ? argv[optind] : NULL;
+    c->input = cli_one_input(argc, argv);
     check_combinations(c, &raw);
     if (raw.select_opts) parse_selection(c, &raw);
     if (raw.box) parse_box(c, raw.box);
@@ -717,8 +709,8 @@ static void print_note(struct probe *pr)
 /* ---- frame selection ---------------------------------------------------------------------- */
 static int wanted(const struct cmdline *c, uint64_t frame)
 {
-    if (c->frame >= 0) return frame == (uint64_t)c->frame;
-    return frame % (uint64_t)c->every == 0;
+    if (c->frames.frame >= 0) return frame == (uint64_t)c->frames.frame;
+    return frame % (uint64_t)c->frames.every == 0;
 }
 
 static _Noreturn void fail_read(struct probe *pr, const dem_error *err)
@@ -758,13 +750,13 @@ static void run_frames(struct probe *pr, dem_reader *r)
     while ((rc = dem_reader_next(r, &s, &err)) == 1) {
         uint64_t frame = dem_reader_frames(r) - 1;
         if (wanted(c, frame)) emit_frame(pr, frame, &s);
-        if (c->frame >= 0 && frame == (uint64_t)c->frame) break;
+        if (c->frames.frame >= 0 && frame == (uint64_t)c->frames.frame) break;
     }
     if (rc < 0) fail_read(pr, &err);
     if (rc == 0) cli_input_end(r);
-    if (c->frame >= 0 && !pr->printed) {
+    if (c->frames.frame >= 0 && !pr->printed) {
         finish_output(pr);
-        cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", c->frame,
+        cli_die("--frame %lld: the stream has only %llu frames (0 to %llu)", c->frames.frame,
                 (unsigned long long)dem_reader_frames(r), (unsigned long long)dem_reader_frames(r) - 1);
     }
     dem_system_free(&s);
@@ -822,7 +814,7 @@ int main(int argc, char **argv)
         dem_reader_free(r);
         return 0;
     }
-    if (cl.last) run_last(&pr, r);
+    if (cl.frames.last) run_last(&pr, r);
     else run_frames(&pr, r);
     finish_output(&pr);
     print_note(&pr);

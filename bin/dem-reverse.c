@@ -77,66 +77,34 @@ static const char usage_text[] =
 "130/143 interrupted.\n";
 
 struct cmdline {
-    long long steps;  /* -1: not given */
-    double run_time;  /* < 0: not given */
-    long long every;
-    int exact;        /* 1: --exact, -1: --no-exact, 0: as the frame says */
-    double quantum;   /* --exact=Q (0: the frame's or the default) */
-    int force, threads, level, quiet;
-    dem_sim_limits limits; /* --stop-overlap, --stop-move */
+    cli_run_opts run;      /* -n, --time, --every, --threads, --level, -o, -q, --exact, --stop-* (cli.h) */
+    int force;
     const char *input;
-    const char *output;    /* -o FILE (NULL: standard output) */
     const char *replay;    /* --replay FILE: dem-step --cell-log's rates */
-    double progress;       /* --progress S (0: off; bin/progress.h) */
 };
 
-enum { OPT_TIME = 256, OPT_EVERY, OPT_EXACT, OPT_NO_EXACT, OPT_FORCE, OPT_THREADS, OPT_LEVEL, OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_REPLAY, OPT_PROGRESS };
+enum { OPT_FORCE = 256, OPT_REPLAY };
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
     static const struct option opts[] = {
-        {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
-        {"output", required_argument, 0, 'o'}, {"progress", required_argument, 0, OPT_PROGRESS},
-        {"every", required_argument, 0, OPT_EVERY}, {"exact", optional_argument, 0, OPT_EXACT},
-        {"no-exact", no_argument, 0, OPT_NO_EXACT}, {"force", no_argument, 0, OPT_FORCE},
-        {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
-        {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
-        {"replay", required_argument, 0, OPT_REPLAY},
-        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        CLI_RUN_OPTIONS, {"force", no_argument, 0, OPT_FORCE}, {"replay", required_argument, 0, OPT_REPLAY},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
-    c->steps = -1;
-    c->run_time = -1.0;
-    c->threads = 1;
-    c->level = DEM_LEVEL_DEFAULT;
-    dem_sim_limits_default(&c->limits);
+    cli_run_init(&c->run);
     int ch;
     opterr = 0; /* our own messages, in the cli_usage format */
-    while ((ch = getopt_long(argc, argv, ":n:o:qh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":" CLI_RUN_SHORT "h", opts, NULL)) != -1) {
         switch (ch) {
-        case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
-        case OPT_TIME:
-            c->run_time = cli_double("--time", optarg);
-            if (!(c->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", optarg);
-            break;
-        case OPT_EVERY: c->every = cli_int("--every", optarg, 1, 1000000000000000LL); break;
-        case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
-        case OPT_NO_EXACT: c->exact = -1; break;
         case OPT_FORCE: c->force = 1; break;
         case OPT_REPLAY: c->replay = optarg; break;
-        case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
-        case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
-        case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
-        case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
-        case 'q': c->quiet = 1; break;
-        case OPT_PROGRESS: c->progress = cli_progress_interval("--progress", optarg); break;
-        case 'o': c->output = cli_output_arg("-o", optarg); break;
         case 'h': cli_help(usage_text);
-        default: cli_bad_option(ch, argv);
+        default:
+            if (!cli_run_arg(&c->run, ch, optarg)) cli_bad_option_of(ch, argv, opts);
         }
     }
-    if (optind < argc) c->input = argv[optind++];
-    if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
-    if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
+    c->input = cli_one_input(argc, argv);
+    cli_run_check(&c->run);
 }
 
 /* Refuse (or, with --force, warn about) every mechanism that cannot be reversed. */
@@ -220,21 +188,21 @@ int main(int argc, char **argv)
     if (c.replay) s.cell.stress_mask = 0; /* replayed: the servo decides nothing */
     check_reversible(&st, &s, c.force);
     s.cell.stress_mask = mask;
-    if (c.exact < 0) st.exact_quantum = 0.0;
-    cli_output_open(c.output);
+    if (c.run.exact < 0) st.exact_quantum = 0.0;
+    cli_output_open(c.run.output);
 
-    dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
+    dem_sim *sim = dem_sim_new(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
-    cli_note_threads(sim, c.threads, s.nparticles, c.quiet);
+    cli_note_threads(sim, c.run.threads, s.nparticles, c.run.quiet);
     dem_sim_set_dt(sim, s.dt);
     dem_sim_set_direction(sim, -1);
-    dem_sim_set_limits(sim, &c.limits);
-    cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
-    long long steps = cli_run_length(c.steps, c.run_time, s.dt, s.time, s.step);
+    dem_sim_set_limits(sim, &c.run.limits);
+    cli_set_exact(sim, &st, &s, c.run.exact, c.run.quantum, c.run.quiet);
+    long long steps = cli_run_length(c.run.steps, c.run.run_time, s.dt, s.time, s.step);
     replay_log rl = {NULL, NULL, 0, s.step};
     if (c.replay) read_replay(c.replay, &rl);
-    cli_run_hooks hooks = {&rl, c.replay ? replay_before : NULL, NULL, 0, NULL, c.progress};
-    int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
+    cli_run_hooks hooks = {&rl, c.replay ? replay_before : NULL, NULL, 0, NULL, c.run.progress};
+    int status = cli_run_steps_hooked(sim, &s, steps, c.run.every, c.run.level, &hooks);
     free(rl.step);
     free(rl.l);
     dem_sim_free(sim);

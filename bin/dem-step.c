@@ -11,7 +11,9 @@
 #include "dem.h"
 #include "progress.h"
 
-static const char usage_text[] =
+/* The help: the run options here, the settings' options from their table (lib/laws/settings.c:
+ * a part "@SECTION" is that section's rows, cli_help_parts). */
+static const char *const usage_parts[] = {
 "Usage: dem-step (-n N | --time T) [OPTIONS] [FILE] > out.dem\n"
 "       dem-step --minimize [--ftol F] [--max-iter N] [OPTIONS] [FILE] > relaxed.dem\n"
 "\n"
@@ -59,7 +61,9 @@ static const char usage_text[] =
 "                       now, of the smaller radius; ke: the free particles' kinetic energy;\n"
 "                       eta: the rest of the run at the rate so far (with --until, at most).\n"
 "                       Off by default; the results are the same bits with it\n"
-"  -q, --quiet          do not print the time-step estimates nor the largest overlap\n"
+"  -q, --quiet          do not print the notes: the time-step estimates, the largest overlap,\n"
+"                       the threads used, the exact mode's lattice, --time's step and the\n"
+"                       --minimize and variational reports. Warnings are always printed\n"
 "  -v, --verbose        also print how the time step depends on the stiffness and what users\n"
 "                       commonly do about it (printed anyway for a run of more than 10^6\n"
 "                       steps; README \"Choosing the time step\")\n"
@@ -68,150 +72,19 @@ static const char usage_text[] =
 "                       the step: overlaps of about 1% or less keep a soft contact close to\n"
 "                       the hard grains it stands in for.\n"
 "\n"
-"Integrator:\n"
-"      --integrator vv|vv-improved|variational\n"
-"                       vv: standard velocity-Verlet as in LAMMPS, LIGGGHTS, MercuryDPM (Vyas\n"
-"                       et al. 2025, Fig. 7); vv-improved (default): the relative velocity at\n"
-"                       a contact is taken with the half-step normal and the tangential\n"
-"                       history is carried through the half-step plane (Vyas et al. §4),\n"
-"                       which removes spurious trapping of small spheres (size ratio > 3).\n"
-"                       variational: the implicit variational integrator of De Klerk et al.\n"
-"                       2022 (seed 004; eqs 29-31 as corrected in equations.md §3): each step\n"
-"                       solves R(q_k+1) = 0 by Newton's method, each linear system by\n"
-"                       preconditioned conjugate gradients, matrix-free. For Hookean contacts\n"
-"                       (--normal hooke) without friction (--tangential none) with their normal\n"
-"                       and tangential dashpots (--damping viscous: --gamma-n, --gamma-t, kg/s;\n"
-"                       the tangential one acts here only), plane walls at rest, bonds,\n"
-"                       gravity; frames hold p/m and L/I as velocities. A step whose Newton\n"
-"                       iteration does not converge stops the run (exit 1), naming the step\n"
-"                       and the residual. -v prints each step's iterations and residual; the\n"
-"                       run's largest are printed at the end.\n"
-"      --alpha 0|0.5    variational: 0 first order, 0.5 second order (default; setting\n"
-"                       variational.alpha)\n"
-"      --newton-tol T   variational: stop Newton at |R| <= T times its scale, the largest of\n"
-"                       |R| at the predictor, |p_k| and dt |F| in the M^-1 norm (default 1e-12)\n"
-"      --newton-max N   variational: Newton iterations per step at most (default 50)\n"
-"      --krylov-tol T   variational: relative residual of each linear solve (default 1e-13)\n"
-"      --jacobian symmetric|full\n"
-"                       variational: the Newton matrix without (symmetric, default: conjugate\n"
-"                       gradients, as seed 004) or with (full: BiCGSTAB) the normal dashpots'\n"
-"                       position Jacobian alpha h/2 dQ/dq (equations.md §3.2), which makes\n"
-"                       Newton quadratic again on damped contacts at alpha 0.5 (setting\n"
-"                       variational.full_jacobian)\n"
-"      --gravity GX,GY,GZ  gravitational acceleration, m/s^2 (default 0,0,0)\n"
+"Integrator:\n",
+"@integrator",
 "\n"
-"Contact law (a normal, a tangential and a damping sub-model):\n"
-"      --normal hooke|hertz|dmt|jkr\n"
-"                       hooke: F = kn delta; hertz (default): F = 4/3 E* sqrt(R*) delta^(3/2)\n"
-"                       dmt, jkr: adhesion from the materials' surface_energy (dem-pack\n"
-"                       --surface-energy, J/m^2), taken as the pair's work of adhesion gamma\n"
-"                       (two materials: sqrt(g_i g_j)); pull-off force 2 pi gamma R* (dmt)\n"
-"                       and 3/2 pi gamma R* (jkr). dmt (Derjaguin-Muller-Toporov): Hertz\n"
-"                       minus 2 pi gamma R* while delta > 0. jkr (Johnson-Kendall-Roberts):\n"
-"                       delta = a^2/R* - sqrt(2 pi gamma a/E*), F = 4 E* a^3/(3 R*) -\n"
-"                       sqrt(8 pi gamma E* a^3) in the contact radius a; a contact forms at\n"
-"                       delta = 0 and its neck holds until delta_c = -3 a_c^2/R*, a_c^3 =\n"
-"                       pi gamma R*^2/(8 E*) (the energy lost as necks form and break is in\n"
-"                       work_law). Both: tangential stiffness 8 G* a, Coulomb cap\n"
-"                       mu |F_n + 2 F_pulloff| (as LAMMPS); --tangential history or none.\n"
-"                       Example: dem-pack ... --young 1e7 --surface-energy 0.5 | dem-step\n"
-"                       --normal jkr -n 20000 --dt 1e-6 > sticky.dem\n"
-"      --kn KN          hooke stiffness, N/m (sets --kn-from given)\n"
-"      --kn-from hertz|yade|overlap\n"
-"                       derive hooke's kn per pair from the materials: hertz (default): the\n"
-"                       collision lasts as long as a Hertzian one at --vc (Vyas et al. eq 1);\n"
-"                       yade: springs in series K_i = E_i 2 r_i; overlap: the overlap at --vc\n"
-"                       is --max-overlap of the smaller diameter (Vyas et al. eq 27)\n"
-"      --vc V           characteristic impact velocity, m/s (default 1)\n"
-"      --max-overlap F  fraction of the smaller diameter (default 0.001)\n"
-"      --tangential none|history|incremental|kuhn\n"
-"                       history (default): a tangential spring with history, capped by\n"
-"                       Coulomb friction mu |Fn| (the spring is reset to the cap); its\n"
-"                       stiffness is --kt or kn 4G*/E* with hooke, Mindlin's 8 G* a with hertz\n"
-"                       (a = sqrt(R* delta)). Its force is -S_t xi, the total stretch xi times\n"
-"                       the stiffness of the current overlap (LAMMPS' mindlin): with hertz it\n"
-"                       goes to zero as the overlap closes.\n"
-"                       incremental: the spring's force is the history, f_s += -S_t v_t dt with\n"
-"                       S_t of the current overlap (Hanley eq 10; LAMMPS' mindlin/force, Yade's\n"
-"                       Hertz-Mindlin), so it survives unloading; rotated, twirled and capped\n"
-"                       like history. With hooke it is the history law (to round-off).\n"
-"                       A frame of one continues with the other, each contact keeping its\n"
-"                       force (f_s = -S_t xi).\n"
-"                       kuhn: Kuhn's refined linear-frictional contact (seed 003; needs\n"
-"                       --normal hooke): the same spring and limit, resolved within the step -\n"
-"                       a fresh contact counts only the movement after it touched (eqs 7-8),\n"
-"                       sliding starts where the force meets the limit (eqs 9-14), a sliding\n"
-"                       force turns towards the movement as it goes (eqs 16-19, closed form),\n"
-"                       the force carried and twirled with the pair (eqs 22-23, --carry); its\n"
-"                       friction is the law's exact work (README: Kuhn's contact)\n"
-"      --carry exact|rescale|project|project-only|none\n"
-"                       how a tangential history is carried onto the new contact plane each\n"
-"                       step (setting model.carry; lib/laws/carry.h): exact (default): the\n"
-"                       smallest rotation of the old plane onto the new, then the twirl with the\n"
-"                       pair's spin (seed 003 eq 23): a loaded assembly turned rigidly keeps its\n"
-"                       stress to second order in the step's turn; rescale: projection with the\n"
-"                       size restored, then the twirl (LAMMPS, Hanley eq 8: first order);\n"
-"                       project: projection (seed 003 eq 22) and twirl; project-only: no twirl;\n"
-"                       none: neither. The last three show what the adjustments do (seed 003\n"
-"                       Fig. 6); they are not for production runs.\n"
-"      --kt KT          hooke tangential stiffness, N/m (default: derived)\n"
-"      --damping none|viscous|restitution\n"
-"                       restitution (default): dashpots that reproduce each pair's coefficient\n"
-"                       of restitution for any sizes (Vyas et al. eqs 31-32), the tangential\n"
-"                       one with the same damping ratio; viscous: --gamma-n, --gamma-t\n"
-"      --gamma-n G, --gamma-t G   viscous damping coefficients, kg/s\n"
-"                       Pair properties: E*, G* from both materials; friction and restitution\n"
-"                       of a pair are the smaller of the two materials' values.\n"
+"Contact law (a normal, a tangential and a damping sub-model):\n",
+"@contact",
 "\n"
-"Rolling and twisting resistance (a couple at each contact; off by default; README):\n"
-"      --rolling none|sds|epsd\n"
-"                       sds: Luding's spring-dashpot-slider on the rolling displacement xi_r\n"
-"                       (rate R* (w_i - w_j) x n, carried like the tangential spring), force\n"
-"                       F_r = -k_r xi_r - c_r v_r capped at mu_r Fn, couple R* n x F_r (LAMMPS'\n"
-"                       rolling sds); epsd: Ai et al. 2011's elastic-plastic spring-dashpot, the\n"
-"                       spring's moment capped at mu_r R* Fn, no dashpot at the cap. mu_r: the\n"
-"                       materials' rolling_friction (the smaller of a pair's). On a plane a\n"
-"                       rolling sphere decelerates at 5 mu_r g / 7.\n"
-"      --rolling-stiffness A  k_theta = A S_t R*^2, N m/rad (S_t the tangential\n"
-"                       stiffness; default 2, Iwashita & Oda and Yade; Ai et al.'s own choice\n"
-"                       2.25 kn mu_r^2 R*^2 is A = 2.25 mu_r^2 kn / S_t)\n"
-"      --rolling-damping B   fraction of the critical rolling damping 2 sqrt(I_r k_theta)\n"
-"                       (default 0.3, Ai et al.)\n"
-"      --twisting none|sds|marshall\n"
-"                       sds: spring-dashpot-slider on the twist angle (rate (w_i - w_j).n),\n"
-"                       k_o = --twisting-stiffness S_t R*^2 (default 0.5), dashpot\n"
-"                       --twisting-damping of critical (default 0.3), cap mu_o R* Fn with mu_o\n"
-"                       the materials' twisting_friction; marshall: Marshall 2009, everything\n"
-"                       from the tangential law and a = sqrt(R* delta): k_o = S_t a^2/2,\n"
-"                       c_o = eta_t a^2/2, cap (2/3) a mu Fn\n"
-"      --twisting-stiffness A, --twisting-damping B   (sds)\n"
-"                       Both need a tangential spring (not --tangential none). Their springs'\n"
-"                       energy is elastic energy; what they dissipate is ediss_rolling and\n"
-"                       ediss_twisting (dem-energy). A material parameter the chosen models\n"
-"                       do not use (rolling_friction with --rolling none, ...) is warned about.\n"
+"Rolling and twisting resistance (a couple at each contact; off by default; README):\n",
+"@rolling",
+"  A material parameter the chosen models do not use (rolling_friction with --rolling none,\n"
+"  ...) is warned about, and so is an option they do not use (--kn with --normal hertz, ...).\n"
 "\n"
-"Other dissipation:\n"
-"      --local-damping C   Cundall's local damping coefficient in [0, 1) (default 0)\n"
-"      --local-damping-form hanley|yade\n"
-"                       hanley: F - C |F| sgn(v) per component (Hanley eq 21); yade: sign of\n"
-"                       F (v + a dt/2) (Yade DEM formulation eq 1.9)\n"
-"      --drag GD        multiply the half-step velocity by GD in (0, 1] every step (Hanley\n"
-"                       eq 25); terminal velocity g dt / (1 - GD)\n"
-"      --ignore A:B[,A:B...]\n"
-"                       particles of group A do not interact with those of group B (groups\n"
-"                       1..32 are the bits of the particles' group field)\n"
-"      --skin S         neighbour-list skin, m (default 0.2 of the smallest radius)\n"
-"      --neighbor auto|bin|multi\n"
-"                       the neighbour search (setting neighbor.grid): bin, one grid of cells\n"
-"                       2 r_max + skin wide; multi, a hierarchy of grids, one per size class\n"
-"                       (Ogarko and Luding 2012, LAMMPS' neighbor multi), each pair searched\n"
-"                       from its smaller sphere's level in that level and the coarser ones, so a\n"
-"                       fine tests only the spheres near it; auto (default): multi when the\n"
-"                       largest radius exceeds 3 times the smallest. Both find the same pairs:\n"
-"                       results are the same bits with either (and any --threads)\n"
-"      --level-ratio Q  multi's levels (setting neighbor.level_ratio): level L holds the radii in\n"
-"                       (r_max/Q^(L+1), r_max/Q^L], empty levels dropped (default 2: a\n"
-"                       bidisperse system gets two levels at any size ratio)\n"
+"Other dissipation, interactions and the neighbour search:\n",
+"@other",
 "      --wall-velocity K=VX,VY,VZ\n"
 "                       set the velocity of wall K (0-based, as dem-probe lists them), m/s\n"
 "\n"
@@ -228,7 +101,7 @@ static const char usage_text[] =
 "                       smallest pair (default 1: a step longer than a whole collision; 0: off;\n"
 "                       not applied to a single particle)\n"
 "\n"
-"Deforming periodic cell (seed 002 §1.6; the frame's periodic cell, see dem-pack --periodic):\n"
+"Deforming periodic cell (Šmilauer and Chareyre 2015, §1.6; the frame's periodic cell, see dem-pack --periodic):\n"
 "  The cell deforms as dH/dt = L H; the particles are carried by the field L (x - o) (o the\n"
 "  cell's origin) and their velocities in the frames are the FLUCTUATION about it (spins about\n"
 "  the field's spin (L - L^T)/2); a contact across a periodic face sees the image's velocity with\n"
@@ -243,18 +116,14 @@ static const char usage_text[] =
 "                       stress-controlled diagonal component named here becomes a rate.\n"
 "      --cell-stress II=S[,II=S...]\n"
 "                       servo the normal stress sigma_ii to S, Pa (xx, yy, zz; compression > 0)\n"
-"      --cell-still     L = 0 and no servo (before --cell-rate and --cell-stress are applied)\n"
-"      --cell-gain G    the servo's gain, 1/(Pa s) (setting cell.gain; default 0: max-rate /\n"
-"                       the largest target, full rate at an error as large as the target)\n"
-"      --cell-max-rate R  the servo's largest strain rate, 1/s (setting cell.max_rate; default\n"
-"                       0: quasi-static, an inertial number of 1e-3: 1e-3 / (d sqrt(rho/p)),\n"
-"                       d the mean diameter, rho the density, p the mean target)\n"
+"      --cell-still     L = 0 and no servo (before --cell-rate and --cell-stress are applied)\n",
+"@cell",
 "      --cell-reset-strain\n"
 "                       F = I: strains (dem-stress, --until strain) count from this frame\n"
 "      --cell-log FILE  write the L of every step to FILE (TSV: step, l11..l33 [1/s]; step:\n"
 "                       the step that ended there): dem-reverse --replay FILE runs a servo\n"
 "                       backwards with the rates it chose\n"
-"  The cell flips (seed 002 Fig 1.6) when a cell vector leans more than 0.55 of another along\n"
+"  The cell flips (Šmilauer and Chareyre 2015, Fig 1.6) when a cell vector leans more than 0.55 of another along\n"
 "  it: the same periodic lattice, every contact and its history kept, so simple shear runs\n"
 "  without end. The cell's work on the contacts, -V sigma:D per unit time, is work_cell of\n"
 "  the energy books (dem-energy).\n"
@@ -281,7 +150,7 @@ static const char usage_text[] =
 "      --stress-tol T   default 1e-3\n"
 "      --unbalanced U   default 1e-3\n"
 "\n"
-"Quasi-static minimisation (seed 004 §1: the quasi-static limit; the relaxation of jamming\n"
+"Quasi-static minimisation (De Klerk et al. 2022, §1: the quasi-static limit; the relaxation of jamming\n"
 "studies), instead of -n/--time:\n"
 "      --minimize       minimise the potential energy of the contacts (the normal law's\n"
 "                       potential: hooke kn/2 delta^2, hertz 8/15 E* sqrt(R*) delta^(5/2)), the\n"
@@ -338,34 +207,20 @@ static const char usage_text[] =
 "SIGINT or SIGTERM: the current\n"
 "step is finished, a last complete frame is written, and the exit status is 130 (SIGINT) or\n"
 "143 (SIGTERM).\n"
-"Exit status: 0 success; 1 bad input or a failed run; 2 bad usage; 130/143 interrupted.\n";
+"Exit status: 0 success; 1 bad input or a failed run; 2 bad usage; 130/143 interrupted.\n",
 
+NULL};
 struct cmdline {
-    long long steps;       /* -1: not given */
-    double run_time;       /* < 0: not given */
+    cli_run_opts run;      /* -n, --time, --every, --threads, --level, -o, -q, --exact, --stop-* (cli.h) */
     double dt;             /* 0: not given; -1: auto */
-    long long every;
-    int threads;
-    int level;
-    int quiet, verbose;
+    int verbose;
     const char *input;
-    const char *output;    /* -o FILE (NULL: standard output) */
-    /* setting overrides: applied to the frame's settings */
-    const char *integrator, *normal, *tangential, *damping, *kn_from, *local_form, *ignore, *carry, *neighbor;
-    const char *rolling, *twisting;
-    int has_kr, has_eta_r, has_ko, has_eta_o;
-    double kr, eta_r, ko, eta_o;
-    int has_gravity, has_kn, has_kt, has_vc, has_max_overlap, has_gamma_n, has_gamma_t, has_local, has_drag, has_skin;
-    int has_level_ratio;
-    double gravity[3], kn, kt, vc, max_overlap, gamma_n, gamma_t, local, drag, skin, level_ratio;
+    cli_settings_given set; /* the settings' options (lib/laws/settings.c), applied to the frame's settings */
     char **wall_velocity;
     int nwall_velocity;
-    dem_sim_limits limits; /* --stop-overlap, --stop-move */
     double stop_dt;        /* --stop-dt: refuse dt > stop_dt tc (0: off) */
-    int exact;             /* 1: --exact, -1: --no-exact, 0: as the frame says */
     char **cell_rate, **cell_stress;
-    int ncell_rate, ncell_stress, cell_still, cell_reset, has_cell_gain, has_cell_max_rate;
-    double cell_gain, cell_max_rate;
+    int ncell_rate, ncell_stress, cell_still, cell_reset;
     const char *cell_log;
     unsigned until;        /* UNTIL_* bits: every condition given must hold at once */
     const char *until_arg[4]; /* as given, in order (the names in meta.stop) */
@@ -373,24 +228,16 @@ struct cmdline {
     double until_ke, until_unbalanced, strain_end;
     double every_time;     /* --every-time DT, s (0: not given) */
     double stress_tol, unbalanced;
-    double quantum;        /* --exact=Q, m (0: the frame's or the default) */
     int minimize;          /* --minimize */
-    int has_alpha, has_newton_tol, has_newton_max, has_krylov_tol, jacobian; /* jacobian: 0 not given, 1 symmetric, 2 full */
-    double alpha, newton_tol, newton_max, krylov_tol;
     double ftol;           /* --ftol, N (< 0: not given) */
     long long max_iter;    /* --max-iter */
-    double progress;       /* --progress S (0: off; bin/progress.h) */
 };
 
+/* The run's own options; the settings' options are numbered from CLI_SETTING_OPT (cli.h). */
 enum {
-    OPT_TIME = 256, OPT_DT, OPT_EVERY, OPT_THREADS, OPT_LEVEL, OPT_INTEGRATOR, OPT_GRAVITY, OPT_NORMAL, OPT_KN,
-    OPT_KN_FROM, OPT_VC, OPT_MAX_OVERLAP, OPT_TANGENTIAL, OPT_KT, OPT_DAMPING, OPT_GAMMA_N, OPT_GAMMA_T,
-    OPT_LOCAL, OPT_LOCAL_FORM, OPT_CARRY, OPT_DRAG, OPT_IGNORE, OPT_SKIN, OPT_WALL_VELOCITY, OPT_EXACT, OPT_NO_EXACT,
-    OPT_STOP_OVERLAP, OPT_STOP_MOVE, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL, OPT_CELL_GAIN,
-    OPT_CELL_MAX_RATE, OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
-    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER, OPT_ALPHA, OPT_NEWTON_TOL, OPT_NEWTON_MAX, OPT_KRYLOV_TOL, OPT_JACOBIAN,
-    OPT_NEIGHBOR, OPT_LEVEL_RATIO,
-    OPT_ROLLING, OPT_TWISTING, OPT_KR, OPT_ETA_R, OPT_KO, OPT_ETA_O, OPT_PROGRESS
+    OPT_DT = 256, OPT_WALL_VELOCITY, OPT_STOP_DT, OPT_CELL_RATE, OPT_CELL_STRESS, OPT_CELL_STILL,
+    OPT_CELL_RESET, OPT_CELL_LOG, OPT_UNTIL, OPT_STRESS_TOL, OPT_UNBALANCED, OPT_EVERY_TIME,
+    OPT_MINIMIZE, OPT_FTOL, OPT_MAX_ITER
 };
 
 enum { UNTIL_STRESS = 1u, UNTIL_STRAIN = 2u, UNTIL_KE = 4u, UNTIL_UNBALANCED = 8u };
@@ -427,64 +274,38 @@ static void parse_until(struct cmdline *c, const char *u)
 
 static void parse_args(int argc, char **argv, struct cmdline *c)
 {
-    static const struct option opts[] = {
-        {"steps", required_argument, 0, 'n'}, {"time", required_argument, 0, OPT_TIME},
-        {"output", required_argument, 0, 'o'},
-        {"dt", required_argument, 0, OPT_DT}, {"every", required_argument, 0, OPT_EVERY},
-        {"threads", required_argument, 0, OPT_THREADS}, {"level", required_argument, 0, OPT_LEVEL},
-        {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
-        {"integrator", required_argument, 0, OPT_INTEGRATOR}, {"gravity", required_argument, 0, OPT_GRAVITY},
-        {"normal", required_argument, 0, OPT_NORMAL}, {"kn", required_argument, 0, OPT_KN},
-        {"kn-from", required_argument, 0, OPT_KN_FROM}, {"vc", required_argument, 0, OPT_VC},
-        {"max-overlap", required_argument, 0, OPT_MAX_OVERLAP}, {"tangential", required_argument, 0, OPT_TANGENTIAL},
-        {"kt", required_argument, 0, OPT_KT}, {"damping", required_argument, 0, OPT_DAMPING},
-        {"gamma-n", required_argument, 0, OPT_GAMMA_N}, {"gamma-t", required_argument, 0, OPT_GAMMA_T},
-        {"local-damping", required_argument, 0, OPT_LOCAL}, {"local-damping-form", required_argument, 0, OPT_LOCAL_FORM},
-        {"carry", required_argument, 0, OPT_CARRY},
-        {"drag", required_argument, 0, OPT_DRAG}, {"ignore", required_argument, 0, OPT_IGNORE},
-        {"skin", required_argument, 0, OPT_SKIN}, {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
-        {"exact", optional_argument, 0, OPT_EXACT}, {"no-exact", no_argument, 0, OPT_NO_EXACT},
-        {"stop-overlap", required_argument, 0, OPT_STOP_OVERLAP}, {"stop-move", required_argument, 0, OPT_STOP_MOVE},
+    static const struct option run_opts[] = {
+        CLI_RUN_OPTIONS,
+        {"dt", required_argument, 0, OPT_DT},
+        {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'},
+        {"wall-velocity", required_argument, 0, OPT_WALL_VELOCITY},
         {"stop-dt", required_argument, 0, OPT_STOP_DT},
         {"cell-rate", required_argument, 0, OPT_CELL_RATE}, {"cell-stress", required_argument, 0, OPT_CELL_STRESS},
-        {"cell-still", no_argument, 0, OPT_CELL_STILL}, {"cell-gain", required_argument, 0, OPT_CELL_GAIN},
-        {"cell-max-rate", required_argument, 0, OPT_CELL_MAX_RATE}, {"cell-reset-strain", no_argument, 0, OPT_CELL_RESET},
+        {"cell-still", no_argument, 0, OPT_CELL_STILL}, {"cell-reset-strain", no_argument, 0, OPT_CELL_RESET},
         {"cell-log", required_argument, 0, OPT_CELL_LOG}, {"until", required_argument, 0, OPT_UNTIL},
         {"stress-tol", required_argument, 0, OPT_STRESS_TOL}, {"unbalanced", required_argument, 0, OPT_UNBALANCED},
         {"every-time", required_argument, 0, OPT_EVERY_TIME},
         {"minimize", no_argument, 0, OPT_MINIMIZE}, {"ftol", required_argument, 0, OPT_FTOL},
-        {"max-iter", required_argument, 0, OPT_MAX_ITER},
-        {"alpha", required_argument, 0, OPT_ALPHA}, {"newton-tol", required_argument, 0, OPT_NEWTON_TOL},
-        {"newton-max", required_argument, 0, OPT_NEWTON_MAX}, {"krylov-tol", required_argument, 0, OPT_KRYLOV_TOL},
-        {"jacobian", required_argument, 0, OPT_JACOBIAN},
-        {"neighbor", required_argument, 0, OPT_NEIGHBOR}, {"level-ratio", required_argument, 0, OPT_LEVEL_RATIO},
-        {"rolling", required_argument, 0, OPT_ROLLING}, {"twisting", required_argument, 0, OPT_TWISTING},
-        {"rolling-stiffness", required_argument, 0, OPT_KR}, {"rolling-damping", required_argument, 0, OPT_ETA_R},
-        {"twisting-stiffness", required_argument, 0, OPT_KO}, {"twisting-damping", required_argument, 0, OPT_ETA_O},
-        {"progress", required_argument, 0, OPT_PROGRESS},
-        {0, 0, 0, 0}};
+        {"max-iter", required_argument, 0, OPT_MAX_ITER}};
+    /* the run's options, then one per setting (lib/laws/settings.c), then the end row */
+    static struct option opts[sizeof run_opts / sizeof run_opts[0] + CLI_SETTINGS_MAX + 1];
+    int nopts = (int)(sizeof run_opts / sizeof run_opts[0]);
+    memcpy(opts, run_opts, sizeof run_opts);
+    cli_setting_options(opts, &nopts, (int)(sizeof opts / sizeof opts[0]) - 1);
+    opts[nopts] = (struct option){0, 0, 0, 0};
     memset(c, 0, sizeof *c);
-    c->steps = -1;
-    c->run_time = -1.0;
+    cli_run_init(&c->run);
     c->ftol = -1.0;
-    c->threads = 1;
-    c->level = DEM_LEVEL_DEFAULT;
     c->wall_velocity = calloc((size_t)argc, sizeof *c->wall_velocity);
     c->cell_rate = calloc((size_t)argc, sizeof *c->cell_rate);
     c->cell_stress = calloc((size_t)argc, sizeof *c->cell_stress);
     c->stress_tol = 1e-3;
     c->unbalanced = 1e-3;
-    dem_sim_limits_default(&c->limits);
     c->stop_dt = 1.0;
     int ch;
     opterr = 0; /* our own messages, in the cli_usage format */
-    while ((ch = getopt_long(argc, argv, ":n:o:qvh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":" CLI_RUN_SHORT "vh", opts, NULL)) != -1) {
         switch (ch) {
-        case 'n': c->steps = cli_int("--steps", optarg, 0, CLI_MAX_STEPS); break;
-        case OPT_TIME:
-            c->run_time = cli_double("--time", optarg);
-            if (!(c->run_time >= 0.0)) cli_usage("--time: '%s' must be >= 0", optarg);
-            break;
         case OPT_DT:
             if (strcmp(optarg, "auto") == 0) c->dt = -1.0;
             else {
@@ -492,57 +313,13 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
                 if (!(c->dt > 0.0)) cli_usage("--dt: '%s' must be positive (or auto)", optarg);
             }
             break;
-        case OPT_EVERY: c->every = cli_int("--every", optarg, 1, 1000000000000000LL); break;
-        case OPT_THREADS: c->threads = (int)cli_int("--threads", optarg, 1, 1024); break;
-        case OPT_LEVEL: c->level = (int)cli_int("--level", optarg, 0, 9); break;
-        case 'q': c->quiet = 1; break;
         case 'v': c->verbose = 1; break;
-        case OPT_PROGRESS: c->progress = cli_progress_interval("--progress", optarg); break;
-        case 'o': c->output = cli_output_arg("-o", optarg); break;
-        case 'h': cli_help(usage_text);
-        case OPT_INTEGRATOR: c->integrator = optarg; break;
-        case OPT_GRAVITY:
-            cli_doubles("--gravity", optarg, c->gravity, 3);
-            c->has_gravity = 1;
-            for (int k = 0; k < 3; k++)
-                if (!(fabs(c->gravity[k]) <= DEM_GRAVITY_MAX) || hypot(hypot(c->gravity[0], c->gravity[1]), c->gravity[2]) > DEM_GRAVITY_MAX)
-                    cli_usage("--gravity: '%s' is beyond %g m/s^2 in magnitude", optarg, DEM_GRAVITY_MAX);
-            break;
-        case OPT_NORMAL: c->normal = optarg; break;
-        case OPT_KN: c->kn = cli_double("--kn", optarg); c->has_kn = 1; break;
-        case OPT_KN_FROM: c->kn_from = optarg; break;
-        case OPT_VC: c->vc = cli_double("--vc", optarg); c->has_vc = 1; break;
-        case OPT_MAX_OVERLAP: c->max_overlap = cli_double("--max-overlap", optarg); c->has_max_overlap = 1; break;
-        case OPT_TANGENTIAL: c->tangential = optarg; break;
-        case OPT_KT: c->kt = cli_double("--kt", optarg); c->has_kt = 1; break;
-        case OPT_DAMPING: c->damping = optarg; break;
-        case OPT_GAMMA_N: c->gamma_n = cli_double("--gamma-n", optarg); c->has_gamma_n = 1; break;
-        case OPT_GAMMA_T: c->gamma_t = cli_double("--gamma-t", optarg); c->has_gamma_t = 1; break;
-        case OPT_LOCAL: c->local = cli_double("--local-damping", optarg); c->has_local = 1; break;
-        case OPT_LOCAL_FORM: c->local_form = optarg; break;
-        case OPT_CARRY: c->carry = optarg; break;
-        case OPT_ROLLING: c->rolling = optarg; break;
-        case OPT_TWISTING: c->twisting = optarg; break;
-        case OPT_KR: c->kr = cli_double("--rolling-stiffness", optarg); c->has_kr = 1; break;
-        case OPT_ETA_R: c->eta_r = cli_double("--rolling-damping", optarg); c->has_eta_r = 1; break;
-        case OPT_KO: c->ko = cli_double("--twisting-stiffness", optarg); c->has_ko = 1; break;
-        case OPT_ETA_O: c->eta_o = cli_double("--twisting-damping", optarg); c->has_eta_o = 1; break;
-        case OPT_DRAG: c->drag = cli_double("--drag", optarg); c->has_drag = 1; break;
-        case OPT_IGNORE: c->ignore = optarg; break;
-        case OPT_SKIN: c->skin = cli_double("--skin", optarg); c->has_skin = 1; break;
-        case OPT_NEIGHBOR: c->neighbor = optarg; break;
-        case OPT_LEVEL_RATIO: c->level_ratio = cli_double("--level-ratio", optarg); c->has_level_ratio = 1; break;
+        case 'h': cli_help_parts(usage_parts);
         case OPT_WALL_VELOCITY: c->wall_velocity[c->nwall_velocity++] = optarg; break;
-        case OPT_EXACT: c->exact = 1; if (optarg) c->quantum = cli_quantum("--exact", optarg); break;
-        case OPT_NO_EXACT: c->exact = -1; break;
-        case OPT_STOP_OVERLAP: c->limits.overlap = cli_nonneg("--stop-overlap", optarg); break;
-        case OPT_STOP_MOVE: c->limits.move = cli_nonneg("--stop-move", optarg); break;
         case OPT_STOP_DT: c->stop_dt = cli_nonneg("--stop-dt", optarg); break;
         case OPT_CELL_RATE: c->cell_rate[c->ncell_rate++] = optarg; break;
         case OPT_CELL_STRESS: c->cell_stress[c->ncell_stress++] = optarg; break;
         case OPT_CELL_STILL: c->cell_still = 1; break;
-        case OPT_CELL_GAIN: c->cell_gain = cli_nonneg("--cell-gain", optarg); c->has_cell_gain = 1; break;
-        case OPT_CELL_MAX_RATE: c->cell_max_rate = cli_nonneg("--cell-max-rate", optarg); c->has_cell_max_rate = 1; break;
         case OPT_CELL_RESET: c->cell_reset = 1; break;
         case OPT_CELL_LOG: c->cell_log = optarg; break;
         case OPT_UNTIL: parse_until(c, optarg); break;
@@ -553,37 +330,27 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_STRESS_TOL: c->stress_tol = cli_nonneg("--stress-tol", optarg); break;
         case OPT_UNBALANCED: c->unbalanced = cli_nonneg("--unbalanced", optarg); break;
         case OPT_MINIMIZE: c->minimize = 1; break;
-        case OPT_ALPHA: c->alpha = cli_double("--alpha", optarg); c->has_alpha = 1;
-            if (c->alpha != 0.0 && c->alpha != 0.5) cli_usage("--alpha: %s is neither 0 (first order) nor 0.5 (second order)", optarg);
-            break;
-        case OPT_NEWTON_TOL: c->newton_tol = cli_double("--newton-tol", optarg); c->has_newton_tol = 1; break;
-        case OPT_NEWTON_MAX: c->newton_max = (double)cli_int("--newton-max", optarg, 1, 1000000); c->has_newton_max = 1; break;
-        case OPT_KRYLOV_TOL: c->krylov_tol = cli_double("--krylov-tol", optarg); c->has_krylov_tol = 1; break;
-        case OPT_JACOBIAN:
-            if (strcmp(optarg, "symmetric") == 0) c->jacobian = 1;
-            else if (strcmp(optarg, "full") == 0) c->jacobian = 2;
-            else cli_usage("--jacobian: unknown '%s' (symmetric, full)", optarg);
-            break;
         case OPT_FTOL: c->ftol = cli_nonneg("--ftol", optarg); break;
         case OPT_MAX_ITER: c->max_iter = cli_int("--max-iter", optarg, 1, 1000000000000LL); break;
-        default: cli_bad_option(ch, argv);
+        default:
+            if (!cli_run_arg(&c->run, ch, optarg) && !cli_setting_arg(&c->set, ch, optarg)) cli_bad_option_of(ch, argv, opts);
         }
     }
-    if (optind < argc) c->input = argv[optind++];
-    if (optind < argc) cli_usage("more than one input file ('%s')", argv[optind]);
+    c->input = cli_one_input(argc, argv);
     if (c->minimize) {
-        const char *bad = c->steps >= 0 ? "-n/--steps" : c->run_time >= 0.0 ? "--time" : c->nuntil ? "--until"
-                        : c->every ? "--every" : c->every_time > 0.0 ? "--every-time" : c->exact > 0 ? "--exact"
-                        : c->progress > 0.0 ? "--progress" : NULL;
+        const char *bad = c->run.steps >= 0 ? "-n/--steps" : c->run.run_time >= 0.0 ? "--time" : c->nuntil ? "--until"
+                        : c->run.every ? "--every" : c->every_time > 0.0 ? "--every-time" : c->run.exact > 0 ? "--exact"
+                        : c->run.progress > 0.0 ? "--progress" : NULL;
         if (bad) cli_usage("--minimize writes one frame, the relaxed state, and takes no steps: %s does not apply (run the dynamics in a second dem-step)", bad);
-        c->steps = 0;
+        c->run.steps = 0;
     } else if (c->ftol >= 0.0 || c->max_iter) {
         cli_usage("%s applies to --minimize only", c->ftol >= 0.0 ? "--ftol" : "--max-iter");
     }
-    if ((c->steps >= 0) == (c->run_time >= 0.0)) cli_usage("give exactly one of -n/--steps and --time");
-    if (c->has_kn && c->kn_from) cli_usage("--kn and --kn-from exclude each other");
-    if (c->every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
-    if (c->quiet && c->verbose) cli_usage("-q/--quiet and -v/--verbose exclude each other");
+    cli_run_check(&c->run);
+    if (cli_setting_given(&c->set, "model.kn") && cli_setting_given(&c->set, "model.kn_from"))
+        cli_usage("--kn and --kn-from exclude each other");
+    if (c->run.every && c->every_time > 0.0) cli_usage("--every and --every-time exclude each other");
+    if (c->run.quiet && c->verbose) cli_usage("-q/--quiet and -v/--verbose exclude each other");
 }
 
 /* An adhesive law with no surface energy anywhere is Hertz's: say so rather than run it silently. */
@@ -594,105 +361,6 @@ static void adhesion_note(const dem_settings *st, const dem_system *s)
         if (s->materials[k].surface_energy > 0.0) return;
     fprintf(stderr, "dem-step: warning: --normal %s, but every material has surface_energy 0: no adhesion, the law is Hertz's "
                     "(set it with dem-pack --surface-energy or --set-material)\n", dem_normal_models[st->normal]->name);
-}
-
-/* Settings: the frame's, then the command line's. Errors in values are usage errors. */
-static void apply_overrides(const struct cmdline *c, dem_settings *st)
-{
-    dem_error err;
-    dem_system tmp;
-    dem_system_init(&tmp);
-    char names[128];
-    if (c->integrator) {
-        if (strcmp(c->integrator, "vv") == 0) st->integrator = DEM_INTEGRATOR_VV;
-        else if (strcmp(c->integrator, "vv-improved") == 0) st->integrator = DEM_INTEGRATOR_VV_IMPROVED;
-        else if (strcmp(c->integrator, "variational") == 0) st->integrator = DEM_INTEGRATOR_VARIATIONAL;
-        else cli_usage("--integrator: unknown '%s' (vv, vv-improved, variational)", c->integrator);
-    }
-    if ((c->has_alpha || c->has_newton_tol || c->has_newton_max || c->has_krylov_tol || c->jacobian) && st->integrator != DEM_INTEGRATOR_VARIATIONAL)
-        cli_usage("%s applies to --integrator variational (the frame's integrator is %s)",
-                  c->has_alpha ? "--alpha" : c->has_newton_tol ? "--newton-tol" : c->has_newton_max ? "--newton-max" : c->has_krylov_tol ? "--krylov-tol" : "--jacobian",
-                  st->integrator == DEM_INTEGRATOR_VV ? "vv" : "vv-improved");
-    if (c->has_alpha) st->vi_alpha = c->alpha;
-    if (c->jacobian) st->vi_full_jacobian = c->jacobian == 2;
-    if (c->has_newton_tol) {
-        if (!(c->newton_tol > 0.0 && c->newton_tol < 1.0)) cli_usage("--newton-tol: %g must lie in (0, 1)", c->newton_tol);
-        st->vi_newton_tol = c->newton_tol;
-    }
-    if (c->has_newton_max) st->vi_newton_max = c->newton_max;
-    if (c->has_krylov_tol) {
-        if (!(c->krylov_tol > 0.0 && c->krylov_tol < 1.0)) cli_usage("--krylov-tol: %g must lie in (0, 1)", c->krylov_tol);
-        st->vi_krylov_tol = c->krylov_tol;
-    }
-    if (c->has_gravity) st->gravity = dem_v3(c->gravity[0], c->gravity[1], c->gravity[2]);
-    if (c->normal && (st->normal = dem_normal_find(c->normal)) < 0) {
-        dem_model_names(names, sizeof names, 0);
-        cli_usage("--normal: unknown '%s' (%s)", c->normal, names);
-    }
-    if (c->tangential && (st->tangential = dem_tangential_find(c->tangential)) < 0) {
-        dem_model_names(names, sizeof names, 2);
-        cli_usage("--tangential: unknown '%s' (%s)", c->tangential, names);
-    }
-    if (c->damping && (st->damping = dem_damping_find(c->damping)) < 0) {
-        dem_model_names(names, sizeof names, 1);
-        cli_usage("--damping: unknown '%s' (%s)", c->damping, names);
-    }
-    if (c->has_kn) { st->kn = c->kn; st->kn_rule = DEM_KN_GIVEN; }
-    if (c->kn_from) {
-        if (strcmp(c->kn_from, "hertz") == 0) st->kn_rule = DEM_KN_HERTZ;
-        else if (strcmp(c->kn_from, "yade") == 0) st->kn_rule = DEM_KN_YADE;
-        else if (strcmp(c->kn_from, "overlap") == 0) st->kn_rule = DEM_KN_OVERLAP;
-        else cli_usage("--kn-from: unknown '%s' (hertz, yade, overlap)", c->kn_from);
-    }
-    if (c->carry) {
-        int k = dem_carry_find(c->carry);
-        if (k < 0) cli_usage("--carry: unknown '%s' (" DEM_CARRY_NAMES ")", c->carry);
-        st->carry = (dem_carry)k;
-    }
-    if (c->rolling && (st->rolling = dem_rolling_find(c->rolling)) < 0) {
-        dem_model_names(names, sizeof names, 3);
-        cli_usage("--rolling: unknown '%s' (%s)", c->rolling, names);
-    }
-    if (c->twisting && (st->twisting = dem_twisting_find(c->twisting)) < 0) {
-        dem_model_names(names, sizeof names, 4);
-        cli_usage("--twisting: unknown '%s' (%s)", c->twisting, names);
-    }
-    /* a parameter given is never ignored: the chosen models must use it */
-    if ((c->has_kr || c->has_eta_r) && !dem_rolling_models[st->rolling]->parameters)
-        cli_usage("--rolling-%s: --rolling %s has no such parameter (sds and epsd have)", c->has_kr ? "stiffness" : "damping",
-                  dem_rolling_models[st->rolling]->name);
-    if ((c->has_ko || c->has_eta_o) && !dem_twisting_models[st->twisting]->parameters)
-        cli_usage("--twisting-%s: --twisting %s has no such parameter (sds has; marshall takes them from the tangential law)",
-                  c->has_ko ? "stiffness" : "damping", dem_twisting_models[st->twisting]->name);
-    if (c->has_kr) st->rolling_stiffness = c->kr;
-    if (c->has_eta_r) st->rolling_damping = c->eta_r;
-    if (c->has_ko) st->twisting_stiffness = c->ko;
-    if (c->has_eta_o) st->twisting_damping = c->eta_o;
-    if (c->has_kt) st->kt = c->kt;
-    if (c->has_vc) st->vc = c->vc;
-    if (c->has_max_overlap) st->max_overlap = c->max_overlap;
-    if (c->has_gamma_n) st->gamma_n = c->gamma_n;
-    if (c->has_gamma_t) st->gamma_t = c->gamma_t;
-    if (c->has_local) st->local_damping = c->local;
-    if (c->local_form) {
-        if (strcmp(c->local_form, "hanley") == 0) st->local_form = DEM_LOCAL_HANLEY;
-        else if (strcmp(c->local_form, "yade") == 0) st->local_form = DEM_LOCAL_YADE;
-        else cli_usage("--local-damping-form: unknown '%s' (hanley, yade)", c->local_form);
-    }
-    if (c->has_drag) st->drag = c->drag;
-    if (c->has_skin) st->skin = c->skin;
-    if (c->neighbor) {
-        int g = dem_neighbor_grid_find(c->neighbor);
-        if (g < 0) cli_usage("--neighbor: unknown '%s' (" DEM_NEIGHBOR_GRID_NAMES ")", c->neighbor);
-        st->grid = (dem_neighbor_grid)g;
-    }
-    if (c->has_level_ratio) st->level_ratio = c->level_ratio;
-    if (c->has_cell_gain) st->cell_gain = c->cell_gain;
-    if (c->has_cell_max_rate) st->cell_max_rate = c->cell_max_rate;
-    if (c->ignore && dem_settings_parse_ignore(st, c->ignore, &err)) cli_usage_err("--ignore", &err);
-    /* validate the combination through the same checks a frame gets */
-    if (dem_settings_write(st, &tmp, &err)) cli_usage("%s", err.msg);
-    dem_system_free(&tmp);
 }
 
 static void apply_wall_velocities(const struct cmdline *c, dem_system *s)
@@ -888,7 +556,7 @@ static int watch_frame(void *ctx, dem_sim *sim)
  * to that state, not to the frame's): there dt stays and the run ends at n dt >= T. */
 static long long time_steps(const struct cmdline *c, double *dt, const dem_system *s, int exact)
 {
-    double t = c->run_time;
+    double t = c->run.run_time;
     long long n = cli_run_length(-1, t, *dt, s->time, s->step);
     if (n == 0) return 0;
     if (c->every_time > 0.0) {
@@ -900,12 +568,12 @@ static long long time_steps(const struct cmdline *c, double *dt, const dem_syste
         }
     }
     if (fabs(t / *dt - (double)n) > 1e-9 && exact) {
-        if (!c->quiet)
+        if (!c->run.quiet)
             fprintf(stderr, "dem-step: --time %g s: %lld steps of dt = %.17g s end at %.17g s after the frame (the exact mode keeps dt: its lattice is tied to it)\n",
                     t, n, *dt, (double)n * *dt);
     } else if (fabs(t / *dt - (double)n) > 1e-9) {
         double d = t / (double)n;
-        if (!c->quiet)
+        if (!c->run.quiet)
             fprintf(stderr, "dem-step: --time %g s: %lld steps of dt = %.17g s (T/n, not %.6g s; the frames carry it)\n", t, n, d, *dt);
         *dt = d;
     }
@@ -938,7 +606,7 @@ static void report_dt(const dem_dt_estimates *e, double dt, int quiet)
 
 /* How dt follows the material's stiffness under the chosen law, and the common remedy. The auto dt
  * is the smallest of tc/50, 0.2 p-wave and 0.3 global stiffness (report_dt); say which one binds
- * and how each scales: the collision time of Hertz (seed 001 eq 1) tc ~ (m*^2 / (R* E*^2 vc))^(1/5),
+ * and how each scales: the collision time of Hertz (Vyas et al. 2025, eq 1) tc ~ (m*^2 / (R* E*^2 vc))^(1/5),
  * of a spring tc = pi sqrt(m* / kn); the p-wave step r sqrt(rho / E). Printed with -v, or when the
  * run is long enough for it to matter. */
 /* -v: the neighbour search at its first build. */
@@ -1029,7 +697,7 @@ static int minimize(const struct cmdline *c, dem_sim *sim)
     /* the default: 1e-9 of the largest net force at the start, but never below the forces'
      * round-off, which no iteration can go under (a relaxed packing starts there) */
     if (o.ftol < 0.0) o.ftol = fmax(1e-9 * r0.fmax0, r0.fround);
-    else if (o.ftol < r0.fround && !c->quiet)
+    else if (o.ftol < r0.fround)
         cli_warn("--ftol %g N is below the round-off of the net forces, %.3g N (4 eps times the contact forces and stiffness times coordinates a particle carries): it may never be reached",
                  o.ftol, r0.fround);
     dem_minimize_result r;
@@ -1039,7 +707,7 @@ static int minimize(const struct cmdline *c, dem_sim *sim)
                 cli_interrupted() == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)r.iterations, r.fmax, o.ftol);
         return cli_interrupted();
     }
-    if (!c->quiet || !r.converged)
+    if (!c->run.quiet || !r.converged)
         fprintf(stderr, "dem-step: --minimize: %llu iterations, %llu force evaluations: potential energy %.17g J, largest unbalanced force %.6g N (%.6g N at the start; tolerance %.6g N)%s\n",
                 (unsigned long long)r.iterations, (unsigned long long)r.evaluations, r.energy, r.fmax, r.fmax0, o.ftol,
                 r.converged ? "" : ": NOT converged, the iteration limit was reached");
@@ -1047,44 +715,17 @@ static int minimize(const struct cmdline *c, dem_sim *sim)
 }
 
 /* No material parameter is inert without a message (issue 19): each one the chosen sub-models
- * do not use, by name (lib/laws/rolling.h). */
-static void warn_inert(const dem_settings *st, const dem_system *s, int quiet)
+ * do not read, by name (the registry's declarations, lib/laws/laws.h). */
+static void warn_inert(const dem_settings *st, const dem_system *s)
 {
     dem_inert_parameter list[8];
     int n = dem_inert_parameters(st, s->materials, s->nmaterials, list, 8);
-    for (int k = 0; k < n && !quiet; k++) {
-        const char *opt = strcmp(list[k].setting, "model.rolling") == 0 ? "--rolling"
-                        : strcmp(list[k].setting, "model.twisting") == 0 ? "--twisting"
-                        : strcmp(list[k].setting, "model.tangential") == 0 ? "--tangential"
-                        : strcmp(list[k].setting, "model.damping") == 0 ? "--damping" : "--normal";
-        cli_warn("materials have %s %g (material '%s') but %s is %s: it has no effect%s", list[k].parameter, list[k].value,
-                 list[k].material, opt, list[k].model,
-                 strcmp(opt, "--normal") == 0 ? " (only --normal dmt or jkr use it)"
-                 : strcmp(list[k].model, "marshall") == 0 ? " (marshall takes its limit from the friction)" : "");
+    for (int k = 0; k < n; k++) { /* a warning: -q does not silence it */
+        const dem_setting *row = dem_setting_find(list[k].setting);
+        cli_warn("materials have %s %g (material '%s') but --%s is %s: it has no effect (only --%s %s %s it)", list[k].parameter,
+                 list[k].value, list[k].material, row->option, list[k].model, row->option, list[k].readers,
+                 strchr(list[k].readers, ' ') ? "read" : "reads");
     }
-}
-
-/* An option given that the chosen sub-models do not use is said, by name (issue 19: nothing
- * accepted is silently ignored). */
-static void warn_inert_options(const struct cmdline *c, const dem_settings *st, int quiet)
-{
-    if (quiet) return;
-    const char *normal = dem_normal_models[st->normal]->name, *damping = dem_damping_models[st->damping]->name;
-    int hooke = st->normal == DEM_NORMAL_HOOKE;
-    if ((c->has_kn || c->kn_from || c->has_kt) && !hooke)
-        cli_warn("%s: only --normal hooke uses it, and --normal is %s: it has no effect", c->has_kn ? "--kn" : c->kn_from ? "--kn-from" : "--kt",
-                 normal);
-    if ((c->has_gamma_n || c->has_gamma_t) && strcmp(damping, "viscous") != 0)
-        cli_warn("%s: only --damping viscous uses it, and --damping is %s: it has no effect", c->has_gamma_n ? "--gamma-n" : "--gamma-t",
-                 damping);
-    if (c->has_max_overlap && !(hooke && st->kn_rule == DEM_KN_OVERLAP))
-        cli_warn("--max-overlap: only --normal hooke --kn-from overlap uses it: it has no effect");
-    if (c->has_vc && hooke && (st->kn_rule == DEM_KN_GIVEN || st->kn_rule == DEM_KN_YADE))
-        cli_warn("--vc: neither --normal hooke's kn (given or --kn-from yade) nor anything else uses it: it has no effect");
-    if (c->local_form && st->local_damping == 0.0)
-        cli_warn("--local-damping-form: there is no local damping (--local-damping 0): it has no effect");
-    if (c->carry && !dem_tangential_models[st->tangential]->uses_history && !dem_roll_on(st))
-        cli_warn("--carry: --tangential %s has no history to carry: it has no effect", dem_tangential_models[st->tangential]->name);
 }
 
 int main(int argc, char **argv)
@@ -1098,18 +739,17 @@ int main(int argc, char **argv)
     cli_read_last_frame(c.input, &s);
     dem_settings st;
     if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
-    apply_overrides(&c, &st);
-    warn_inert(&st, &s, c.quiet);
-    if (!c.quiet) cli_warn_ranges(&s, 1);
-    warn_inert_options(&c, &st, c.quiet);
+    cli_settings_apply(&c.set, &st); /* errors in values are usage errors */
+    warn_inert(&st, &s);
+    cli_warn_ranges(&s, 1); /* a slip of units (--young 70 for 70 GPa); warnings always print */
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
     adhesion_note(&st, &s);
-    cli_output_open(c.output);
+    cli_output_open(c.run.output);
 
-    dem_sim *sim = dem_sim_new(&s, &st, c.threads, &err);
+    dem_sim *sim = dem_sim_new(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
-    cli_note_threads(sim, c.threads, s.nparticles, c.quiet);
+    cli_note_threads(sim, c.run.threads, s.nparticles, c.run.quiet);
     dem_dt_estimates est;
     dem_sim_set_dt(sim, c.dt > 0.0 ? c.dt : s.dt > 0.0 && c.dt == 0.0 ? s.dt : 1.0);
     dem_sim_estimate_dt(sim, &est);
@@ -1118,17 +758,17 @@ int main(int argc, char **argv)
         if (s.nparticles == 0) cli_die("the frame has no particles, so no time step can be estimated from them: give --dt");
         cli_die("cannot choose a time step (estimate %g s): give --dt", dt);
     }
-    int exact = c.exact > 0 || (c.exact == 0 && st.exact_quantum > 0.0); /* as cli_set_exact decides */
-    long long steps = c.run_time >= 0.0 ? time_steps(&c, &dt, &s, exact) : c.steps;
+    int exact = c.run.exact > 0 || (c.run.exact == 0 && st.exact_quantum > 0.0); /* as cli_set_exact decides */
+    long long steps = c.run.run_time >= 0.0 ? time_steps(&c, &dt, &s, exact) : c.run.steps;
     dem_sim_set_dt(sim, dt);
-    report_dt(&est, dt, c.quiet);
-    if (c.verbose || (!c.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
+    report_dt(&est, dt, c.run.quiet);
+    if (c.verbose || (!c.run.quiet && steps > 1000000)) dt_guidance(&st, &est, dt, steps);
     if (c.verbose) report_neighbor(sim, &st);
     if (c.stop_dt > 0.0 && s.nparticles > 1 && dt > c.stop_dt * est.contact_time) /* a lone particle has no pair */
         cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair%s: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
                 dt, dt / est.contact_time, est.contact_time, tc_source(&est), est.recommended, c.stop_dt);
-    dem_sim_set_limits(sim, &c.limits);
-    cli_set_exact(sim, &st, &s, c.exact, c.quantum, c.quiet);
+    dem_sim_set_limits(sim, &c.run.limits);
+    cli_set_exact(sim, &st, &s, c.run.exact, c.run.quantum, c.run.quiet);
 
     int min_signal = c.minimize ? minimize(&c, sim) : 0;
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the
@@ -1141,13 +781,13 @@ int main(int argc, char **argv)
         dem_sim_set_energy(sim, DEM_E_INITIAL, e0);
     }
 
-    steps = cli_run_length(steps, c.run_time, dt, s.time, s.step);
+    steps = cli_run_length(steps, c.run.run_time, dt, s.time, s.step);
     run_watch watch = {&c, NULL, 0.0, 0, 0, NAN, 0.0, ""};
     check_until(&watch, &s, sim);
     double q;
-    if (c.run_time >= 0.0 && steps > 0 && !dem_sim_exact(sim, &q)) { /* exact mode: the time is tick dt */
+    if (c.run.run_time >= 0.0 && steps > 0 && !dem_sim_exact(sim, &q)) { /* exact mode: the time is tick dt */
         watch.last_step = dem_sim_steps(sim) + (uint64_t)steps;
-        watch.end_time = s.time + c.run_time;
+        watch.end_time = s.time + c.run.run_time;
     }
     if (c.every_time > 0.0) watch.frame_index = frame_index(&c, dem_sim_time(sim), dt);
     if (c.cell_log) {
@@ -1155,13 +795,13 @@ int main(int argc, char **argv)
         fputs("step\tl11[1/s]\tl12[1/s]\tl13[1/s]\tl21[1/s]\tl22[1/s]\tl23[1/s]\tl31[1/s]\tl32[1/s]\tl33[1/s]\n", watch.log);
     }
     uint64_t first_step = dem_sim_steps(sim);
-    cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame, c.progress};
-    int status = cli_run_steps_hooked(sim, &s, steps, c.every, c.level, &hooks);
+    cli_run_hooks hooks = {&watch, NULL, watch_step, c.until != 0, watch_frame, c.run.progress};
+    int status = cli_run_steps_hooked(sim, &s, steps, c.run.every, c.run.level, &hooks);
     if (min_signal && status == 0) status = 128 + min_signal; /* 130 or 143, as a run's */
     if (watch.log && (fclose(watch.log) != 0)) cli_die("--cell-log: writing '%s' failed: %s", c.cell_log, strerror(errno));
-    if (!c.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
+    if (!c.run.quiet && status == 0 && dem_sim_steps(sim) > first_step) report_overlap(sim);
     dem_vi_stats vs;
-    if (!c.quiet && dem_sim_vi_stats(sim, &vs) && vs.steps)
+    if (!c.run.quiet && dem_sim_vi_stats(sim, &vs) && vs.steps)
         fprintf(stderr, "dem-step: variational (alpha %g): %llu steps, %llu Newton iterations (at most %u in a step), %llu Krylov iterations; largest final residual %.3g (tolerance %g)\n",
                 st.vi_alpha, (unsigned long long)vs.steps, (unsigned long long)vs.newton, vs.max_newton, (unsigned long long)vs.krylov,
                 vs.max_residual, st.vi_newton_tol);

@@ -166,9 +166,7 @@ enum mode { MODE_ASSEMBLY, MODE_PARTICLES, MODE_WALLS };
 struct cmdline {
     enum mode mode;
     const char *input;
-    long long frame;
-    int last;
-    long long every;
+    cli_frames sel;  /* --frame, --last, --every (cli.h) */
     int has_box;
     dem_aabb box;
     int kinetic;
@@ -176,7 +174,7 @@ struct cmdline {
     dem_element_test element; /* --triaxial, --shear (-1: not given) */
 };
 
-enum { OPT_PER_PARTICLE = 256, OPT_WALLS, OPT_BOX, OPT_KINETIC, OPT_FRAME, OPT_LAST, OPT_EVERY, OPT_RATTLER, OPT_TRIAXIAL, OPT_SHEAR };
+enum { OPT_PER_PARTICLE = 256, OPT_WALLS, OPT_BOX, OPT_KINETIC, OPT_RATTLER, OPT_TRIAXIAL, OPT_SHEAR };
 
 /* --triaxial AXIS: x, y or z */
 static void parse_triaxial(struct cmdline *c, const char *arg)
@@ -199,17 +197,15 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
     static const struct option opts[] = {
         {"per-particle", no_argument, NULL, OPT_PER_PARTICLE}, {"walls", no_argument, NULL, OPT_WALLS},
         {"box", required_argument, NULL, OPT_BOX}, {"kinetic", no_argument, NULL, OPT_KINETIC},
-        {"frame", required_argument, NULL, OPT_FRAME}, {"last", no_argument, NULL, OPT_LAST},
-        {"every", required_argument, NULL, OPT_EVERY}, {"help", no_argument, NULL, 'h'},
+        CLI_FRAME_OPTIONS, {"help", no_argument, NULL, 'h'},
         {"rattler-contacts", required_argument, NULL, OPT_RATTLER},
         {"triaxial", required_argument, NULL, OPT_TRIAXIAL}, {"shear", required_argument, NULL, OPT_SHEAR},
         {NULL, 0, NULL, 0}};
     memset(c, 0, sizeof *c);
-    c->frame = -1;
-    c->every = 1;
+    cli_frames_init(&c->sel);
     c->rattler_contacts = DEM_RATTLER_CONTACTS;
     c->element = (dem_element_test){-1, -1, -1};
-    int frame_opts = 0, modes = 0, opt, rattler = 0;
+    int modes = 0, opt, rattler = 0;
     const char *mode_opt = NULL, *box = NULL;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -229,14 +225,12 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_TRIAXIAL: parse_triaxial(c, optarg); break;
         case OPT_SHEAR: parse_shear(c, optarg); break;
         case OPT_RATTLER: rattler = 1; c->rattler_contacts = (unsigned)cli_int("--rattler-contacts", optarg, 1, 1000); break;
-        case OPT_FRAME: frame_opts++; c->frame = cli_int("--frame", optarg, 0, INT64_MAX); break;
-        case OPT_LAST: frame_opts++; c->last = 1; break;
-        case OPT_EVERY: frame_opts++; c->every = cli_int("--every", optarg, 1, INT64_MAX); break;
-        default: cli_bad_option(opt, argv);
+        default:
+            if (!cli_frames_arg(&c->sel, opt, optarg)) cli_bad_option_of(opt, argv, opts);
         }
     }
-    if (frame_opts > 1) cli_usage("--frame, --last and --every exclude each other");
-    if (argc - optind > 1) cli_usage("one input at most: '%s' and '%s' given (concatenate streams with cat)", argv[optind], argv[optind + 1]);
+    cli_frames_check(&c->sel);
+    c->input = cli_one_input(argc, argv);
     if (c->kinetic && c->mode != MODE_ASSEMBLY) cli_usage("--kinetic applies to the assembly stress only, not to %s", mode_opt);
     if (box && c->mode == MODE_WALLS) cli_usage("--box does not apply to --walls");
     if ((c->element.axis >= 0 || c->element.shear_i >= 0) && c->mode != MODE_ASSEMBLY)
@@ -251,7 +245,6 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         c->box.hi = dem_v3(v[3], v[4], v[5]);
         c->has_box = 1;
     }
-    c->input = optind < argc ? argv[optind] : NULL;
 }
 
 /* ---- output --------------------------------------------------------------------------------- */
@@ -468,9 +461,8 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.cl = &cl;
     dem_id_index_init(&o.ix);
-    cli_frames sel = {cl.frame, cl.last, cl.every};
     cli_frame_handlers h = {&o, seen_frame, emit_frame, finish};
-    cli_run_frames(cl.input, &sel, &h);
+    cli_run_frames(cl.input, &cl.sel, &h);
     if (o.note[0]) { /* once per run, of the last frame, after a run that succeeded */
         if (o.note_axis >= 0)
             fprintf(stderr, "dem-stress: the stress is averaged over %s (last frame): measure the bed with --box\n", o.note);

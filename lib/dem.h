@@ -12,11 +12,11 @@
 #include "core/error.h"
 #include "pack/pack.h"
 #include "io/fields.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 #include "laws/rolling.h"
 #include "laws/material_ranges.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "sim/sim.h"
 #include "analysis/stress.h"
 #include "io/stream.h"
@@ -25,6 +25,6 @@
 #include "core/rng.h"
 #include "core/text.h"
 #include "core/vec.h"
-#include "io/vtk.h"
+#include "analysis/vtk.h"
 
 #endif

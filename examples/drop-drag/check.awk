@@ -1,11 +1,11 @@
-# check.awk - one drop-drag case against the physics (Hanley, seed 000 §5.2; equations.md §4.2).
+# check.awk - one drop-drag case against the physics (Hanley 2019, §5.2; docs/models.md §4.2).
 #
 # Input: dem-probe --particles --fields mass of the whole run (frame 0 = the initial state) of one
 # sphere above the plane z = 0. Variables: CASE, GAP (initial gap, m), DT, GD (gamma_d), G (m/s^2,
 # negative), E, NU (sphere), EW, NUW (plane), TS (time series to write).
 # Output: the case's summary table: case, quantity, measured, expected, relative difference, ok.
 #
-# Drag damping multiplies the half-step velocity by gamma_d every step (seed 000 eq 25). In free
+# Drag damping multiplies the half-step velocity by gamma_d every step (Hanley 2019, eq 25). In free
 # fall, with w_n the full-step velocity after n steps (w_0 = 0):
 #     w_{n+1} = gamma_d w_n + (dt/2) g (1 + gamma_d)
 # so w_n = w_inf (1 - gamma_d^n) exactly, w_inf = g dt (1 + gamma_d) / (2 (1 - gamma_d)); the

@@ -1,4 +1,4 @@
-# Velocity against time of the three drag-damped drops (Hanley, seed 000, Fig. 6), forward in time
+# Velocity against time of the three drag-damped drops (Hanley 2019, Fig. 6), forward in time
 # (dem-step) and reversed from the last frame (dem-reverse).
 # Usage: gnuplot -e "dir='out'; vt=-0.00981; tol=1e-4" plot.gp
 set terminal pngcairo size 1000,1250 font ",11"

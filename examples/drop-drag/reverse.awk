@@ -1,5 +1,5 @@
 # reverse.awk - one drop-drag case run backwards (dem-reverse) against its forward run (Hanley,
-# seed 000 §5.2, Fig. 6; drag undone by eqs 27-28).
+# Hanley 2019, §5.2, Fig. 6; drag undone by eqs 27-28).
 # Files: the forward time series (check.awk's TS: time z vz gap, frame 0 = the initial state),
 # then dem-probe --particles of the reversed run (frames of decreasing time, down to t = 0).
 # Variables: CASE, STEP (time between frames, s), TOL (|v_rev - v_fwd| / peak |v_fwd| that counts

@@ -1,5 +1,5 @@
-# check.awk - the FCC triaxial test (Hanley, seed 000 §3.2.3, Fig. 4) against Thornton's peak ratio
-# sigma1/sigma3 = 2 (1 + mu) / (1 - mu) (seed 000 eq 24, equations.md §4.1), the coordination drop
+# check.awk - the FCC triaxial test (Hanley 2019, §3.2.3, Fig. 4) against Thornton's peak ratio
+# sigma1/sigma3 = 2 (1 + mu) / (1 - mu) (Hanley 2019, eq 24, docs/models.md §4.1), the coordination drop
 # 12 -> 8, and the frictionless run reversed in time.
 # Reads (from DIR): tri-MU.tsv for each MU of MUS, back-0.tsv, long-0.tsv, iso-0.tsv (the Makefile's
 # per-frame tables: step ezz[-] sxx syy szz[Pa] szz_sxx coordination s1_s3 sxy[Pa]; the ratio

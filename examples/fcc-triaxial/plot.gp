@@ -1,4 +1,4 @@
-# The FCC triaxial test (Hanley, seed 000 §3.2.3, Fig. 4), forward and reversed.
+# The FCC triaxial test (Hanley 2019, §3.2.3, Fig. 4), forward and reversed.
 # Usage: gnuplot -e "dir='out'" plot.gp
 set terminal pngcairo size 1000,1000 font ",11"
 set output dir."/fcc-triaxial.png"

@@ -1,9 +1,9 @@
-# examples/kuhn-fig4: the turn of a sliding force against the movement across it (seed 003 Fig. 4).
+# examples/kuhn-fig4: the turn of a sliding force against the movement across it (Kuhn et al. 2020, Fig. 4).
 # Usage: gnuplot -e "dir='out'" plot.gp
 set terminal pngcairo size 900,600 font ",11"
 set output dir."/kuhn-fig4.png"
 set datafile separator "\t"
-set title "A force at its friction limit moved across itself in one step (seed 003 Fig. 4)"
+set title "A force at its friction limit moved across itself in one step (Kuhn et al. 2020, Fig. 4)"
 set xlabel "movement across the force, m = k_t |Δu| / (μ f_n)"
 set ylabel "angle the force turns [rad]"
 set grid

@@ -1,4 +1,4 @@
-# check.awk - the reversed oedometric compression against the forward one (Hanley, seed 000 §3.2.2).
+# check.awk - the reversed oedometric compression against the forward one (Hanley 2019, §3.2.2).
 # Files: forward.tsv, reversed.tsv (frames.awk), then dem-probe --particles of the compression's
 # initial state and of the reversed run's last frame.
 # Variables: STEP (time between frames, s), TOL_F (largest platen-force deviation / forward peak

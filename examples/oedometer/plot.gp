@@ -1,4 +1,4 @@
-# The oedometric compression forward and reversed (Hanley, seed 000 §3.2.2, Fig. 3).
+# The oedometric compression forward and reversed (Hanley 2019, §3.2.2, Fig. 3).
 # Usage: gnuplot -e "dir='out'; tol=0.01" plot.gp
 set terminal pngcairo size 1000,1100 font ",11"
 set output dir."/oedometer.png"

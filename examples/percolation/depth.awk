@@ -1,4 +1,4 @@
-# depth.awk - the depth distribution of the fines (seed 001 Fig. 14): from dem-probe --particles of
+# depth.awk - the depth distribution of the fines (Vyas et al. 2025, Fig. 14): from dem-probe --particles of
 # a run, the number of fines per bin of height z (bins of -v bin=M m from -v lo to -v hi; fines
 # outside are not counted) in the frames at the times -v times=T1,T2,... (s; the frame nearest
 # each). Output TSV: z[m] (bin centre), then one column of counts per time.

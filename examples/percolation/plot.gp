@@ -1,6 +1,6 @@
 # plot.gp - out/percolation.png: (a) the fraction of fines still in the bed against time, (b) the
 # fines in the bed by height at three times (Fig. 14), (c) the trapped fraction against the friction
-# coefficient with mu_c(20) (equations.md §1.4). gnuplot -e "dir='out'; top=...; muc=..." plot.gp
+# coefficient with mu_c(20) (docs/models.md §1.4). gnuplot -e "dir='out'; top=...; muc=..." plot.gp
 set terminal pngcairo size 1500,480 font ",11"
 set output dir.'/percolation.png'
 set datafile separator '\t'

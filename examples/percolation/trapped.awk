@@ -1,5 +1,5 @@
 # trapped.awk - the fines trapped at the end: centre above the bed's bottom (z > 0) and touching two
-# or more bed spheres (held in the valley between them: seed 001 §2-3; a fine still on its way down
+# or more bed spheres (held in the valley between them: Vyas et al. 2025, §2-3; a fine still on its way down
 # touches one at a time, or none). Input: dem-probe --particles --last, then dem-probe --contacts
 # --last, of the same run; -v rcut=R (fines have r < rcut), -v label=TEXT (first column).
 # Output (no header): label, fines, in_bed, trapped, in_bed_fraction, trapped_fraction.

@@ -1,5 +1,5 @@
 # check.awk - examples/rigid-rotation: the stress of the turned assembly, turned back, against the
-# unturned one (seed 003 Fig. 6): it coincides with the exact carry and with Kuhn's projection
+# unturned one (Kuhn et al. 2020, Fig. 6): it coincides with the exact carry and with Kuhn's projection
 # and twirl, and does not with the projection alone or with neither. Input: out/tensors.tsv.
 function verdict(ok, what) { if (!ok) { fails++; failed = failed (failed ? "; " : "") what } }
 BEGIN { FS = OFS = "\t"; print "law", "carry", "deviation", "expected" > SUM }

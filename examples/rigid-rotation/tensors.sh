@@ -1,7 +1,7 @@
 #!/bin/sh
 # tensors.sh BIN OUT "TANGENTIALS" "CARRIES" - the stress tensors of examples/rigid-rotation as
 # TSV: for each tangential law, the loaded state ("original"), the unturned one after the turn's
-# steps ("unturned"), and each carry's turned state rotated back by R_x(-90) (seed 003 eq 24:
+# steps ("unturned"), and each carry's turned state rotated back by R_x(-90) (Kuhn et al. 2020, eq 24:
 # sigma' = R^T sigma R; for a quarter turn about x: yy' = zz, zz' = yy, yz' = -yz, xy' = xz,
 # xz' = -xy), with the largest |component - unturned| over sigma_zz of the unturned.
 set -eu

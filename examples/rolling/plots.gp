@@ -14,7 +14,7 @@ set title 'spinning about the normal, marshall'
 plot dir.'/spin.tsv' u 1:2 w l lw 2 t 'marshall'
 unset multiplot
 set output dir.'/groove.png'
-set title "seed 001's groove with rolling (sds) and twisting (marshall) resistance"
+set title "Vyas et al. 2025's groove with rolling (sds) and twisting (marshall) resistance"
 set ylabel 'theta (unwrapped) [rad]'
 set key bottom right
 plot dir.'/groove-vv.tsv' u 1:3 w l lw 2 t 'vv', dir.'/groove-vv-improved.tsv' u 1:3 w l lw 2 t 'vv-improved'

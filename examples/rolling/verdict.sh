@@ -18,7 +18,7 @@ awk -F'\t' 'BEGIN { m = 2500 * 4 / 3 * 3.141592653589793 * 0.005^3; d = m * 9.81
     NR > 1 { if ($2 <= 0 && !ts) ts = t0 + (t0 - $1) * w0 / ($2 - w0) * -1 * -1 + 0; t0 = $1; w0 = $2 }
     END { ok = (ts - T < 0.01 * T && T - ts < 0.01 * T)
           printf "%s: spin, marshall: stopped at %.6g s (I w0 / ((2/3) a mu m g) = %.6g s)\n", ok ? "PASS" : "FAIL", ts, T }' "$OUT/spin.tsv"
-# the groove: the paper (seed 001 §2): vv stops in the valley (or swings), vv-improved lets the fine sphere roll out
+# the groove: the paper (Vyas et al. 2025, §2): vv stops in the valley (or swings), vv-improved lets the fine sphere roll out
 vv=$(tail -1 "$OUT/groove-vv.tsv" | cut -f5)
 im=$(tail -1 "$OUT/groove-vv-improved.tsv" | cut -f5)
 if [ "$vv" -ge 1 ] && [ "$im" -eq 0 ]; then v=PASS; else v=FAIL; fi

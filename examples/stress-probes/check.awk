@@ -1,4 +1,4 @@
-# check.awk - examples/stress-probes: the fits of fan.awk (out/fits.tsv) law against law (seed 003
+# check.awk - examples/stress-probes: the fits of fan.awk (out/fits.tsv) law against law (Kuhn et al. 2020
 # Fig. 5). Checks: every law's locus of loading points is a circle through the origin (RMS
 # distance from the fitted circle below TOL_FIT of its diameter, at least 24 probes, at least 6
 # loading points), and the relative difference of the hardening moduli,

@@ -1,4 +1,4 @@
-# fan.awk - examples/stress-probes: out/probes.tsv (probes.sh) to Kuhn's Fig. 5 (seed 003).
+# fan.awk - examples/stress-probes: out/probes.tsv (probes.sh) to Kuhn's Fig. 5 (Kuhn et al. 2020).
 # For each law and steps per probe: the elastic stiffness D_e (2x2, Rendulic plane, Pa) from the
 # two tiny probes, D_e = [ds(v) ds(q)] / DELTA_E; each probe's plastic strain
 # de_p = de - D_e^-1 ds; its point along ds at radius |de_p| / |ds| (1/Pa); the loading points

@@ -1,4 +1,4 @@
-# examples/stress-probes: Kuhn's Fig. 5 (seed 003) - each strain probe a point along its stress
+# examples/stress-probes: Kuhn's Fig. 5 (Kuhn et al. 2020) - each strain probe a point along its stress
 # increment (Rendulic plane, orthonormal basis: v = trace/sqrt 3, q = (2 zz - xx - yy)/sqrt 6,
 # compression positive) at radius |plastic strain increment| / |stress increment|, with the circle
 # through the origin fitted to the loading points; one panel per steps per probe.

@@ -1,5 +1,5 @@
 # analytic.awk - the rigid-body solution of a fine sphere rolling off two touching large spheres
-# (Vyas et al., seed 001, Appendix 1; equations.md §1.7, eqs 33-45).
+# (Vyas et al., Vyas et al. 2025, Appendix 1; docs/models.md §1.7, eqs 33-45).
 #
 #   awk -v R=0.005 -v ratio=20 -v mu=0.5 -v th0deg=1 [-v g=9.81] [-v TRAJ=file -v TEND=0.3 -v DTOUT=1e-4] -f analytic.awk
 #
@@ -8,7 +8,7 @@
 # every DTOUT up to TEND to TRAJ.
 #
 # Pure rolling from rest at theta0 (eq 39: rho theta'' = g sin(theta) / kappa, omega = rho theta'/r_p)
-# until the friction needed reaches mu N per contact at theta_s (closed form, equations.md §1.7);
+# until the friction needed reaches mu N per contact at theta_s (closed form, docs/models.md §1.7);
 # then sliding, eq 45: rho theta'' = g sin(theta) - mu/cos(phi) (g cos(theta) - rho theta'^2),
 # omega' = 5 mu/(2 r) (g cos(theta) - rho theta'^2), until N = 0 (rho theta'^2 = g cos(theta)):
 # separation. RK4 with a 1 us step; the slip and separation instants are interpolated.

@@ -1,4 +1,4 @@
-# geometry.awk - the three-sphere system as a dem-pack --from table (equations.md §1.7):
+# geometry.awk - the three-sphere system as a dem-pack --from table (docs/models.md §1.7):
 # large spheres (ids 2, 3, fixed) of radius R at (-R,0,0) and (R,0,0), touching at the origin;
 # the fine sphere (id 1) of radius r = R/ratio in the groove at angle th0deg from the upward
 # vertical, its centre at rho (0, sin th0, cos th0), rho = sqrt(r^2 + 2 R r): touching both.

@@ -2,7 +2,7 @@
 #   awk -v U=0.1 -v TAB=out/sweep-map.txt -f sweep.awk out/sweep.tsv
 # Expected: vv-improved frees every case; vv traps the cases with mu > (1+U) mu_c and frees those
 # with mu < (1-U) mu_c (eq 21 is the boundary; within U of it trapping also depends on dt:
-# equations.md §1.4, "undecided"). Prints a PASS or FAIL line; exit status 1 on FAIL.
+# docs/models.md §1.4, "undecided"). Prints a PASS or FAIL line; exit status 1 on FAIL.
 function abs(x) { return x < 0 ? -x : x }
 BEGIN { FS = "\t" }
 NR == 1 { next }

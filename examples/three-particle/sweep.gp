@@ -1,4 +1,4 @@
-# Part C: trapped/free map of both integrators against mu_c = sqrt(1+2R)/R (seed 001 Fig. 5, eq 21).
+# Part C: trapped/free map of both integrators against mu_c = sqrt(1+2R)/R (Vyas et al. 2025, Fig. 5, eq 21).
 # Usage: gnuplot -e "data='out/sweep.tsv'; out='out/sweep-map.png'; u=0.1" sweep.gp
 set terminal pngcairo size 1200,560 font ",11"
 set output out

@@ -1,4 +1,4 @@
-# Parts A and B: theta(t), |omega|(t) and the radial offset of the fine sphere (seed 001 Figs 2-4),
+# Parts A and B: theta(t), |omega|(t) and the radial offset of the fine sphere (Vyas et al. 2025, Figs 2-4),
 # improved and standard velocity-Verlet against the rigid-body solution.
 # Usage: gnuplot -e "dir='out'; tsep=0.14479" trajectory.gp   (tsep: the analytic separation time)
 set terminal pngcairo size 1000,1000 font ",11"

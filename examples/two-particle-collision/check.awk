@@ -14,7 +14,7 @@
 # 2 int_{r_min}^{d} dr / (u sqrt(F)), d = 2r. The integrals are done here with r = r_min + w^2
 # (which removes the square-root singularity) and a 20000-point midpoint rule. This gives the
 # final velocities and the contact duration to ~1e-7; the Hertz formula
-# 2.868 (m*^2/(R* E*^2 v))^(1/5) (equations.md §1.6 eq 30) is the head-on limit.
+# 2.868 (m*^2/(R* E*^2 v))^(1/5) (docs/models.md §1.6 eq 30) is the head-on limit.
 function asin(x) { return atan2(x, sqrt(1 - x * x)) }
 function V(delta) { return delta > 0 ? 8 / 15 * Es * sqrt(Rs) * delta * delta * sqrt(delta) : 0 }
 function F(rr) { return 1 - bb * bb / (rr * rr) - V(d - rr) / Erel }
@@ -32,7 +32,7 @@ NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
 END {
     pi = atan2(0, -1)
     mA = M[1]; mB = M[2]; r = RAD[1]
-    Es = 1 / (2 * (1 - NU * NU) / E)          # E* of two equal materials (seed 001 eq 4)
+    Es = 1 / (2 * (1 - NU * NU) / E)          # E* of two equal materials (Vyas et al. 2025, eq 4)
     Rs = r * r / (2 * r); ms = mA * mB / (mA + mB); d = 2 * r
     # ---- time series, conservation, contact interval
     f0 = order[0]; fl = order[nf - 1]

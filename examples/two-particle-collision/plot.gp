@@ -1,4 +1,4 @@
-# Momentum components of A and B against time (Hanley, seed 000, Fig. 1).
+# Momentum components of A and B against time (Hanley 2019, Fig. 1).
 # Usage: gnuplot -e "data='out/momentum.tsv'; out='out/momentum.png'" plot.gp
 set terminal pngcairo size 1000,620 font ",11"
 set output out

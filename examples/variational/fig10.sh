@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fig 10 of seed 004: one sphere bouncing between two plane walls 1.01 d apart, undamped, for 250
+# Fig 10 of De Klerk et al. 2022: one sphere bouncing between two plane walls 1.01 d apart, undamped, for 250
 # bounces. The total energy (kinetic and the walls' springs, E = 1/2 m v^2 + kn delta^2/2) against
 # its initial value, over h, for vv and the variational integrator with alpha 0 and 1/2.
 . ./common.sh
@@ -37,4 +37,4 @@ verdict "Fig 10 (bounded)" "$([ -z "$bad" ] && echo 1 || echo 0)" \
     "250 bounces: the energy error of vv and alpha 1/2 in the second half of the run is at most twice the first half's at every h (bounded, not drifting)${bad:+; not: $bad}"
 worse=$(awk -F'\t' 'NR > 1 && $1 >= 20 { e[$1, $2] = $3; h[$1] = 1 } END { for (d in h) if (!(e[d, "alpha0"] > e[d, "alpha05"] && e[d, "alpha0"] > e[d, "vv"])) printf "tc/%s; ", d }' "$OUT/fig10.tsv")
 verdict "Fig 10 (order)" "$([ -z "$worse" ] && echo 1 || echo 0)" \
-    "the first-order method's energy error is the largest at every h <= tc/20 (seed 004: vv and alpha 1/2 outperform it; at tc/10 alpha 1/2's is $(awk -F'\t' '$1 == 10 && $2 == "alpha05" { print $3 }' "$OUT/fig10.tsv") against alpha 0's $(awk -F'\t' '$1 == 10 && $2 == "alpha0" { print $3 }' "$OUT/fig10.tsv"): the walls' discontinuous stiffness costs the second-order method its order there): at tc/160 vv $(awk -F'\t' '$1 == 160 && $2 == "vv" { print $3 }' "$OUT/fig10.tsv"), alpha 1/2 $(awk -F'\t' '$1 == 160 && $2 == "alpha05" { print $3 }' "$OUT/fig10.tsv"), alpha 0 $(awk -F'\t' '$1 == 160 && $2 == "alpha0" { print $3 }' "$OUT/fig10.tsv")${worse:+; not at: $worse}"
+    "the first-order method's energy error is the largest at every h <= tc/20 (De Klerk et al. 2022: vv and alpha 1/2 outperform it; at tc/10 alpha 1/2's is $(awk -F'\t' '$1 == 10 && $2 == "alpha05" { print $3 }' "$OUT/fig10.tsv") against alpha 0's $(awk -F'\t' '$1 == 10 && $2 == "alpha0" { print $3 }' "$OUT/fig10.tsv"): the walls' discontinuous stiffness costs the second-order method its order there): at tc/160 vv $(awk -F'\t' '$1 == 160 && $2 == "vv" { print $3 }' "$OUT/fig10.tsv"), alpha 1/2 $(awk -F'\t' '$1 == 160 && $2 == "alpha05" { print $3 }' "$OUT/fig10.tsv"), alpha 0 $(awk -F'\t' '$1 == 160 && $2 == "alpha0" { print $3 }' "$OUT/fig10.tsv")${worse:+; not at: $worse}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fig 11 of seed 004: a bonded pair (2 bonded to 1, kb = 4 k) moving at +v hit by a third sphere 3
+# Fig 11 of De Klerk et al. 2022: a bonded pair (2 bonded to 1, kb = 4 k) moving at +v hit by a third sphere 3
 # moving at -v; undamped. out/fig11.tsv: the force of the bond 1-2 and of the contact 1-3 over time
 # (vv and the variational integrator, alpha 1/2).
 . ./common.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fig 12 of seed 004: 218 spheres settling in a 6d x 6d x 40d box (the paper's is 120d high)
+# Fig 12 of De Klerk et al. 2022: 218 spheres settling in a 6d x 6d x 40d box (the paper's is 120d high)
 # under gravity g = k d / (195 000 m), frictionless with a normal dashpot, from a mid-air snapshot
 # (made by vv): the mean kinetic energy per particle (eq 35) and the velocity fluctuation (eq 36)
 # against time with vv and the variational integrator (alpha 1/2). Also the cost per step.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Figs 6-8 of seed 004: two spheres colliding (x = -+(r + eps), closing at 2v, offset dy in y).
+# Figs 6-8 of De Klerk et al. 2022: two spheres colliding (x = -+(r + eps), closing at 2v, offset dy in y).
 # out/fig6.tsv: time and the kinetic energy of sphere 2 (translational, rotational) for each case
 # and method at h = tc/160; out/fig7.tsv the same at tc/16.1 and tc/3.2; out/fig8.tsv the
-# head-on damped case against the corrected analytic solution (equations.md eqs 33-34).
+# head-on damped case against the corrected analytic solution (Vyas et al. 2025, eqs 33-34).
 . ./common.sh
 V=0.01
 EPS=1e-6
-C=0.02                   # normal dashpot, kg/s (gamma = c of equations.md §3.3): e = 0.645
+C=0.02                   # normal dashpot, kg/s (gamma = c of docs/models.md §3.3): e = 0.645
 pack() { # DY -> a frame on stdout
     # x so that the surfaces are eps apart along x from touching: sqrt(dx^2 + dy^2) = d at dx = 2 (x - eps)
     awk -v r=$R -v e=$EPS -v dy="$1" -v v=$V 'BEGIN { print "id\tx\ty\tz\tr\tvx"; x = sqrt(4 * r * r - dy * dy) / 2 + e

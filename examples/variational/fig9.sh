@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fig 9 of seed 004: the bonded pair as a harmonic oscillator. Two touching spheres bonded with
+# Fig 9 of De Klerk et al. 2022: the bonded pair as a harmonic oscillator. Two touching spheres bonded with
 # kb = k, approaching at 2v: x2(t) = r - v/w sin(wt), v2(t) = -v cos(wt), w = sqrt(2 kb/m),
 # E = m v^2. The RMS errors of position, velocity and energy over t = 30 sqrt(m/k) against the
 # time step h in [0.01, 1.4] sqrt(m/k), for vv and the variational integrator with alpha 0, 1/2.

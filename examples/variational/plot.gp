@@ -7,7 +7,7 @@ set grid
 # Fig 6: kinetic energy of sphere 2, h = tc/160, vv and the variational integrator
 set output dir."/fig6.png"
 unset title
-set multiplot layout 2,2 title "Seed 004 Fig 6: kinetic energy of sphere 2, h = tc/160"
+set multiplot layout 2,2 title "De Klerk et al. 2022, Fig 6: kinetic energy of sphere 2, h = tc/160"
 do for [c in "dy=0,gamma=0 dy=0,gamma=0.02 dy=0.00020000000000000001,gamma=0 dy=0.00020000000000000001,gamma=0.02"] {
     set title c
     set xlabel "t [s]"; set ylabel "kinetic energy [J]"
@@ -19,14 +19,14 @@ unset multiplot
 
 # Fig 8: against the corrected analytic solution
 set output dir."/fig8.png"
-set title "Seed 004 Fig 8: head-on damped impact, h = tc/160, against equations.md eqs 33-34"
+set title "De Klerk et al. 2022, Fig 8: head-on damped impact, h = tc/160, against Vyas et al. 2025, eqs 33-34"
 set xlabel "t [s]"; set ylabel "kinetic energy of sphere 2 [J]"
 plot dir."/fig8.tsv" using 1:2 with lines lw 4 title "analytic", "" using 1:3 with lines lw 2 title "vv", "" using 1:4 with lines dt 2 lw 2 title "variational 1/2"
 
 # Fig 9: errors of the bonded oscillator against h
 set output dir."/fig9.png"
 unset title
-set multiplot layout 1,3 title "Seed 004 Fig 9: bonded oscillator, RMS errors over t = 30 sqrt(m/k)"
+set multiplot layout 1,3 title "De Klerk et al. 2022, Fig 9: bonded oscillator, RMS errors over t = 30 sqrt(m/k)"
 set logscale xy
 set xlabel "h [sqrt(m/k)]"
 set format y "%.0e"
@@ -43,7 +43,7 @@ set format y "%g"
 # Fig 10: energy error of the sphere between walls
 set output dir."/fig10.png"
 unset title
-set multiplot layout 1,2 title "Seed 004 Fig 10: one sphere between walls 1.01 d apart, 250 bounces"
+set multiplot layout 1,2 title "De Klerk et al. 2022, Fig 10: one sphere between walls 1.01 d apart, 250 bounces"
 set logscale xy
 set xlabel "h [tc]"; set ylabel "RMS energy error / E0"
 plot dir."/fig10.tsv" using (strcol(2) eq "vv" ? 1/$1 : NaN):3 with linespoints title "vv", \
@@ -58,7 +58,7 @@ unset multiplot
 
 # Fig 11: forces of the bond 1-2 and the contact 1-3
 set output dir."/fig11.png"
-set title "Seed 004 Fig 11: a bonded pair (kb = 4k) hit by a third sphere"
+set title "De Klerk et al. 2022, Fig 11: a bonded pair (kb = 4k) hit by a third sphere"
 set xlabel "t [s]"; set ylabel "|force| [N]"
 plot dir."/fig11.tsv" using (strcol(2) eq "vv" ? $1 : NaN):3 with lines lw 3 title "bond 1-2, vv", \
      "" using (strcol(2) eq "alpha05" ? $1 : NaN):3 with lines dt 2 lw 2 title "bond 1-2, variational 1/2", \
@@ -68,7 +68,7 @@ plot dir."/fig11.tsv" using (strcol(2) eq "vv" ? $1 : NaN):3 with lines lw 3 tit
 # Fig 12: settling in a box
 set output dir."/fig12.png"
 unset title
-set multiplot layout 1,2 title "Seed 004 Fig 12: 218 spheres settling under gravity"
+set multiplot layout 1,2 title "De Klerk et al. 2022, Fig 12: 218 spheres settling under gravity"
 set logscale y
 set xlabel "t [s]"; set ylabel "mean kinetic energy per particle (eq 35) [J]"
 plot dir."/fig12.tsv" using (strcol(1) eq "vv" ? $2 : NaN):3 with lines lw 3 title "vv", \

@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 #include "io/fields.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "io/system.h"
 
 /* ---- control volumes ----------------------------------------------------------------------- */
@@ -104,7 +104,7 @@ typedef struct {
 
 /* box: the user's control volume, or NULL (see dem_solid_fraction); rattler_contacts: K of
  * coordination.h (>= 1). Fails out of memory or on a contact naming a missing particle. */
-dem_status dem_summarize(const dem_system *s, const dem_aabb *box, unsigned rattler_contacts, dem_summary *out,
+DEM_MUST_CHECK dem_status dem_summarize(const dem_system *s, const dem_aabb *box, unsigned rattler_contacts, dem_summary *out,
                          dem_error *err);
 
 /* The container a default measure used, in words for a note on standard error: which volume
@@ -127,7 +127,7 @@ typedef struct {
 } dem_id_index;
 
 void dem_id_index_init(dem_id_index *ix);
-dem_status dem_id_index_build(dem_id_index *ix, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_id_index_build(dem_id_index *ix, const dem_system *s, dem_error *err);
 /* Index of the particle with this id in s->particles, or SIZE_MAX if there is none. */
 size_t dem_id_index_find(const dem_id_index *ix, uint64_t id);
 void dem_id_index_free(dem_id_index *ix);
@@ -149,7 +149,7 @@ void dem_column_name(char *buf, size_t size, const char *name, const char *unit)
 void dem_tsv_double(FILE *out, double v);
 void dem_tsv_field(FILE *out, const dem_field *f, const void *rec);
 /* DEM_ERR_IO naming errno if out has its error flag set, else DEM_OK. */
-dem_status dem_tsv_check(FILE *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_check(FILE *out, dem_error *err);
 
 /* The frame columns every row starts with: frame, step, time[s]. */
 void dem_tsv_frame_header(FILE *out);
@@ -158,25 +158,25 @@ void dem_tsv_frame_cells(FILE *out, uint64_t frame, const dem_system *s);
 /* The header and row writers below return DEM_ERR_IO if writing to out failed. */
 
 /* Summary: one row per frame. */
-dem_status dem_tsv_summary_header(FILE *out, dem_error *err);
-dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, const dem_summary *sum,
+DEM_MUST_CHECK dem_status dem_tsv_summary_header(FILE *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_summary_row(FILE *out, uint64_t frame, const dem_system *s, const dem_summary *sum,
                                dem_error *err);
 
 /* The walls: one row per wall per frame, its index (as dem-step --wall-velocity K names it) and
  * the WALL record's fields, kind as a name (plane, cylinder). */
-dem_status dem_tsv_walls_header(FILE *out, dem_error *err);
-dem_status dem_tsv_walls_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_walls_header(FILE *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_walls_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
 
 /* The bonds (format 1.5): one row per bond per frame, the BOND record's fields and the bond's
  * elastic energy kb delta^2 / 2 (J). */
-dem_status dem_tsv_bonds_header(FILE *out, dem_error *err);
-dem_status dem_tsv_bonds_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_bonds_header(FILE *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_bonds_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
 
 /* The periodic cell: one row per frame, the CELL record's fields (flags, stress_mask, origin,
  * H by rows h11..h33 whose columns are the cell vectors, L, the servo's target stress, F) and
  * |det H|. A frame without a cell is DEM_ERR_VALUE. */
-dem_status dem_tsv_cell_header(FILE *out, dem_error *err);
-dem_status dem_tsv_cell_row(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_cell_header(FILE *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_cell_row(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
 
 /* Particle columns: the fixed ones (id x y z vx vy vz wx wy wz fx fy fz r), then extras. */
 #define DEM_PARTICLE_COLUMNS_MAX 64
@@ -189,20 +189,20 @@ void dem_particle_columns_default(dem_particle_columns *c);
 /* Append the comma-separated particle field names of list ("mass,q0", or "all" for every field
  * not shown yet). A name already shown is skipped; an unknown name is DEM_ERR_ARG, the message
  * lists the valid names. */
-dem_status dem_particle_columns_add(dem_particle_columns *c, const char *list, dem_error *err);
-dem_status dem_tsv_particles_header(FILE *out, const dem_particle_columns *c, dem_error *err);
+DEM_MUST_CHECK dem_status dem_particle_columns_add(dem_particle_columns *c, const char *list, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_particles_header(FILE *out, const dem_particle_columns *c, dem_error *err);
 /* One row per particle matching sel (NULL: all), in id order if order (an index built for s) is
  * given, else in the frame's order (which dem-step's spatial sort changes). */
-dem_status dem_tsv_particles_rows(FILE *out, uint64_t frame, const dem_system *s,
+DEM_MUST_CHECK dem_status dem_tsv_particles_rows(FILE *out, uint64_t frame, const dem_system *s,
                                   const dem_particle_columns *c, const dem_select *sel, const dem_id_index *order,
                                   dem_error *err);
 
 /* Contacts: frame step time[s] i j wall sx sy sz overlap[m] nx ny nz fnx[N] fny fnz ftx[N] fty ftz
  * sliding diss_friction[J] diss_damp_n[J] diss_damp_t[J] h0 .. h{hist_slots-1}. A frame with fewer
  * slots pads with nan, one with more prints its first hist_slots. */
-dem_status dem_tsv_contacts_header(FILE *out, unsigned hist_slots, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_contacts_header(FILE *out, unsigned hist_slots, dem_error *err);
 /* One row per contact selected by sel (see dem_contact_selected); ix built for s. */
-dem_status dem_tsv_contacts_rows(FILE *out, uint64_t frame, const dem_system *s, unsigned hist_slots,
+DEM_MUST_CHECK dem_status dem_tsv_contacts_rows(FILE *out, uint64_t frame, const dem_system *s, unsigned hist_slots,
                                  const dem_id_index *ix, const dem_select *sel, dem_error *err);
 
 #endif

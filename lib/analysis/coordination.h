@@ -42,7 +42,7 @@ typedef struct {
 
 /* box NULL: every particle; ix must be built for s; k >= 1. Fails on a contact naming a particle
  * that is not in the frame, or out of memory. */
-dem_status dem_coordination_measure(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, unsigned k,
+DEM_MUST_CHECK dem_status dem_coordination_measure(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, unsigned k,
                                     dem_coordination_stats *out, dem_error *err);
 
 #endif

@@ -50,7 +50,7 @@ static double contact_hessian(const dem_pair *p, const dem_settings *st, const d
     double h = sn * vn * vn + (dist > 0.0 ? -fe / dist * dem_v3_norm2(vperp) : fe * curv);
     if (spring && !(c->flags & DEM_CONTACT_SLIDING)) {
         /* tangential spring 1/2 S_t |xi|^2 with xi' = the contact point's tangential velocity
-         * (seed 001 eqs 12, 14): in the velocities a quadratic form S_t |vt|^2; a sliding
+         * (Vyas et al. 2025, eqs 12, 14): in the velocities a quadratic form S_t |vt|^2; a sliding
          * contact's force is mu fn whatever the stretch, no stiffness */
         dem_vec3 vt = dem_v3_sub(vperp, dem_v3_cross(wterm, n));
         h += dem_tangential_models[st->tangential]->stiffness(p, st->normal, c->overlap) * dem_v3_norm2(vt);
@@ -117,7 +117,7 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
             e->epot_g -= s->particles[k].mass * dem_v3_dot(g, unwrapped(s, &s->particles[k]));
     /* the shadow term needs the forces the kicks use: only a frame whose forces are current has
      * them (dem-pack writes zeros; dem-step then computes them before its first kick) */
-    /* velocity Verlet's: the variational integrator (seed 004) conserves E itself, exactly for
+    /* velocity Verlet's: the variational integrator (De Klerk et al. 2022) conserves E itself, exactly for
      * alpha = 1/2 and a quadratic V (the implicit midpoint rule), and books its dashpots so */
     int shadow = (s->flags & DEM_HEAD_FORCES_CURRENT) && s->dt > 0.0 && st->integrator != DEM_INTEGRATOR_VARIATIONAL;
     double hess = 0.0; /* sum over contacts of v.U''.v */

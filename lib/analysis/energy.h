@@ -35,7 +35,7 @@
  *            whose slots hold the spring force f_s (DEM_HISTORY_FORCE: `incremental`),
  *            |f_s|^2 / (2 S_t) with the same S_t;
  *   eel_b  = sum over the bonds (format 1.5) of kb delta^2 / 2, the bond's delta recomputed from
- *            the positions (seed 004 §3.3: in tension and compression alike);
+ *            the positions (De Klerk et al. 2022, §3.3: in tension and compression alike);
  *   e_shadow = dt^2/12 sum_contacts v.U''.v - dt^2/24 sum (|F|^2/m + |T|^2/I), velocity
  *            Verlet's shadow-energy term, with the frame's dt, velocities, forces F and torques T
  *            (those the kicks use: gravity and local damping included); the second sum over the
@@ -55,7 +55,7 @@
  *            Only when the frame's forces are current (HEAD flags bit 0, formats/dem-stream.md
  *            §5.1), i.e. they are the forces the next kick uses; 0 otherwise (dem-pack output).
  *
- * Why e_shadow. Velocity Verlet (half kick, drift, half kick: seed 001 eqs 8, 9, 20) does not
+ * Why e_shadow. Velocity Verlet (half kick, drift, half kick: Vyas et al. 2025, eqs 8, 9, 20) does not
  * conserve H = E - e_shadow, the kinetic, gravitational and elastic energy: while springs are
  * loaded, H computed from full-step velocities swings by up to w^2 dt^2 / 4 of the energy in the
  * contact (w^2 = k/m; 2.5e-4 at dt = tc/100), although no energy is made or lost. What it
@@ -90,7 +90,7 @@
 #define DEM_ENERGY_H
 
 #include "core/error.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 #include "io/system.h"
 
@@ -104,7 +104,7 @@ typedef struct {
 
 /* The mechanical energies of a frame with settings st (dem_settings_read of the frame). Fails
  * only if a contact names a particle or wall that the frame does not have. */
-dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
+DEM_MUST_CHECK dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
                                     dem_error *err);
 /* E = ekin_t + ekin_r + epot_g + eel_n + eel_t + eel_b + e_shadow: the mechanical energy that velocity
  * Verlet conserves. */
@@ -115,7 +115,7 @@ double dem_energy_dissipated(const dem_system *s);
 /* W: work_walls + work_cell + work_external + work_law. */
 double dem_energy_work(const dem_system *s);
 /* The reference E + D - W - e_ahead of this frame: the e_initial of a budget that starts here. */
-dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err);
+DEM_MUST_CHECK dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err);
 /* ref + W - (E + D) + e_ahead */
 double dem_energy_residual(double ref, const dem_energy_terms *e, const dem_system *s);
 

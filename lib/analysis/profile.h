@@ -41,11 +41,11 @@ typedef struct {
 /* The geometry for a frame: box the user's (or NULL); range_lo < range_hi the user's range, or
  * both nan for the default. DEM_ERR_VALUE naming what is missing when there is no
  * cross-section (a sheared cell, a cylinder across the axis, no container). */
-dem_status dem_profile_geometry_of(const dem_system *s, int axis, size_t bins, const dem_aabb *box, double range_lo,
+DEM_MUST_CHECK dem_status dem_profile_geometry_of(const dem_system *s, int axis, size_t bins, const dem_aabb *box, double range_lo,
                                    double range_hi, dem_profile_geometry *g, dem_error *err);
 
 /* out[g->bins]; ix built for s. */
-dem_status dem_profile_measure(const dem_system *s, const dem_id_index *ix, const dem_profile_geometry *g,
+DEM_MUST_CHECK dem_status dem_profile_measure(const dem_system *s, const dem_id_index *ix, const dem_profile_geometry *g,
                                dem_profile_bin *out, dem_error *err);
 
 #endif

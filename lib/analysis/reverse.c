@@ -55,10 +55,10 @@ int dem_irreversibilities(const dem_settings *st, const dem_system *s, char *buf
     if (st->local_damping > 0.0)
         add(buf, cap, &n, "local damping (damping.local %g): undoing it needs the undamped force and the sign of the half-step velocity at once, and going backwards they are a step apart (Hanley §5.2, eq 21)", st->local_damping);
     if (st->rolling)
-        add(buf, cap, &n, "rolling resistance (model.rolling %s): its slider caps the rolling moment and its spring is reset when a contact opens, so going backwards the moment before the cap and what the spring held are unknown; its dashpot dissipates (seed 000 §5.3)",
+        add(buf, cap, &n, "rolling resistance (model.rolling %s): its slider caps the rolling moment and its spring is reset when a contact opens, so going backwards the moment before the cap and what the spring held are unknown; its dashpot dissipates (Hanley 2019, §5.3)",
             dem_rolling_models[st->rolling]->name);
     if (st->twisting)
-        add(buf, cap, &n, "twisting resistance (model.twisting %s): its slider caps the twisting moment and its spring is reset when a contact opens, so going backwards the moment before the cap is unknown; its dashpot dissipates (seed 000 §5.3)",
+        add(buf, cap, &n, "twisting resistance (model.twisting %s): its slider caps the twisting moment and its spring is reset when a contact opens, so going backwards the moment before the cap is unknown; its dashpot dissipates (Hanley 2019, §5.3)",
             dem_twisting_models[st->twisting]->name);
     if (s->cell.flags && s->cell.stress_mask)
         add(buf, cap, &n, "a stress-controlled cell: the servo's strain rate follows stresses that are a step out of sync going backwards (Hanley §3.1, §4)");

@@ -1,15 +1,15 @@
 /* reverse.h - what stands in the way of running a system backwards in time (dem-reverse).
  *
- * Hanley's reversed-time DEM (seed 000 §3) reverses energy-conserving systems of frictionless
+ * Hanley's reversed-time DEM (Hanley 2019, §3) reverses energy-conserving systems of frictionless
  * spheres: linear or Hertzian normal contacts, gravity, fixed walls, walls moving at a prescribed
  * velocity, drag damping (eqs 27-28), periodic cells with a prescribed deformation. Everything
- * else in a run loses information that a reversed run would need (seed 000 §4-5). */
+ * else in a run loses information that a reversed run would need (Hanley 2019, §4-5). */
 #ifndef DEM_REVERSE_H
 #define DEM_REVERSE_H
 
 #include <stddef.h>
 
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 #include "io/system.h"
 

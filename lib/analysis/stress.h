@@ -5,7 +5,7 @@
  * Sign convention: compression positive, as everywhere in dem (formats/dem-stream.md §2).
  * A contact record holds the force f on particle i; the force on j (or on the wall) is -f.
  *
- * Per particle (Hanley, seed 000 eq 22, with the sign turned for compression):
+ * Per particle (Hanley 2019, eq 22, with the sign turned for compression):
  *     sigma^p = -(1/V^p) sum_{c of p} x^r_c (x) f^p_c,   V^p = 4/3 pi r^3,
  * where x^r_c runs from the centre of p to the contact point and f^p_c is the force on p.
  * The contact point is the middle of the overlap on the line of centres, x_i - (r_i - delta/2) n
@@ -13,7 +13,7 @@
  * (Hanley's eq 22 without the minus sign is the tension-positive stress: for a particle pressed
  * on both sides x^r and f point in opposite directions, so x^r (x) f is negative.)
  *
- * Assembly (seed 000 eq 23): sigma = (1/V) sum_p V^p sigma^p. Summing the two ends of a
+ * Assembly (Hanley 2019, eq 23): sigma = (1/V) sum_p V^p sigma^p. Summing the two ends of a
  * particle pair, -(x^r_i (x) f) - (x^r_j (x) (-f)) = (x_c - x_j' - x_c + x_i) (x) f, gives
  *     sigma = (1/V) [ sum_pairs l (x) f  -  sum_wall-contacts x^r (x) f_wall ],
  *     l = x_i - (x_j + H s): the branch vector from j (its periodic image) to i,
@@ -112,13 +112,13 @@ typedef struct {
  * compression positive: a gas of free particles has p = 2/3 E'_kin / V; De Klerk et al. 2022
  * Fig. 12b). ix must be built for s. Fails (DEM_ERR_VALUE) when the frame gives no volume and
  * box is NULL. */
-dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, int kinetic,
+DEM_MUST_CHECK dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, int kinetic,
                                dem_stress *out, dem_error *err);
 
-/* Representative stress of every particle (seed 000 eq 22, compression positive, symmetric
+/* Representative stress of every particle (Hanley 2019, eq 22, compression positive, symmetric
  * part), sig[k] for s->particles[k], with V^p = 4/3 pi r^3. Sum over k of V^p_k sig[k] equals
  * V times the assembly stress (without box, without kinetic part) to round-off. ix built for s. */
-dem_status dem_stress_particles(const dem_system *s, const dem_id_index *ix, dem_mat3 *sig, dem_error *err);
+DEM_MUST_CHECK dem_status dem_stress_particles(const dem_system *s, const dem_id_index *ix, dem_mat3 *sig, dem_error *err);
 
 /* ---- walls ---------------------------------------------------------------------------------- */
 typedef struct {

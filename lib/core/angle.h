@@ -35,7 +35,7 @@ static inline void dem_small_sincos(double x, double *sn, double *cs)
     }
 }
 
-/* Rotate a onto the plane normal to n, keeping its length (equations.md §0, RR). */
+/* Rotate a onto the plane normal to n, keeping its length (docs/models.md §0, RR). */
 static inline dem_vec3 dem_rotate_rescale(dem_vec3 a, dem_vec3 n)
 {
     dem_vec3 p = dem_v3_madd(a, n, -dem_v3_dot(a, n));
@@ -57,8 +57,8 @@ static inline dem_vec3 dem_rotate_between(dem_vec3 a, dem_vec3 n0, dem_vec3 n1)
     return dem_v3_madd(a, dem_v3_add(n0, n1), -dem_v3_dot(a, n1) / (1.0 + c));
 }
 
-/* Rotation by phi about unit n of a vector in the plane normal to n (seed 000 eq 9 with the R of
- * equations.md §4.3; seed 003 eq 23): cos phi f + sin phi n x f. */
+/* Rotation by phi about unit n of a vector in the plane normal to n (Hanley 2019, eq 9 with the R of
+ * docs/models.md §4.3; Kuhn et al. 2020, eq 23): cos phi f + sin phi n x f. */
 static inline dem_vec3 dem_twirl(dem_vec3 f, dem_vec3 n, double phi)
 {
     if (phi == 0.0) return f;

@@ -25,6 +25,15 @@ typedef enum {
 
 #define DEM_ERROR_MSG_MAX 512
 
+/* On every function that returns a dem_status: a caller that drops the status is a compile
+ * error (-Werror), so no failure goes unnoticed. (A cast to void does not silence it: test the
+ * status, or hand it on.) */
+#if defined(__GNUC__)
+#define DEM_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define DEM_MUST_CHECK
+#endif
+
 typedef struct {
     dem_status code;
     char msg[DEM_ERROR_MSG_MAX];

@@ -20,14 +20,14 @@ typedef struct {
  * approximation; NULL: none), from x = 0, until |r| <= tol |b| or maxit iterations. work holds 4 n
  * doubles. Fails (DEM_ERR_UNSTABLE) when A is found not positive definite (p.Ap <= 0), naming the
  * iteration, or when the tolerance is not reached in maxit iterations. */
-dem_status dem_pcg(size_t n, dem_linop a, void *ctx, const double *dinv, const double *b, double *x, double tol,
+DEM_MUST_CHECK dem_status dem_pcg(size_t n, dem_linop a, void *ctx, const double *dinv, const double *b, double *x, double tol,
                    size_t maxit, double *work, dem_krylov_info *info, dem_error *err);
 
 /* Solve A x = b for a general (non-symmetric) A by BiCGSTAB with the same diagonal preconditioner
  * (right-preconditioned; van der Vorst 1992; Saad Algorithm 7.7), from x = 0, until |r| <= tol |b|
  * or maxit iterations. work holds 8 n doubles. Fails (DEM_ERR_UNSTABLE) on a breakdown (a zero
  * inner product) or when the tolerance is not reached. */
-dem_status dem_bicgstab(size_t n, dem_linop a, void *ctx, const double *dinv, const double *b, double *x, double tol,
+DEM_MUST_CHECK dem_status dem_bicgstab(size_t n, dem_linop a, void *ctx, const double *dinv, const double *b, double *x, double tol,
                         size_t maxit, double *work, dem_krylov_info *info, dem_error *err);
 
 #endif

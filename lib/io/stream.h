@@ -26,11 +26,11 @@ typedef struct dem_writer dem_writer;
 dem_writer *dem_writer_new(FILE *out, int level, dem_error *err);
 /* Encode, compress and write one frame, then fflush. The system is not checked here:
  * call dem_system_check first when its values come from outside. */
-dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err);
 /* Close the stream: write the end-of-stream marker (26 bytes, formats/dem-stream.md §3.1) and
  * flush. A stream without it was cut short (a killed writer, a full disk) or written before
  * format 1.3; readers warn. */
-dem_status dem_writer_finish(dem_writer *w, dem_error *err);
+DEM_MUST_CHECK dem_status dem_writer_finish(dem_writer *w, dem_error *err);
 #define DEM_EOS_BYTES 26
 /* Compressed bytes written so far. */
 uint64_t dem_writer_bytes(const dem_writer *w);

@@ -315,6 +315,7 @@ static dem_status r_params(dem_reader *r, dem_system *s, uint64_t len, dem_error
         return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: section PARM: record size %u and extra %u must be 0",
                         (unsigned long long)r->frames, th.recsize, th.extra);
     uint64_t end = r_payload_offset(r) + (len - TABLE_HEADER);
+    size_t first = s->nparams; /* the keys are checked for repeats once, at the end (n log n) */
     for (uint64_t k = 0; k < th.count; k++) {
         uint64_t at = r_payload_offset(r);
         const uint8_t *p = r_take(r, 2, &st, err);
@@ -334,37 +335,39 @@ static dem_status r_params(dem_reader *r, dem_system *s, uint64_t len, dem_error
                 return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: PARM entry %llu: key byte %u is 0x%02x, not printable ASCII",
                                 (unsigned long long)r->frames, (unsigned long long)k, b, (unsigned char)key[b]);
         uint8_t type = p[kl], count = p[kl + 1];
-        if (dem_param_get(s, key))
-            return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s' appears twice", (unsigned long long)r->frames, key);
+        dem_param e;
+        memset(&e, 0, sizeof e);
+        memcpy(e.key, key, kl + 1u);
+        e.type = type;
+        e.count = count;
         if (type != DEM_PARAM_F64 && count != 1)
             return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s': count %u, must be 1 for this type", (unsigned long long)r->frames, key, count);
         if (type == DEM_PARAM_I64) {
             if (!(p = r_take(r, 8, &st, err))) return st;
-            st = dem_param_set_i64(s, key, dem_get_i64(p), err);
+            e.v.i = dem_get_i64(p);
         } else if (type == DEM_PARAM_F64) {
             if (count < 1 || count > DEM_PARAM_F64_MAX)
                 return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s': %u values (1..%d allowed)", (unsigned long long)r->frames, key, count, DEM_PARAM_F64_MAX);
             if (!(p = r_take(r, 8u * count, &st, err))) return st;
-            double v[DEM_PARAM_F64_MAX];
-            for (unsigned c = 0; c < count; c++) v[c] = dem_get_f64(p + 8 * c);
-            st = dem_param_set_f64(s, key, v, count, err);
+            for (unsigned c = 0; c < count; c++) e.v.f[c] = dem_get_f64(p + 8 * c);
         } else if (type == DEM_PARAM_STR) {
             if (!(p = r_take(r, 2, &st, err))) return st;
             unsigned sl = dem_get_u16(p);
             if (sl >= DEM_PARAM_STR_MAX)
                 return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s': string of %u bytes (at most %d)", (unsigned long long)r->frames, key, sl, DEM_PARAM_STR_MAX - 1);
             if (!(p = r_take(r, sl, &st, err))) return st;
-            char v[DEM_PARAM_STR_MAX];
-            memcpy(v, p, sl);
-            v[sl] = 0;
-            if (strlen(v) != sl)
+            memcpy(e.v.s, p, sl);
+            if (strlen(e.v.s) != sl)
                 return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s': string contains a NUL byte", (unsigned long long)r->frames, key);
-            st = dem_param_set_str(s, key, v, err);
         } else
             return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s': unknown value type %u", (unsigned long long)r->frames, key, type);
-        if (st) return st;
+        if ((st = dem_param_append(s, &e, err))) return st;
         if (r_payload_offset(r) > end) break;
     }
+    long dup = dem_params_duplicate(s, first, err);
+    if (dup == -2) return err ? err->code : DEM_ERR_NOMEM;
+    if (dup >= 0)
+        return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: parameter '%s' appears twice", (unsigned long long)r->frames, s->params[dup].key);
     if (r_payload_offset(r) != end)
         return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: section PARM: entries end at offset %llu, the section at %llu",
                         (unsigned long long)r->frames, (unsigned long long)r_payload_offset(r), (unsigned long long)end);

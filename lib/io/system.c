@@ -206,6 +206,42 @@ const dem_param *dem_param_get(const dem_system *s, const char *key)
     return NULL;
 }
 
+dem_status dem_param_append(dem_system *s, const dem_param *p, dem_error *err)
+{
+    dem_status st = grow((void **)&s->params, &s->cap_params, s->nparams + 1, sizeof(dem_param), "parameters", err);
+    if (st) return st;
+    s->params[s->nparams++] = *p;
+    return DEM_OK;
+}
+
+static int by_key_then_index(const void *a, const void *b)
+{
+    const dem_param *const *x = a, *const *y = b;
+    int c = strcmp((*x)->key, (*y)->key);
+    return c ? c : (*x < *y ? -1 : *x > *y);
+}
+
+long dem_params_duplicate(const dem_system *s, size_t from, dem_error *err)
+{
+    size_t n = s->nparams > from ? s->nparams - from : 0;
+    if (n < 2) return -1;
+    const dem_param **order = malloc(n * sizeof *order);
+    if (!order) {
+        dem_fail(err, DEM_ERR_NOMEM, "out of memory sorting %zu parameter keys", n);
+        return -2;
+    }
+    for (size_t k = 0; k < n; k++) order[k] = &s->params[from + k];
+    qsort(order, n, sizeof *order, by_key_then_index);
+    long dup = -1; /* the earliest second occurrence in the frame's order, as a linear search finds it */
+    for (size_t k = 1; k < n; k++)
+        if (strcmp(order[k]->key, order[k - 1]->key) == 0) {
+            long at = (long)(order[k] - s->params);
+            if (dup < 0 || at < dup) dup = at;
+        }
+    free(order);
+    return dup;
+}
+
 dem_cell dem_cell_default(void)
 {
     dem_cell c;

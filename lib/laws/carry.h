@@ -1,6 +1,6 @@
 /* carry.h - carrying a tangential history vector (a spring's stretch or force) from the last
  * step's contact plane into this step's, and turning it with the pair's spin: the objectivity
- * adjustments of seed 003 eqs 22-23 (seed 000 eqs 7-9), shared by every tangential law with
+ * adjustments of Kuhn et al. 2020, eqs 22-23 (Hanley 2019, eqs 7-9), shared by every tangential law with
  * history. One setting, model.carry (dem-step --carry), chooses how:
  *
  *   exact         the smallest rotation of the old plane onto the new (dem_rotate_between, the old
@@ -8,18 +8,18 @@
  *                 assembly keeps its stress to second order in the step's turn
  *   rescale       projection onto the new plane with the size restored (LAMMPS, Hanley eq 8),
  *                 then the twirl: first order
- *   project       projection (seed 003 eq 22), then the twirl (eq 23): Kuhn's "both"
+ *   project       projection (Kuhn et al. 2020, eq 22), then the twirl (eq 23): Kuhn's "both"
  *   project-only  projection, no twirl: Kuhn's "projection only"
  *   none          neither (Kuhn's Fig. 6 b): the vector is left as it was
  *
- * The last three exist to show what the adjustments do (seed 003 Fig. 6, examples), not to run. */
+ * The last three exist to show what the adjustments do (Kuhn et al. 2020, Fig. 6, examples), not to run. */
 #ifndef DEM_LAWS_CARRY_H
 #define DEM_LAWS_CARRY_H
 
 #include "core/angle.h"
 #include "laws/laws.h"
 
-/* a with its component along unit n removed (seed 003 eq 22) */
+/* a with its component along unit n removed (Kuhn et al. 2020, eq 22) */
 static inline dem_vec3 dem_project(dem_vec3 a, dem_vec3 n) { return dem_v3_madd(a, n, -dem_v3_dot(a, n)); }
 
 /* From the plane of the last step into the plane normal to nh (the normal the law decomposes
@@ -41,10 +41,10 @@ static inline dem_vec3 dem_carry_in(const dem_law *law, const dem_contact_in *c,
     case DEM_CARRY_NONE: return a;
     }
     if (law->carry == DEM_CARRY_PROJECT_ONLY) return a;
-    return dem_twirl(a, nh, c->spin * hdt); /* seed 000 eq 9; seed 003 eq 23 */
+    return dem_twirl(a, nh, c->spin * hdt); /* Hanley 2019, eq 9; Kuhn et al. 2020, eq 23 */
 }
 
-/* vv-improved: from the half-step plane nh into the end-of-step plane n (equations.md §1.5 step
+/* vv-improved: from the half-step plane nh into the end-of-step plane n (docs/models.md §1.5 step
  * 6). The tangential velocity goes the same way (vel: 1), by the exact turn unless the carry is
  * the projection with rescaling, which the integrator used before (so rescale is the old law). */
 static inline dem_vec3 dem_carry_out(const dem_law *law, dem_vec3 nh, dem_vec3 n, dem_vec3 a, int vel)

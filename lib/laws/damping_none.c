@@ -1,5 +1,5 @@
 /* law_damping_none.c - no contact damping: elastic contacts conserve energy. */
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 
 static double eta_n(const dem_pair *p, const dem_settings *st, double sn)

@@ -1,6 +1,6 @@
 /* law_damping_viscous.c - constant dashpots: F_d = -eta v with eta_n = gamma_n, eta_t = gamma_t
- * (kg/s, settings model.gamma_n and model.gamma_t; seed 001 eqs 13 and 16). */
-#include "io/settings.h"
+ * (kg/s, settings model.gamma_n and model.gamma_t; Vyas et al. 2025, eqs 13 and 16). */
+#include "laws/settings.h"
 #include "laws/laws.h"
 
 static double eta_n(const dem_pair *p, const dem_settings *st, double sn)

@@ -2,8 +2,10 @@
  *
  * A contact law is a combination of sub-models: normal, damping, tangential. Each sub-model is
  * one file of lib/laws/ (normal_hertz.c, damping_restitution.c, tangential_history.c, ...) that
- * fills one struct, and one row of its registry table (registry.c). Adding a sub-model is one
- * file and one table row. The tangential sub-model owns its whole per-step algorithm (see
+ * fills one struct, its row in its kind's typed table (registry.c, rolling.c: the index a frame's
+ * setting stores) and its row in dem_model_registry, which declares the material parameters and
+ * history slots it reads (test_settings.c checks the two tables agree). Adding a sub-model is one
+ * file and those two rows. The tangential sub-model owns its whole per-step algorithm (see
  * contact.h). */
 #ifndef DEM_LAWS_H
 #define DEM_LAWS_H
@@ -13,19 +15,19 @@
 
 #include "core/error.h"
 #include "core/vec.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "io/system.h"
 
 /* ---- pair properties ----------------------------------------------------------------------- */
 /* Everything a contact law needs about a pair, computed once per neighbour pair (it depends on
  * the two radii, masses and materials only). For a particle-wall pair the wall is rigid and
- * infinitely heavy and large: m* = m, R* = r (the limits in equations.md §1.1). */
+ * infinitely heavy and large: m* = m, R* = r (the limits in docs/models.md §1.1). */
 typedef struct {
-    double mstar;    /* effective mass m_i m_j / (m_i + m_j), kg (seed 001 eq 2) */
-    double rstar;    /* effective radius r_i r_j / (r_i + r_j), m (seed 001 eq 3) */
-    double estar;    /* 1/E* = (1-nu_i^2)/E_i + (1-nu_j^2)/E_j, Pa (seed 001 eq 4) */
-    double gstar;    /* Mindlin: 1/G* = 2(2-nu_i)(1+nu_i)/E_i + ..., Pa (equations.md eq 29) */
-    double gstar_l;  /* linear: 1/G* = (2-nu_i)/G_i + (2-nu_j)/G_j, Pa (seed 001 eq 5) */
+    double mstar;    /* effective mass m_i m_j / (m_i + m_j), kg (Vyas et al. 2025, eq 2) */
+    double rstar;    /* effective radius r_i r_j / (r_i + r_j), m (Vyas et al. 2025, eq 3) */
+    double estar;    /* 1/E* = (1-nu_i^2)/E_i + (1-nu_j^2)/E_j, Pa (Vyas et al. 2025, eq 4) */
+    double gstar;    /* Mindlin: 1/G* = 2(2-nu_i)(1+nu_i)/E_i + ..., Pa (Vyas et al. 2025, eq 29) */
+    double gstar_l;  /* linear: 1/G* = (2-nu_i)/G_i + (2-nu_j)/G_j, Pa (Vyas et al. 2025, eq 5) */
     double mu;       /* friction coefficient (mixing: min) */
     double beta;     /* damping ratio from restitution: -ln e / sqrt(pi^2 + ln^2 e) */
     double kn, kt;   /* hooke stiffnesses, N/m */
@@ -81,7 +83,7 @@ typedef struct {
     uint32_t i, j;       /* key: particles (i < j), or particle and wall */
     int32_t s[3];        /* key: j is seen through its periodic image x_j + H s */
     uint32_t flags;      /* DEM_REC_* */
-    double xi[3];        /* history: tangential spring displacement, m (seed 001 eq 14); 0 without */
+    double xi[3];        /* history: tangential spring displacement, m (Vyas et al. 2025, eq 14); 0 without */
     double kn, kt;       /* pair constants: hooke stiffnesses, N/m */
     double mstar, rstar; /* pair constants: effective mass and radius, kg, m */
     double fdn;          /* last evaluation: normal dashpot force on i along n, N */
@@ -123,7 +125,7 @@ typedef struct {
 static inline dem_vec3 dem_contact_force(const dem_contact_out *o) { return dem_v3_madd(o->ft, o->n, o->fn); }
 static inline dem_vec3 dem_contact_moment(const dem_contact_out *o) { return dem_v3_cross(o->n, o->ft); }
 
-/* The relative velocity the tangential law works with (seed 001 eqs 11-12): nh the normal it is
+/* The relative velocity the tangential law works with (Vyas et al. 2025, eqs 11-12): nh the normal it is
  * decomposed with (the half-step one for the improved integrator), vn its normal part, vt the
  * tangential velocity at the contact point. */
 typedef struct {
@@ -169,18 +171,61 @@ extern const dem_normal_model dem_law_dmt, dem_law_jkr; /* adhesion: normal_dmt.
 extern const dem_damping_model dem_law_damping_none, dem_law_damping_viscous, dem_law_damping_restitution;
 extern const dem_tangential_model dem_law_tangential_none, dem_law_tangential_history;
 extern const dem_tangential_model dem_law_tangential_incremental;
-extern const dem_tangential_model dem_law_tangential_kuhn; /* seed 003 (tangential_kuhn.c) */
+extern const dem_tangential_model dem_law_tangential_kuhn; /* Kuhn et al. 2020 (tangential_kuhn.c) */
 
 /* Hertz contact duration t_H = DEM_HERTZ_TC (m*^2 / (R* E*^2 v))^(1/5): 2 I (15/16)^(2/5) with
- * I = int_0^1 (1 - u^(5/2))^(-1/2) du = (2/5) Gamma(2/5) sqrt(pi) / Gamma(9/10) (equations.md §1.1). */
+ * I = int_0^1 (1 - u^(5/2))^(-1/2) du = (2/5) Gamma(2/5) sqrt(pi) / Gamma(9/10) (docs/models.md §1.1). */
 #define DEM_HERTZ_TC 2.8682656991953315
 
-/* Index of a sub-model by name in its table, or -1. */
-int dem_normal_find(const char *name);
-int dem_damping_find(const char *name);
-int dem_tangential_find(const char *name);
+/* ---- the model registry: one table of {kind, model} and what each model reads ----------------
+ * The kinds of sub-model; a setting of type DEM_SETTING_MODEL (settings.h) names one. */
+typedef enum { DEM_MODEL_NORMAL = 0, DEM_MODEL_DAMPING, DEM_MODEL_TANGENTIAL, DEM_MODEL_ROLLING, DEM_MODEL_TWISTING, DEM_MODEL_KINDS } dem_model_kind;
+/* The material parameters a model reads beyond density, Young's modulus and Poisson's ratio,
+ * which every model reads: a material that sets one no chosen model reads is warned about. */
+enum {
+    DEM_READS_FRICTION = 1u << 0,
+    DEM_READS_RESTITUTION = 1u << 1,
+    DEM_READS_SURFACE_ENERGY = 1u << 2,
+    DEM_READS_ROLLING_FRICTION = 1u << 3,
+    DEM_READS_TWISTING_FRICTION = 1u << 4
+};
+/* The contact history slots of a frame (formats/dem-stream.md, the CONT section) a model reads
+ * and writes: bit k is slot k. */
+#define DEM_SLOTS(first, last) ((((1u << ((last) - (first) + 1)) - 1u)) << (first))
+typedef struct {
+    int kind;            /* dem_model_kind */
+    const void *model;   /* the model's struct, which starts with its name (dem_normal_model, ...) */
+    unsigned reads;      /* DEM_READS_* */
+    unsigned slots;      /* DEM_SLOTS(...) */
+} dem_model_row;
+/* Every sub-model, by kind; within a kind in the order of the typed tables below, whose index a
+ * frame's setting stores (test_settings.c checks that the two agree). */
+extern const dem_model_row dem_model_registry[];
+extern const int dem_model_registry_count;
+/* The row of model k of a kind, or NULL. */
+const dem_model_row *dem_model_row_of(int kind, int k);
+
+/* Material parameters the chosen sub-models do not read (no accepted parameter is inert without
+ * a message): one generic check over the registry's declarations. A parameter is listed when
+ * some material sets it (rolling_friction, twisting_friction, surface_energy, friction: not 0;
+ * restitution: not 1) and no model of the settings reads it; the kind named is the first whose
+ * models could read it, with the models that would. */
+typedef struct {
+    const char *parameter;   /* "rolling_friction" */
+    char material[DEM_NAME_MAX + 1];
+    double value;            /* the first material's value that is set */
+    const char *setting;     /* "model.rolling": the kind that could read it */
+    const char *model;       /* "none": that kind's model in the settings */
+    char readers[96];        /* "sds or epsd": the models of that kind that read it */
+} dem_inert_parameter;
+/* Fills up to max entries (one per parameter) and returns their count. */
+int dem_inert_parameters(const dem_settings *st, const dem_material *m, size_t nmat, dem_inert_parameter *out, int max);
+/* Index of a sub-model by name among those of its kind, or -1; the name of index k; how many. */
+int dem_model_find(int kind, const char *name);
+const char *dem_model_name(int kind, int k);
+int dem_model_count(int kind);
 /* "hooke, hertz" etc., for messages and --help. */
-void dem_model_names(char *buf, unsigned size, int which /* 0 normal, 1 damping, 2 tangential, 3 rolling, 4 twisting */);
+void dem_model_names(char *buf, unsigned size, int kind);
 
 /* Sub-models reference each other only by these names. */
 #define DEM_NORMAL_HOOKE 0
@@ -215,8 +260,8 @@ void dem_law_init(dem_law *law, const dem_settings *st, double hdt);
 
 /* The normal part of one touching contact at t + dt, shared by every tangential model: the
  * relative velocity decomposed with the normal nh (the half-step one for the improved
- * integrator: equations.md §1.5 step 3; seed 001 eqs 11-12), the normal force with its dashpot
- * (seed 001 eq 13). Fills o (tangential force zero), h->fdn, k; returns eta_n and S_n. */
+ * integrator: docs/models.md §1.5 step 3; Vyas et al. 2025, eqs 11-12), the normal force with its dashpot
+ * (Vyas et al. 2025, eq 13). Fills o (tangential force zero), h->fdn, k; returns eta_n and S_n. */
 static inline void dem_law_normal(const dem_law *law, const dem_pair *p, const dem_contact_in *c, dem_contact_rec *h,
                                   dem_contact_out *o, dem_contact_kin *k, double *eta_n, double *sn)
 {
@@ -228,12 +273,12 @@ static inline void dem_law_normal(const dem_law *law, const dem_pair *p, const d
         dem_vec3 dh = dem_v3_madd(c->d, c->vij, -0.5 * hdt);
         k->nh = dem_v3_scale(dh, 1.0 / dem_v3_norm(dh));
     }
-    k->vn = dem_v3_dot(c->vij, k->nh);                                                     /* seed 001 eq 11 */
+    k->vn = dem_v3_dot(c->vij, k->nh);                                                     /* Vyas et al. 2025, eq 11 */
     k->vt = dem_v3_sub(dem_v3_madd(c->vij, k->nh, -k->vn), dem_v3_cross(c->wterm, k->nh)); /* eq 12 */
     double fe;
     law->normal->eval(p, delta, &fe, sn);
     *eta_n = law->damping->eta_n(p, law->st, *sn);
-    o->fn = fe - *eta_n * k->vn;                                                           /* seed 001 eq 13 */
+    o->fn = fe - *eta_n * k->vn;                                                           /* Vyas et al. 2025, eq 13 */
     h->fdn = -*eta_n * k->vn;
     h->stt = 0.0;
     o->ft = dem_v3_zero();

@@ -12,7 +12,7 @@
  * the tangential law uses Mindlin's 8 G* a and caps at mu |F_n + 2 F_pulloff| (laws.h). */
 #include <math.h>
 
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 
 static double pulloff(const dem_pair *p) { return 2.0 * M_PI * p->gamma * p->rstar; }

@@ -1,10 +1,10 @@
-/* law_hertz.c - Hertz normal law: F = 4/3 E* sqrt(R*) delta^(3/2) (seed 000 eq 6 with
- * H = 4G/(3(1-nu)) sqrt(R*) for one material; E* and R* of seed 001 eqs 3-4).
+/* law_hertz.c - Hertz normal law: F = 4/3 E* sqrt(R*) delta^(3/2) (Hanley 2019, eq 6 with
+ * H = 4G/(3(1-nu)) sqrt(R*) for one material; E* and R* of Vyas et al. 2025, eqs 3-4).
  * Only sqrt is used (delta^(3/2) = delta sqrt(delta)): IEEE sqrt is exact, so forces do not
  * depend on the maths library. */
 #include <math.h>
 
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 
 static double force(const dem_pair *p, double delta)
@@ -12,7 +12,7 @@ static double force(const dem_pair *p, double delta)
     return 4.0 / 3.0 * p->estar * sqrt(p->rstar) * delta * sqrt(delta);
 }
 
-/* S_n = dF/d delta = 2 E* sqrt(R* delta) = 2 E* a, a the contact radius (equations.md eq 32). */
+/* S_n = dF/d delta = 2 E* sqrt(R* delta) = 2 E* a, a the contact radius (Vyas et al. 2025, eq 32). */
 static double stiffness(const dem_pair *p, double delta) { return 2.0 * p->estar * sqrt(p->rstar * delta); }
 
 /* U = 8/15 E* sqrt(R*) delta^(5/2). */

@@ -1,6 +1,6 @@
-/* law_hooke.c - linear spring normal law: F = kn delta (seed 001 eq 13; seed 000 eq 6, linear).
- * kn is given, or derived per pair by dem_pair_init (seed 001 eqs 1 and 27, seed 002 §1.2.1). */
-#include "io/settings.h"
+/* law_hooke.c - linear spring normal law: F = kn delta (Vyas et al. 2025, eq 13; Hanley 2019, eq 6, linear).
+ * kn is given, or derived per pair by dem_pair_init (Vyas et al. 2025, eqs 1 and 27, Šmilauer and Chareyre 2015, §1.2.1). */
+#include "laws/settings.h"
 #include "laws/laws.h"
 
 static double force(const dem_pair *p, double delta) { return p->kn * delta; }

@@ -20,7 +20,7 @@
  * tangential law uses Mindlin's 8 G* a at this a and caps at mu |F_n + 2 F_c| (laws.h). */
 #include <math.h>
 
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h"
 
 double dem_jkr_radius(const dem_pair *p, double delta)

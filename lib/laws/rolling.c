@@ -13,20 +13,6 @@ const dem_resist_model *const dem_twisting_models[] = {&dem_law_twisting_none, &
                                                        &dem_law_twisting_marshall};
 const int dem_twisting_count = (int)(sizeof dem_twisting_models / sizeof dem_twisting_models[0]);
 
-int dem_rolling_find(const char *name)
-{
-    for (int k = 0; k < dem_rolling_count; k++)
-        if (strcmp(dem_rolling_models[k]->name, name) == 0) return k;
-    return -1;
-}
-
-int dem_twisting_find(const char *name)
-{
-    for (int k = 0; k < dem_twisting_count; k++)
-        if (strcmp(dem_twisting_models[k]->name, name) == 0) return k;
-    return -1;
-}
-
 void dem_rolling_slider(const dem_settings *st, const dem_roll_in *in, dem_roll_rec *r, int damped_at_cap)
 {
     const dem_law *law = in->law;
@@ -34,7 +20,7 @@ void dem_rolling_slider(const dem_settings *st, const dem_roll_in *in, dem_roll_
     dem_vec3 xr = dem_v3(r->xr[0], r->xr[1], r->xr[2]);
     dem_vec3 vr = dem_v3_scale(dem_v3_cross(in->wrel, in->n), R); /* Luding 2008: v_r = R* (w_i - w_j) x n */
     if (hdt != 0.0 && in->c->half_normal) {
-        /* vv-improved: as the tangential spring (equations.md §1.5 steps 5-6, "the same two-stage
+        /* vv-improved: as the tangential spring (docs/models.md §1.5 steps 5-6, "the same two-stage
          * rotation is used for the SDS rolling-resistance history"): into the half-step plane,
          * advanced there with the half-step normal, then into the end-of-step plane */
         dem_vec3 dh = dem_v3_madd(in->c->d, in->c->vij, -0.5 * hdt);
@@ -139,55 +125,4 @@ void dem_roll_forget(dem_roll_rec *r, double hdt, double e[2])
         e[1] += -0.5 * hdt * r->bo[DEM_RB_P] + 0.5 * r->bo[DEM_RB_K] * r->bo[DEM_RB_X2];
     }
     memset(r, 0, sizeof *r);
-}
-
-int dem_inert_parameters(const dem_settings *st, const dem_material *m, size_t nmat, dem_inert_parameter *out, int max)
-{
-    static const struct {
-        const char *name;
-        size_t offset;
-    } params[] = {{"rolling_friction", offsetof(dem_material, rolling_friction)},
-                  {"twisting_friction", offsetof(dem_material, twisting_friction)},
-                  {"surface_energy", offsetof(dem_material, surface_energy)},
-                  {"friction", offsetof(dem_material, friction)},
-                  {"restitution", offsetof(dem_material, restitution)}};
-    int count = 0;
-    for (size_t k = 0; k < sizeof params / sizeof params[0] && count < max; k++) {
-        const char *setting, *model;
-        if (k == 0) {
-            if (dem_rolling_models[st->rolling]->coefficient) continue;
-            setting = "model.rolling";
-            model = dem_rolling_models[st->rolling]->name;
-        } else if (k == 1) {
-            if (dem_twisting_models[st->twisting]->coefficient) continue;
-            setting = "model.twisting";
-            model = dem_twisting_models[st->twisting]->name;
-        } else if (k == 2) { /* the adhesive normal models (dmt, jkr) use it */
-            if (dem_normal_models[st->normal]->pulloff > 0.0) continue;
-            setting = "model.normal";
-            model = dem_normal_models[st->normal]->name;
-        } else if (k == 3) { /* every tangential model but none caps its force with it */
-            if (dem_tangential_models[st->tangential]->uses_history != DEM_HISTORY_NONE) continue;
-            setting = "model.tangential";
-            model = dem_tangential_models[st->tangential]->name;
-        } else { /* only the restitution damping reads it */
-            if (st->damping == dem_damping_find("restitution")) continue;
-            setting = "model.damping";
-            model = dem_damping_models[st->damping]->name;
-        }
-        for (size_t a = 0; a < nmat; a++) {
-            double v;
-            memcpy(&v, (const char *)&m[a] + params[k].offset, sizeof v);
-            if (v == (k == 4 ? 1.0 : 0.0)) continue; /* restitution 1: no dissipation, which no damping is too */
-            dem_inert_parameter *p = &out[count++];
-            p->parameter = params[k].name;
-            memcpy(p->material, m[a].name, DEM_NAME_MAX);
-            p->material[DEM_NAME_MAX] = 0;
-            p->value = v;
-            p->setting = setting;
-            p->model = model;
-            break;
-        }
-    }
-    return count;
 }

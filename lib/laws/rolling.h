@@ -17,7 +17,7 @@
  *                    angle theta_o, rate (w_i - w_j) . n: M_o = -k_o theta_o - c_o w_o capped at
  *                    mu_o R* F_n; k_o = model.twisting_stiffness S_t R*^2, c_o its fraction
  *                    model.twisting_damping of 2 sqrt(I_o k_o), I_o = I_i I_j / (I_i + I_j)
- *             marshall  Marshall 2009 (LAMMPS `twisting marshall`, seed 001 §5.1): the same slider,
+ *             marshall  Marshall 2009 (LAMMPS `twisting marshall`, Vyas et al. 2025, §5.1): the same slider,
  *                    everything from the tangential law and the contact radius a = sqrt(R* delta):
  *                    k_o = S_t a^2 / 2, c_o = eta_t a^2 / 2, cap (2/3) a mu F_n
  *
@@ -118,24 +118,7 @@ static inline uint32_t dem_roll_slot_flags(double v)
 /* Whether the settings have a rolling or twisting model. */
 static inline int dem_roll_on(const dem_settings *st) { return st->rolling != 0 || st->twisting != 0; }
 
-/* Index by name, or -1. */
-int dem_rolling_find(const char *name);
-int dem_twisting_find(const char *name);
 
-/* ---- material parameters the chosen sub-models do not use ----------------------------------
- * For the rule that no accepted parameter is inert without a message: each material parameter
- * (rolling_friction, twisting_friction, surface_energy, friction: non-zero; restitution: not 1)
- * that some material sets but the settings' sub-models do not use, with the setting that makes
- * it inert (friction: --tangential none; restitution: any damping but restitution). */
-typedef struct {
-    const char *parameter;   /* "rolling_friction" */
-    char material[DEM_NAME_MAX + 1];
-    double value;            /* the first material's value that is not zero */
-    const char *setting;     /* "model.rolling" */
-    const char *model;       /* "none" */
-} dem_inert_parameter;
 
-/* Fills up to max entries (one per parameter) and returns their count. */
-int dem_inert_parameters(const dem_settings *st, const dem_material *m, size_t nmat, dem_inert_parameter *out, int max);
 
 #endif

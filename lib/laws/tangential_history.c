@@ -1,9 +1,9 @@
-/* tangential_history.c - tangential spring with history and a Coulomb cap (seed 001 eqs 14-18).
+/* tangential_history.c - tangential spring with history and a Coulomb cap (Vyas et al. 2025, eqs 14-18).
  * The spring displacement xi (history slots 0..2, m) is carried from step to step: rotated onto
- * the new contact plane and twirled with the pair's spin (seed 000 eqs 7-9, seed 003 eqs 22-23),
+ * the new contact plane and twirled with the pair's spin (Hanley 2019, eqs 7-9, Kuhn et al. 2020, eqs 22-23),
  * incremented by v_t dt, and reset to the cap when sliding. Stiffness: with the linear normal
- * law kt (given, or kn 4 G* / E*: seed 001 eq 5); with Hertz the Mindlin stiffness S_t = 8 G* a,
- * a = sqrt(R* delta) (equations.md eq 29). */
+ * law kt (given, or kn 4 G* / E*: Vyas et al. 2025, eq 5); with Hertz the Mindlin stiffness S_t = 8 G* a,
+ * a = sqrt(R* delta) (Vyas et al. 2025, eq 29). */
 #include "laws/tangential_history.h"
 
 static double stiffness(const dem_pair *p, int normal, double delta) { return dem_history_stiffness(p, normal, delta); }

@@ -29,17 +29,17 @@ static inline void dem_history_update(const dem_law *law, const dem_pair *p, con
     double stt = dem_history_stiffness(p, law->st->normal, c->delta);
     double eta_t = law->damping->eta_t(p, law->st, eta_n, sn, stt);
     dem_vec3 xi = (h->flags & DEM_REC_TOUCH) ? dem_v3(h->xi[0], h->xi[1], h->xi[2]) : dem_v3_zero();
-    xi = dem_carry_in(law, c, nh, xi);                /* seed 000 eqs 7-9; seed 003 eqs 22-23 */
-    xi = dem_v3_madd(xi, vt, hdt);                    /* seed 001 eq 14 */
+    xi = dem_carry_in(law, c, nh, xi);                /* Hanley 2019, eqs 7-9; Kuhn et al. 2020, eqs 22-23 */
+    xi = dem_v3_madd(xi, vt, hdt);                    /* Vyas et al. 2025, eq 14 */
     dem_vec3 vts = vt;
-    if (c->half_normal) {                             /* equations.md §1.5 step 6 */
+    if (c->half_normal) {                             /* docs/models.md §1.5 step 6 */
         xi = dem_carry_out(law, nh, n, xi, 0);
         vts = dem_carry_out(law, nh, n, vt, 1);
     }
-    dem_vec3 ft = dem_v3_sub(dem_v3_scale(xi, -stt), dem_v3_scale(vts, eta_t)); /* seed 001 eq 16 */
+    dem_vec3 ft = dem_v3_sub(dem_v3_scale(xi, -stt), dem_v3_scale(vts, eta_t)); /* Vyas et al. 2025, eq 16 */
     double cap = p->mu * fabs(fn + fadh), ft2 = dem_v3_norm2(ft);
     uint32_t flags = DEM_REC_TOUCH;
-    if (ft2 > cap * cap) { /* Coulomb: cap the force and reset the spring to match (seed 001 eqs 17-18) */
+    if (ft2 > cap * cap) { /* Coulomb: cap the force and reset the spring to match (Vyas et al. 2025, eqs 17-18) */
         double ftn = sqrt(ft2);                       /* only now: most contacts stick */
         flags |= DEM_REC_SLIDING;
         ft = ftn > 0.0 ? dem_v3_scale(ft, cap / ftn) : dem_v3_zero();

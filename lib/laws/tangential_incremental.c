@@ -1,15 +1,15 @@
-/* tangential_incremental.c - the incremental tangential law of Hanley (seed 000 eq 10), Yade's
+/* tangential_incremental.c - the incremental tangential law of Hanley 2019 (eq 10), Yade's
  * Hertz-Mindlin and LAMMPS' `mindlin/force`: the history is the tangential spring FORCE f_s
  * (history slots 0..2, N, on i), carried from step to step and incremented with the stiffness
  * of the current overlap,
  *
- *     f_s(t+dt) = R f_s(t) - H_s dU_s,   dU_s = v_t dt,                        (seed 000 eq 10)
+ *     f_s(t+dt) = R f_s(t) - H_s dU_s,   dU_s = v_t dt,                        (Hanley 2019, eq 10)
  *
- * R the carry onto the new contact plane and the twirl with the pair's spin (seed 000 eqs 7-9,
- * seed 003 eqs 22-23; carry.h, as the history law), H_s the tangential stiffness at the overlap
+ * R the carry onto the new contact plane and the twirl with the pair's spin (Hanley 2019, eqs 7-9,
+ * Kuhn et al. 2020, eqs 22-23; carry.h, as the history law), H_s the tangential stiffness at the overlap
  * of t + dt: Mindlin's 8 G* a with Hertz, a = sqrt(R* delta) (Hanley's
- * H_s = H_n sqrt(U_n) 3(1-nu)/(2-nu) for one material), kt with hooke. The tangential force is f_s minus the dashpot eta_t v_t, capped at mu |F_n| (seed 000,
- * after eq 10: "the magnitude of f_s is limited to mu |f_n|"; seed 001 eqs 16-18); when the cap acts,
+ * H_s = H_n sqrt(U_n) 3(1-nu)/(2-nu) for one material), kt with hooke. The tangential force is f_s minus the dashpot eta_t v_t, capped at mu |F_n| (Hanley 2019,
+ * after eq 10: "the magnitude of f_s is limited to mu |f_n|"; Vyas et al. 2025, eqs 16-18); when the cap acts,
  * f_s is set to the capped force plus the dashpot part, as the history law resets its stretch.
  *
  * The history law (tangential_history.c) is the total form F_t = -S_t xi, LAMMPS' `mindlin`:
@@ -38,17 +38,17 @@ static void update(const dem_law *law, const dem_pair *p, const dem_contact_in *
 {
     double fn = o->fn, hdt = law->hdt;
     dem_vec3 n = c->n, nh = k->nh, vt = k->vt;
-    double hs = dem_history_stiffness(p, law->st->normal, c->delta); /* H_s at U_n(t + dt) (seed 000 eq 10) */
+    double hs = dem_history_stiffness(p, law->st->normal, c->delta); /* H_s at U_n(t + dt) (Hanley 2019, eq 10) */
     double eta_t = law->damping->eta_t(p, law->st, eta_n, sn, hs);
     dem_vec3 fs = (h->flags & DEM_REC_TOUCH) ? dem_v3(h->xi[0], h->xi[1], h->xi[2]) : dem_v3_zero();
-    fs = dem_carry_in(law, c, nh, fs);                 /* seed 000 eqs 7-9; seed 003 eqs 22-23 */
-    fs = dem_v3_madd(fs, vt, -hs * hdt);               /* seed 000 eq 10 */
+    fs = dem_carry_in(law, c, nh, fs);                 /* Hanley 2019, eqs 7-9; Kuhn et al. 2020, eqs 22-23 */
+    fs = dem_v3_madd(fs, vt, -hs * hdt);               /* Hanley 2019, eq 10 */
     dem_vec3 vts = vt;
-    if (c->half_normal) {                              /* equations.md §1.5 step 6 */
+    if (c->half_normal) {                              /* docs/models.md §1.5 step 6 */
         fs = dem_carry_out(law, nh, n, fs, 0);
         vts = dem_carry_out(law, nh, n, vt, 1);
     }
-    dem_vec3 ft = dem_v3_sub(fs, dem_v3_scale(vts, eta_t)); /* seed 001 eq 16 */
+    dem_vec3 ft = dem_v3_sub(fs, dem_v3_scale(vts, eta_t)); /* Vyas et al. 2025, eq 16 */
     double cap = p->mu * fabs(fn), ft2 = dem_v3_norm2(ft);
     uint32_t flags = DEM_REC_TOUCH;
     if (ft2 > cap * cap) { /* Coulomb: cap the force, the spring holds the capped force's elastic part */

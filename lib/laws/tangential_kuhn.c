@@ -1,13 +1,13 @@
-/* tangential_kuhn.c - Kuhn's refined linear-frictional contact (seed 003, "Linear-frictional
+/* tangential_kuhn.c - Kuhn's refined linear-frictional contact (Kuhn et al. 2020, "Linear-frictional
  * contact model for 3D DEM simulations of granular systems"; equations restored in
- * equations.md §2): the conventional rule "add kt du to the force, then cap it at mu fn"
- * (seed 003 eqs 1-3; tangential_history.c) with the four refinements of the paper's Fig. 1:
+ * docs/models.md §2): the conventional rule "add kt du to the force, then cap it at mu fn"
+ * (Kuhn et al. 2020, eqs 1-3; tangential_history.c) with the four refinements of the paper's Fig. 1:
  *
  *   1. a fresh contact is touching only for the part 1 - beta0 of the step (eqs 7-8);
  *   2. a contact that starts to slide within the step does so at beta_s, after an elastic part
- *      (eqs 9-15, the robust root of equations.md §2.4);
+ *      (eqs 9-15, the robust root of docs/models.md §2.4);
  *   3. while it slides, the force turns towards the movement: the elastic movement across the
- *      force turns it as it goes (eqs 16-19, the closed form of equations.md §2.6 in place of the
+ *      force turns it as it goes (eqs 16-19, the closed form of docs/models.md §2.6 in place of the
  *      paper's lookup tables and Newton iteration), so its final direction lies between its
  *      first one and the movement (eqs 20-21);
  *   4. the force is carried with the rotating contact onto the new tangent plane (eq 22) and
@@ -24,14 +24,14 @@
  * stopped by its dashpot, not by friction).
  *
  * Decomposition: the movement of the step is split into normal and tangential parts with the
- * mid-step normal for vv-improved (equations.md §1.5's cross-paper note: the end-of-step normal
- * of seed 003 eq 6 lags by a first-order term), the old force is carried onto that plane before
+ * mid-step normal for vv-improved (docs/models.md §1.5's cross-paper note: the end-of-step normal
+ * of Kuhn et al. 2020, eq 6 lags by a first-order term), the old force is carried onto that plane before
  * the step and the new one onto the end-of-step plane after it, as the history law carries its
  * spring. The paper projects and twirls the new force after the step (lines 48-49); carrying
  * the old one first is the same to first order, and for a rigid rotation, where there is no
  * movement, it is the same operation.
  *
- * Books (equations.md §2.9): the law computes the tangential work done on the contact in the
+ * Books (docs/models.md §2.9): the law computes the tangential work done on the contact in the
  * step, W = W_pre + W_slide, and its dissipation W - (|f1|^2 - |f0|^2) / (2 kt) (lines 51-53);
  * the work hook books that dissipation as friction, the dashpot's as damp_t. Between its
  * evaluation and its books the record's prev[DEM_PREV_STT] carries the step's dissipation (J):
@@ -103,7 +103,7 @@ static const double gauss_w[16] = {0.27777777777777778, 0.44444444444444444, 0.2
                                    0.18134189168918100, 0.18134189168918100, 0.15685332293894364, 0.11119051722668724,
                                    0.050614268145188130};
 
-/* The work of a sliding force from the onset to the end of the step (equations.md §2.9):
+/* The work of a sliding force from the onset to the end of the step (docs/models.md §2.9):
  * W = int mu fn(beta) e(beta) . du dbeta. With Lambda as the variable (dLambda = kt |du| /
  * (mu fn) dbeta, eq 16) W = (mu^2 / kt) int_0^L fn(l)^2 tanh(u0 + l) dl, tanh u0 = a0, and
  * fn(l) = fn_s exp(k l), k L = ln(fn1 / fn_s) = ln(1 + x). With T(l) = ln(cosh l + a0 sinh l),
@@ -240,7 +240,7 @@ static void kuhn_eval(const dem_law *law, const dem_pair *p, const dem_contact_i
     dem_kuhn_out out;
     dem_kuhn_step(&in, &out);
     dem_vec3 f1 = out.f1, vts = k.vt;
-    if (c->half_normal) { /* onto the end-of-step plane (equations.md §1.5 step 6) */
+    if (c->half_normal) { /* onto the end-of-step plane (docs/models.md §1.5 step 6) */
         f1 = dem_carry_out(law, k.nh, c->n, f1, 0);
         vts = dem_carry_out(law, k.nh, c->n, vts, 1);
     }

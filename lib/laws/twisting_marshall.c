@@ -1,4 +1,4 @@
-/* twisting_marshall.c - Marshall 2009's twisting resistance (LAMMPS `twisting marshall`, seed 001
+/* twisting_marshall.c - Marshall 2009's twisting resistance (LAMMPS `twisting marshall`, Vyas et al. 2025
  * §5.1): stiffness, damping and limit from the tangential law over the contact radius
  * a = sqrt(R* delta): k_o = S_t a^2 / 2, c_o = eta_t a^2 / 2, |M_o| <= (2/3) a mu F_n. It uses
  * neither the materials' twisting_friction nor model.twisting_*. */

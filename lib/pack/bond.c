@@ -1,4 +1,4 @@
-/* bond.c - harmonic bonds between particles (seed 004 §3.3): made for every pair closer than a
+/* bond.c - harmonic bonds between particles (De Klerk et al. 2022, §3.3): made for every pair closer than a
  * gap, or read from a table of ids (see pack.h). */
 #include "pack/pack.h"
 

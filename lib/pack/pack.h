@@ -17,7 +17,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "io/system.h"
 
 /* Most particles one call creates: bounds memory and index arithmetic. */
@@ -25,7 +25,7 @@
 
 /* Append a sphere at pos in material mat (which must exist) with the next id (nparticles + 1),
  * its mass and moment of inertia from the material's density. */
-dem_status dem_pack_push_sphere(dem_system *s, dem_vec3 pos, double radius, uint32_t mat, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_push_sphere(dem_system *s, dem_vec3 pos, double radius, uint32_t mat, dem_error *err);
 
 /* ---- lattices ------------------------------------------------------------------------------ */
 typedef enum { DEM_LATTICE_SC, DEM_LATTICE_BCC, DEM_LATTICE_FCC, DEM_LATTICE_HCP } dem_lattice_kind;
@@ -39,7 +39,7 @@ typedef struct {
 } dem_lattice;
 
 /* "sc", "bcc", "fcc" or "hcp". */
-dem_status dem_lattice_parse_kind(const char *text, dem_lattice_kind *kind, dem_error *err);
+DEM_MUST_CHECK dem_status dem_lattice_parse_kind(const char *text, dem_lattice_kind *kind, dem_error *err);
 const char *dem_lattice_name(dem_lattice_kind kind);
 /* Sites per conventional cell (sc 1, bcc 2, fcc 4, hcp 4) and the cell's edge lengths: sc a = D,
  * bcc a = 2D/sqrt3, fcc a = D sqrt2, hcp (D, sqrt3 D, sqrt(8/3) D) in the orthorhombic cell. */
@@ -48,10 +48,10 @@ dem_vec3 dem_lattice_cell_edges(const dem_lattice *l);
 /* The natural period of the whole lattice: (NX ax, NY ay, NZ az), starting at the origin. */
 dem_vec3 dem_lattice_period(const dem_lattice *l);
 /* Check cells >= 1, R > 0 and D >= 2R, and that the count fits DEM_PACK_MAX_PARTICLES. */
-dem_status dem_lattice_check(const dem_lattice *l, dem_error *err);
+DEM_MUST_CHECK dem_status dem_lattice_check(const dem_lattice *l, dem_error *err);
 size_t dem_lattice_count(const dem_lattice *l);
 /* Append the lattice's spheres in material mat; ids run over the basis, then x, y, z. */
-dem_status dem_pack_lattice(dem_system *s, const dem_lattice *l, uint32_t mat, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_lattice(dem_system *s, const dem_lattice *l, uint32_t mat, dem_error *err);
 
 /* ---- regions -------------------------------------------------------------------------------- */
 typedef enum { DEM_REGION_BOX = 1, DEM_REGION_CYLINDER = 2 } dem_region_kind;
@@ -66,10 +66,10 @@ typedef struct {
 } dem_region;
 
 /* "X0,Y0,Z0,X1,Y1,Z1" with X0 < X1, Y0 < Y1, Z0 < Z1. */
-dem_status dem_region_parse_box(const char *text, dem_region *r, dem_error *err);
+DEM_MUST_CHECK dem_status dem_region_parse_box(const char *text, dem_region *r, dem_error *err);
 /* "AXIS,C1,C2,RADIUS,LO,HI", e.g. "z,0,0,0.05,0,0.2"; C1,C2 are the other two coordinates of the
  * axis in x, y, z order (axis x: y,z; y: x,z; z: x,y). */
-dem_status dem_region_parse_cylinder(const char *text, dem_region *r, dem_error *err);
+DEM_MUST_CHECK dem_status dem_region_parse_cylinder(const char *text, dem_region *r, dem_error *err);
 double dem_region_volume(const dem_region *r);
 /* Parse an axis letter x, y or z; returns -1 if it is none of them. */
 int dem_axis_index(char c);
@@ -90,12 +90,12 @@ typedef struct {
     double median, sigma;/* LOGNORMAL */
 } dem_size_dist;
 
-dem_status dem_size_check(const dem_size_dist *d, dem_error *err);
+DEM_MUST_CHECK dem_status dem_size_check(const dem_size_dist *d, dem_error *err);
 /* Number of r1 spheres among n whose solid volume fraction is closest to phi1: the number
  * fraction x1 = (phi1/r1^3) / (phi1/r1^3 + (1-phi1)/r2^3), n1 = floor(n x1 + 1/2). */
 size_t dem_bidisperse_count1(size_t n, double r1, double r2, double phi1);
 /* Draw n radii (in drawing order; bidisperse: n1 of r1 then the rest of r2, no draws). */
-dem_status dem_size_draw(const dem_size_dist *d, size_t n, dem_rng *rng, double *radii, dem_error *err);
+DEM_MUST_CHECK dem_status dem_size_draw(const dem_size_dist *d, size_t n, dem_rng *rng, double *radii, dem_error *err);
 
 /* ---- random packing ------------------------------------------------------------------------ */
 #define DEM_PACK_ATTEMPTS_DEFAULT 10000
@@ -119,14 +119,14 @@ typedef struct {
  * bounds): spheres may cross those faces, and overlaps are judged by the minimum image. Fails
  * with DEM_ERR_LIMIT, naming how many spheres were placed and the solid fraction they reached,
  * when one finds no room (and then removes the spheres it placed: s is as before). */
-dem_status dem_pack_insert(dem_system *s, const dem_random_spec *spec, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_insert(dem_system *s, const dem_random_spec *spec, dem_error *err);
 /* The seed --insert draws from: the user's seed mixed (splitmix64) with the frame's step, its
  * particle count and its largest id, so that an insertion never replays the stream that made
  * the frame's own particles (with the same seed, every candidate landed on an existing centre
  * once the frame had 10 000 spheres). The same frame and seed give the same insertion. */
 uint64_t dem_pack_insert_seed(const dem_system *s, uint64_t seed);
 /* A random packing: dem_pack_insert, normally into a system without particles or walls. */
-dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error *err);
 
 /* ---- TSV import ----------------------------------------------------------------------------- */
 /* Parse tab-separated text: one header line naming the columns (x y z r required; id vx vy vz wx
@@ -137,26 +137,26 @@ dem_status dem_pack_random(dem_system *s, const dem_random_spec *spec, dem_error
  * as dem_pack_push_sphere's do (1, 2, ... in line order for an empty system). Numbers are read
  * with strtod, so printed doubles come back bit for bit. Messages read "line L, column NAME:
  * ..."; on failure the system keeps only the particles it had before. */
-dem_status dem_pack_parse_tsv(dem_system *s, const char *text, size_t len, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_parse_tsv(dem_system *s, const char *text, size_t len, dem_error *err);
 
 /* ---- materials ------------------------------------------------------------------------------ */
 /* Append a material described by "name=glass,density=2500,young=7e10,...": keys name, density,
  * young, poisson, friction, restitution, rolling_friction, twisting_friction, surface_energy
  * (or with '-' for '_'); keys not given copy material 0. The name defaults to "materialK" (K its
  * index), must be unique, shorter than DEM_NAME_MAX bytes, not a number, free of ',' and '='. */
-dem_status dem_pack_add_material(dem_system *s, const char *spec, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_add_material(dem_system *s, const char *spec, dem_error *err);
 /* A material by index ("2") or name ("glass"). */
-dem_status dem_pack_find_material(const dem_system *s, const char *text, uint32_t *index, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_find_material(const dem_system *s, const char *text, uint32_t *index, dem_error *err);
 /* The physical checks of dem_system_check on the materials table alone. */
-dem_status dem_pack_check_materials(const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_check_materials(const dem_system *s, dem_error *err);
 /* Give material mat to the particles sel matches and recompute their mass and inertia from its
  * density. Returns the number of particles changed in *count (may be NULL). */
-dem_status dem_pack_assign(dem_system *s, uint32_t mat, const dem_select *sel, size_t *count, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_assign(dem_system *s, uint32_t mat, const dem_select *sel, size_t *count, dem_error *err);
 /* Change material mat by "key=value,..." (the keys of dem_pack_add_material; keys not given
  * keep their values; a new name must be unique). The result must pass the material checks, else
  * nothing changes. If density is given, the mass and moment of inertia of every particle of
  * material mat follow it (dem_sphere_mass), *count (may be NULL) tells how many. */
-dem_status dem_pack_set_material(dem_system *s, uint32_t mat, const char *spec, size_t *count, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_set_material(dem_system *s, uint32_t mat, const char *spec, size_t *count, dem_error *err);
 /* Set DEM_PARTICLE_FIXED on the particles sel matches; returns how many. */
 size_t dem_pack_fix(dem_system *s, const dem_select *sel);
 /* Put the particles sel matches in interaction group G (1..32): their group mask becomes bit
@@ -174,22 +174,22 @@ void dem_pack_set_omega_from(dem_system *s, size_t first, dem_vec3 w);
  * then subtract the mass-weighted mean of what was added: the fluctuations carry no momentum.
  * The draws come from the generator of seed advanced by one jump, a stream independent of the
  * one dem_pack_random uses. */
-dem_status dem_pack_random_velocity(dem_system *s, double sigma, uint64_t seed, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_random_velocity(dem_system *s, double sigma, uint64_t seed, dem_error *err);
 /* The same over the particles from index first on only (the mean removed over them). */
-dem_status dem_pack_random_velocity_from(dem_system *s, size_t first, double sigma, uint64_t seed, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_random_velocity_from(dem_system *s, size_t first, double sigma, uint64_t seed, dem_error *err);
 
 /* ---- periodic cell --------------------------------------------------------------------------- */
 /* "xyz", "xy", "z", ... (any order, no repeats) to DEM_CELL_PERIODIC_* flags. */
-dem_status dem_pack_parse_axes(const char *text, uint32_t *flags, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_parse_axes(const char *text, uint32_t *flags, dem_error *err);
 /* A rectangular cell from lo to hi: origin lo, H = diag(hi - lo), no velocity gradient. */
-dem_status dem_pack_set_cell(dem_system *s, dem_vec3 lo, dem_vec3 hi, uint32_t flags, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_set_cell(dem_system *s, dem_vec3 lo, dem_vec3 hi, uint32_t flags, dem_error *err);
 /* Move every centre into the cell along its periodic axes by whole periods: the periodic system
  * is unchanged. A lattice in its natural period needs it, since its spheres start one radius in
  * from the origin and some sites (hcp) then lie past the far face. */
 void dem_pack_wrap_into_cell(dem_system *s);
 /* Every particle centre inside the cell: lo <= x < hi along periodic axes, lo <= x <= hi along
  * the others. */
-dem_status dem_pack_check_in_cell(const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_check_in_cell(const dem_system *s, dem_error *err);
 
 /* ---- walls ----------------------------------------------------------------------------------- */
 typedef struct {
@@ -200,36 +200,36 @@ typedef struct {
 
 /* The ranges of io/system.h (radii, coordinates within 2^40 radii of the origin) and no two
  * particles with the same centre; the message names the particle(s). */
-dem_status dem_pack_check_ranges(const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_check_ranges(const dem_system *s, dem_error *err);
 
 /* The largest overlap of a sphere with a wall (m; 0 if none touches), its particle's id and
  * radius and the wall's index (each may be NULL). */
 double dem_pack_largest_wall_overlap(const dem_system *s, uint64_t *id, size_t *wall, double *radius);
 
 /* "z=0" or "z=0.1@0,0,-0.01". */
-dem_status dem_plane_parse(const char *text, dem_plane_spec *p, dem_error *err);
+DEM_MUST_CHECK dem_status dem_plane_parse(const char *text, dem_plane_spec *p, dem_error *err);
 /* Append a plane wall facing the particles: its normal is +axis if every centre lies above the
  * plane, -axis if every one lies below. A sphere may reach through the plane (an overlap below
  * its radius is a contact, which dem-step resolves). Fails if centres lie on both sides or on the
  * plane, if the system has no particles, or if the axis is periodic. */
-dem_status dem_pack_add_plane(dem_system *s, const dem_plane_spec *p, uint32_t mat, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_add_plane(dem_system *s, const dem_plane_spec *p, uint32_t mat, dem_error *err);
 /* Plane walls on the faces of the box lo..hi, normals inwards, in the order x lo, x hi, y lo,
  * y hi, z lo, z hi, skipping the faces across which the cell is periodic. */
-dem_status dem_pack_enclose_box(dem_system *s, dem_vec3 lo, dem_vec3 hi, uint32_t mat, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_enclose_box(dem_system *s, dem_vec3 lo, dem_vec3 hi, uint32_t mat, dem_error *err);
 /* The mantle of a cylinder region (particles inside) and, unless its axis is periodic, plane
  * walls at both ends. */
-dem_status dem_pack_enclose_cylinder(dem_system *s, const dem_region *r, uint32_t mat, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_enclose_cylinder(dem_system *s, const dem_region *r, uint32_t mat, dem_error *err);
 
 /* ---- editing a frame (edit.c) ---------------------------------------------------------------- */
 /* Remove the walls walls[0..n) (indices into s->walls; each must exist, none named twice). The
  * remaining walls keep their order, renumbered 0, 1, ...; the wall-contact records of removed
  * walls are dropped and the others renamed to the new indices. *contacts_removed (may be NULL):
  * how many records went. Fails with DEM_ERR_ARG, changing nothing, on a bad index. */
-dem_status dem_pack_remove_walls(dem_system *s, const size_t *walls, size_t n, size_t *contacts_removed, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_remove_walls(dem_system *s, const size_t *walls, size_t n, size_t *contacts_removed, dem_error *err);
 /* Remove the particles sel matches and every contact record naming one of them (as i, or as j
  * of a particle pair); the others keep their order and values. Refuses (changing nothing) a
  * member of a rigid clump. Counts removed in *particles_removed, *contacts_removed (may be NULL). */
-dem_status dem_pack_delete(dem_system *s, const dem_select *sel, size_t *particles_removed, size_t *contacts_removed,
+DEM_MUST_CHECK dem_status dem_pack_delete(dem_system *s, const dem_select *sel, size_t *particles_removed, size_t *contacts_removed,
                            dem_error *err);
 /* After an edit: the frame's forces are no longer those of its state (HEAD flag
  * DEM_HEAD_FORCES_CURRENT cleared: the next dem-step computes them) and the energy budget
@@ -237,23 +237,23 @@ dem_status dem_pack_delete(dem_system *s, const dem_select *sel, size_t *particl
  * the dissipation and work accumulators keep their totals). */
 void dem_pack_restart_budget(dem_system *s);
 
-/* Bonds (seed 004 §3.3; formats/dem-stream.md §5.10): a harmonic bond of stiffness kb (N/m) for
+/* Bonds (De Klerk et al. 2022, §3.3; formats/dem-stream.md §5.10): a harmonic bond of stiffness kb (N/m) for
  * every pair whose surfaces are closer than gap (m): |x_i - x_j'| < r_i + r_j + gap, through the
  * nearest periodic image in a cell; overlapping pairs included, pairs bonded already skipped. The
  * new bonds come in the order of the particles' indices (i < j). */
-dem_status dem_pack_bond_gap(dem_system *s, double gap, double kb, size_t *added, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_bond_gap(dem_system *s, double gap, double kb, size_t *added, dem_error *err);
 /* Bonds listed in a table: a header line naming the columns i j (particle ids, required), kb
  * (N/m; else kb_default, which must then be > 0) and sx sy sz (image shift of j; else the nearest
  * image in a cell), then one bond per line; blank and # lines skipped. dem-probe --bonds output
  * reads back (its other columns are ignored). Messages name the line. */
-dem_status dem_pack_bonds_tsv(dem_system *s, const char *text, size_t len, double kb_default, size_t *added, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_bonds_tsv(dem_system *s, const char *text, size_t len, double kb_default, size_t *added, dem_error *err);
 /* Remove the contact records between bonded pairs (the bond alone acts between them); returns
  * how many. */
 size_t dem_pack_unbond_contacts(dem_system *s);
 
 /* ---- measures -------------------------------------------------------------------------------- */
 /* Bounding box of the spheres (centre -+ radius); fails if there are none. */
-dem_status dem_pack_bounds(const dem_system *s, dem_vec3 *lo, dem_vec3 *hi, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pack_bounds(const dem_system *s, dem_vec3 *lo, dem_vec3 *hi, dem_error *err);
 /* Total solid volume sum 4/3 pi r^3, m^3. */
 double dem_pack_solid_volume(const dem_system *s);
 

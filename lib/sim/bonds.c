@@ -1,11 +1,11 @@
 /* bonds.c - harmonic bonds (see bonds.h). */
-#include "sim/bonds.h"
+#include "sim/internal/bonds.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/boundary.h"
+#include "sim/internal/boundary.h"
 
 /* The adjacency: particle a's bonds are list[start[a] .. start[a+1]-1], each 2 k + side (side 0:
  * a is the bond's i, 1: its j), in bond order. */

@@ -1,13 +1,13 @@
 /* books.c - the energy accounting (see books.h). */
-#include "sim/books.h"
+#include "sim/internal/books.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/boundary.h"
-#include "sim/contacts.h"
-#include "sim/forces.h"
-#include "sim/roll.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/contacts.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/roll.h"
 
 dem_status books_alloc(dem_sim *sim, dem_error *err)
 {

@@ -1,5 +1,5 @@
 /* boundary.c - the periodic cell and the walls' motion (see boundary.h). */
-#include "sim/boundary.h"
+#include "sim/internal/boundary.h"
 
 #include <math.h>
 

@@ -1,10 +1,10 @@
 /* cell.c - the deforming periodic cell, its flip, servo and work (see cell.h). */
-#include "sim/cell.h"
+#include "sim/internal/cell.h"
 
 #include <math.h>
 
-#include "sim/boundary.h"
-#include "sim/par.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/par.h"
 
 /* a : b = sum_ab a_ab b_ab */
 static double m3_ddot(dem_mat3 a, dem_mat3 b)

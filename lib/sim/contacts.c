@@ -1,13 +1,13 @@
 /* contacts.c - the contact store (see contacts.h). */
-#include "sim/contacts.h"
+#include "sim/internal/contacts.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/boundary.h"
-#include "sim/neighbor.h"
-#include "sim/roll.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/neighbor.h"
+#include "sim/internal/roll.h"
 
 dem_status store_alloc(dem_sim *sim, dem_error *err)
 {

@@ -1,14 +1,14 @@
 /* exact.c - the exact (fixed-point) mode (see exact.h). */
-#include "sim/exact.h"
+#include "sim/internal/exact.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/boundary.h"
-#include "sim/books.h"
-#include "sim/forces.h"
-#include "sim/par.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/books.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/par.h"
 
 dem_status exact_alloc(dem_sim *sim, dem_error *err)
 {

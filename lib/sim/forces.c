@@ -2,21 +2,21 @@
  *
  * Every pair, in parallel by blocks of particles, writes its own result; then every particle
  * sums its contacts in the order of the (sorted) pair list, so the sums do not depend on the
- * thread count or on when the list was rebuilt; then local damping (seed 000 eq 21, seed 002
+ * thread count or on when the list was rebuilt; then local damping (Hanley 2019, eq 21, Šmilauer and Chareyre 2015
  * eq 1.9). Pairs that do not touch hold exact zeros and add nothing. */
-#include "sim/forces.h"
+#include "sim/internal/forces.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "laws/tangential_history.h"
-#include "sim/bonds.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/exact.h"
-#include "sim/integrate.h"
-#include "sim/par.h"
-#include "sim/roll.h"
+#include "sim/internal/bonds.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/exact.h"
+#include "sim/internal/integrate.h"
+#include "sim/internal/par.h"
+#include "sim/internal/roll.h"
 
 /* Contacts handed to the law at once (the block entry point). */
 #define LAW_CHUNK 32
@@ -268,7 +268,7 @@ touching:;
     return 0;
 }
 
-/* Local (non-viscous) damping of the total force and torque (seed 000 eq 21; seed 002 eq 1.9),
+/* Local (non-viscous) damping of the total force and torque (Hanley 2019, eq 21; Šmilauer and Chareyre 2015, eq 1.9),
  * per component. Returns the power of the damping force (W). */
 static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 *t)
 {
@@ -281,11 +281,11 @@ static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 
         for (int k = 0; k < 3; k++) {
             double fk = dem_v3_get(*F, k), vk = dem_v3_get(vel, k), d;
             if (sim->st.local_form == DEM_LOCAL_YADE) {
-                /* sgn(F (v + a dt/2)): v's on-step estimate (seed 002 eq 1.9) */
+                /* sgn(F (v + a dt/2)): v's on-step estimate (Šmilauer and Chareyre 2015, eq 1.9) */
                 double u = vk + 0.5 * sim->h * fk * inv;
                 d = -g * fk * (fk * u > 0.0 ? 1.0 : fk * u < 0.0 ? -1.0 : 0.0);
             } else {
-                d = -g * fabs(fk) * (vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0); /* seed 000 eq 21 */
+                d = -g * fabs(fk) * (vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0); /* Hanley 2019, eq 21 */
             }
             dem_v3_set(F, k, fk + d);
             power += d * (sim->hdt != 0.0 ? vk + 0.5 * sim->h * (fk + d) * inv : vk);
@@ -309,7 +309,7 @@ static int particle_forces(dem_sim *sim, size_t a)
     for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) { /* j receives -F */
         const dem_contact_out *o = &c->out[c->jadj[e]];
         f = dem_v3_madd(f, dem_contact_force(o), -1.0);
-        t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta)); /* seed 001 Step 8 torque */
+        t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta)); /* Vyas et al. 2025 Step 8 torque */
     }
     for (size_t p = c->istart[a]; p < c->istart[a + 1]; p++) {
         const dem_contact_out *o = &c->out[p];

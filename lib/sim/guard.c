@@ -1,5 +1,5 @@
 /* guard.c - the ranges a system must lie in and the instability guards (see guard.h). */
-#include "sim/guard.h"
+#include "sim/internal/guard.h"
 
 #include <float.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "io/fields.h"
-#include "sim/boundary.h"
+#include "sim/internal/boundary.h"
 
 void dem_sim_limits_default(dem_sim_limits *lim)
 {

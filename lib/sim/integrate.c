@@ -1,9 +1,9 @@
 /* integrate.c - the integrator registry and the velocity-Verlet step (see integrate.h).
  *
- * One step (seed 001 Fig. 7 and §4, seed 000 eqs 1-12):
- *   1. half kick v += dt/2 F/m, w += dt/2 T/I; drag v *= gamma_d (seed 000 eq 25);
- *      drift x += dt v; orientation q <- dq(w dt) q (seed 002 §1.5.2); walls move; wrap.
- *   2. neighbour list rebuilt if a particle moved more than half the skin (seed 002 §1.1.3).
+ * One step (Vyas et al. 2025, Fig. 7 and §4, Hanley 2019, eqs 1-12):
+ *   1. half kick v += dt/2 F/m, w += dt/2 T/I; drag v *= gamma_d (Hanley 2019, eq 25);
+ *      drift x += dt v; orientation q <- dq(w dt) q (Šmilauer and Chareyre 2015, §1.5.2); walls move; wrap.
+ *   2. neighbour list rebuilt if a particle moved more than half the skin (Šmilauer and Chareyre 2015, §1.1.3).
  *   3. forces at t + dt (forces.c).
  *   4. half kick v += dt/2 F/m.
  * Fixed particles are never kicked; they move at their prescribed velocity and spin at their
@@ -11,26 +11,26 @@
  * the drive).
  * Particles are kept in grid-cell order for memory locality, re-sorted every neighbor.sort_every
  * steps counted from step 0 (not from the start of a run), so the order, and with it every
- * sum, is the same however a run is split. The improved velocity-Verlet (seed 001 §4,
- * equations.md §1.5) differs only in its contacts: the relative velocity is taken with the
+ * sum, is the same however a run is split. The improved velocity-Verlet (Vyas et al. 2025, §4,
+ * docs/models.md §1.5) differs only in its contacts: the relative velocity is taken with the
  * half-step normal and the tangential history is carried through the half-step plane. */
-#include "sim/integrate.h"
+#include "sim/internal/integrate.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "core/angle.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/cell.h"
-#include "sim/exact.h"
-#include "sim/forces.h"
-#include "sim/guard.h"
-#include "sim/neighbor.h"
-#include "sim/par.h"
-#include "sim/rotate.h"
-#include "sim/variational.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/cell.h"
+#include "sim/internal/exact.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/guard.h"
+#include "sim/internal/neighbor.h"
+#include "sim/internal/par.h"
+#include "sim/internal/rotate.h"
+#include "sim/internal/variational.h"
 
 /* One particle's half kick; save keeps its full-step velocities for the pending accounting. */
 static inline void kick_particle(dem_sim *sim, size_t a, double h, int save)
@@ -41,7 +41,7 @@ static inline void kick_particle(dem_sim *sim, size_t a, double h, int save)
         sim->e.wf[a] = P->w[a];
     }
     if (P->flags[a] & DEM_PARTICLE_FIXED) return;
-    P->v[a] = dem_v3_madd(P->v[a], P->f[a], h * P->inv_m[a]);  /* seed 001 eq 8, eq 20 */
+    P->v[a] = dem_v3_madd(P->v[a], P->f[a], h * P->inv_m[a]);  /* Vyas et al. 2025, eq 8, eq 20 */
     P->w[a] = dem_v3_madd(P->w[a], P->t[a], h * P->inv_i[a]);
 }
 
@@ -83,8 +83,8 @@ static void half_kick(dem_sim *sim)
     if (save) sim->e.acct = ACCT_SAVED;
 }
 
-/* Drag (seed 000 eq 25) on the half-step velocity; returns the energy it took, J. Reversed
- * (seed 000 eq 28) it divides by gamma_d and gives the energy back (negative). */
+/* Drag (Hanley 2019, eq 25) on the half-step velocity; returns the energy it took, J. Reversed
+ * (Hanley 2019, eq 28) it divides by gamma_d and gives the energy back (negative). */
 static double drag(dem_sim *sim, size_t a, double gd, int reverse)
 {
     sim_particles *P = &sim->p;
@@ -121,7 +121,7 @@ static inline double drift_particle(dem_sim *sim, size_t a, const drift_ctx *d)
     double m2 = surface_step2(P, a, h);
     P->x[a] = dem_v3_madd(P->x[a], P->v[a], h);
     if (d->gd != 1.0 && d->reverse) ed[EDIS_DRAG] = drag(sim, a, d->gd, 1);
-    P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(d->spin_field ? dem_v3_add(P->w[a], d->wl) : P->w[a], h), P->q[a])); /* seed 002 §1.5.2 */
+    P->q[a] = quat_normalize(dem_quat_mul(rotation_quat(d->spin_field ? dem_v3_add(P->w[a], d->wl) : P->w[a], h), P->q[a])); /* Šmilauer and Chareyre 2015, §1.5.2 */
     return m2;
 }
 
@@ -158,8 +158,8 @@ static void drift_share(void *ctx, size_t lo, size_t hi, int t)
     p->count[0] = (size_t)nf;
 }
 
-/* Forward: drag, then x += dt v (seed 001 eq 9; seed 000 eqs 25, 14). Reversed: x -= dt v with
- * the damped half-step velocity, then undo the drag (seed 000 eqs 27, 18, 28). */
+/* Forward: drag, then x += dt v (Vyas et al. 2025, eq 9; Hanley 2019, eqs 25, 14). Reversed: x -= dt v with
+ * the damped half-step velocity, then undo the drag (Hanley 2019, eqs 27, 18, 28). */
 static void drift(dem_sim *sim)
 {
     sim_particles *P = &sim->p;
@@ -239,7 +239,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
 static const sim_integrator integrators[] = {
     {"vv", 0, vv_step},
     {"vv-improved", 1, vv_step},
-    {"variational", 0, vi_step}, /* variational.c: seed 004's implicit integrator */
+    {"variational", 0, vi_step}, /* variational.c: De Klerk et al. 2022's implicit integrator */
 };
 
 const sim_integrator *sim_integrator_get(int which)

@@ -1,5 +1,5 @@
 /* minimize.c - quasi-static energy minimisation (dem_sim_minimize, sim.h): the alpha -> quasi-
- * static limit of seed 004 §1, and the relaxation of jamming studies (seed 000 §6).
+ * static limit of De Klerk et al. 2022, §1, and the relaxation of jamming studies (Hanley 2019, §6).
  *
  * The potential energy V(x) of the frictionless contacts (the normal law's potential), the bonds
  * (kb delta^2/2), the walls and gravity is minimised over the positions of the free particles by
@@ -23,13 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/bonds.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/forces.h"
-#include "sim/guard.h"
-#include "sim/neighbor.h"
-#include "sim/state.h"
+#include "sim/internal/bonds.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/guard.h"
+#include "sim/internal/neighbor.h"
+#include "sim/internal/state.h"
 
 #define LINE_EVALS 60      /* force evaluations per line search at most */
 #define LINE_TOL 1e-10     /* the search ends where |phi'| <= LINE_TOL |phi'(0)| */

@@ -1,15 +1,15 @@
 /* neighbor.c - the cell grid, the Verlet list and the spatial sort (see neighbor.h). The list is
- * rebuilt when a particle moved more than half the skin (seed 002 §1.1.3). */
-#include "sim/neighbor.h"
+ * rebuilt when a particle moved more than half the skin (Šmilauer and Chareyre 2015, §1.1.3). */
+#include "sim/internal/neighbor.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/bonds.h"
-#include "sim/boundary.h"
-#include "sim/contacts.h"
-#include "sim/particles.h"
+#include "sim/internal/bonds.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/contacts.h"
+#include "sim/internal/particles.h"
 
 dem_status nbr_alloc(dem_sim *sim, dem_error *err)
 {

@@ -1,6 +1,6 @@
 /* neighbor_multi.c - the hierarchical grid for large size ratios: the second backend of
  * nbr_rebuild (neighbor.h), after Ogarko and Luding (2012) and the collections of LAMMPS'
- * `neighbor multi` (cited in seed 001 §1); written from their descriptions, not their code.
+ * `neighbor multi` (cited in Vyas et al. 2025, §1); written from their descriptions, not their code.
  *
  * Levels. The particles are put into levels by radius: with q = neighbor.level_ratio (default 2)
  * and r_max the largest radius, level L holds the radii in (r_max / q^(L+1), r_max / q^L]; empty
@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/boundary.h"
-#include "sim/neighbor.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/neighbor.h"
 
 #define ML_MAX DEM_NEIGHBOR_MAX_LEVELS /* levels at most */
 #define ML_MASKS 8  /* distinct group masks kept per level for pruning (more: no level pruning) */

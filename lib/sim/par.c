@@ -3,7 +3,7 @@
  * microseconds (long enough for the gap between the loops of a step on an idle machine) and then
  * sleeps on a condition variable, so that a waiting thread never holds a core that a busy
  * neighbour, or the thread with work, needs. */
-#include "sim/par.h"
+#include "sim/internal/par.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

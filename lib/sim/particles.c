@@ -1,11 +1,11 @@
 /* particles.c - the particles' arrays (see particles.h). */
-#include "sim/particles.h"
+#include "sim/internal/particles.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/bonds.h"
-#include "sim/contacts.h"
+#include "sim/internal/bonds.h"
+#include "sim/internal/contacts.h"
 
 dem_status particles_alloc(dem_sim *sim, dem_error *err)
 {

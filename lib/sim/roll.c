@@ -1,14 +1,14 @@
 /* roll.c - rolling and twisting resistance in the simulation (see roll.h). */
-#include "sim/roll.h"
+#include "sim/internal/roll.h"
 
 #include <string.h>
 
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/contacts.h"
-#include "sim/cell.h"
-#include "sim/integrate.h"
-#include "sim/par.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/contacts.h"
+#include "sim/internal/cell.h"
+#include "sim/internal/integrate.h"
+#include "sim/internal/par.h"
 
 /* The inputs every contact shares: coefficients, S_t, eta_t, F_n. */
 static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp, uint32_t mi, uint32_t mj, const dem_contact_out *o)
@@ -25,7 +25,7 @@ static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp,
     in->mu_o = mr[1];
     in->stt = dem_tangential_models[st->tangential]->stiffness(pp, st->normal, o->delta);
     in->eta_t = 0.0;
-    if (st->twisting == dem_twisting_find("marshall")) {
+    if (st->twisting == dem_model_find(DEM_MODEL_TWISTING, "marshall")) {
         double fe, sn;
         dem_normal_models[st->normal]->eval(pp, o->delta, &fe, &sn);
         const dem_damping_model *dm = dem_damping_models[st->damping];

@@ -7,20 +7,20 @@
 #include <string.h>
 
 #include "analysis/unbalanced.h"
-#include "sim/bonds.h"
+#include "sim/internal/bonds.h"
 #include "laws/rolling.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/cell.h"
-#include "sim/contacts.h"
-#include "sim/exact.h"
-#include "sim/forces.h"
-#include "sim/guard.h"
-#include "sim/integrate.h"
-#include "sim/neighbor.h"
-#include "sim/particles.h"
-#include "sim/state.h"
-#include "sim/variational.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/cell.h"
+#include "sim/internal/contacts.h"
+#include "sim/internal/exact.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/guard.h"
+#include "sim/internal/integrate.h"
+#include "sim/internal/neighbor.h"
+#include "sim/internal/particles.h"
+#include "sim/internal/state.h"
+#include "sim/internal/variational.h"
 
 static dem_status check_supported(const dem_system *s, dem_error *err)
 {
@@ -260,7 +260,7 @@ static double pair_tc(const dem_sim *sim, const tc_class *a, const tc_class *b, 
     dem_pair p;
     dem_pair_init(&p, st, a->r, a->m, &sim->materials[a->mat], b->r, b->m, &sim->materials[b->mat]);
     double tc = st->normal == DEM_NORMAL_HOOKE
-                    ? M_PI * sqrt(p.mstar / p.kn)                                                      /* seed 001 eq 7 */
+                    ? M_PI * sqrt(p.mstar / p.kn)                                                      /* Vyas et al. 2025, eq 7 */
                     : DEM_HERTZ_TC * pow(p.mstar * p.mstar / (p.rstar * p.estar * p.estar * st->vc), 0.2); /* eq 30 */
     if (dem_normal_models[st->normal]->pulloff > 0.0 && p.gamma > 0.0) {
         /* adhesion binds touching pairs: half the period of their vibration about the
@@ -359,11 +359,11 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     int uses_e = !(st->normal == DEM_NORMAL_HOOKE && st->kn_rule == DEM_KN_GIVEN);
     for (size_t a = 0; a < sim->p.n; a++) {
         const dem_material *m = &sim->materials[sim->p.mat[a]];
-        double tp = sim->p.r[a] * sqrt(m->density / m->young);                                 /* seed 002 §1.5.6 */
+        double tp = sim->p.r[a] * sqrt(m->density / m->young);                                 /* Šmilauer and Chareyre 2015, §1.5.6 */
         if (tp < est->pwave) est->pwave = tp;
     }
     if (!uses_e) est->pwave = NAN;
-    /* global stiffness (seed 002 eq 1.12): sum of the normal stiffnesses of each particle's
+    /* global stiffness (Šmilauer and Chareyre 2015, eq 1.12): sum of the normal stiffnesses of each particle's
      * contacts, from the geometry alone (no force evaluation: that would fix the order of the
      * first force sums before the particles are sorted) */
     double *k = calloc(sim->p.n ? sim->p.n : 1, sizeof *k);

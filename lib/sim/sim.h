@@ -14,20 +14,20 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "laws/laws.h" /* dem_contact_probe: one contact driven kinematically */
 #include "io/system.h"
 
 typedef struct dem_sim dem_sim;
 
-/* Time-step estimates (s) for the system as it is (seed 002 §1.5.6; seed 001 eqs 1-7). */
+/* Time-step estimates (s) for the system as it is (Šmilauer and Chareyre 2015, §1.5.6; Vyas et al. 2025, eqs 1-7). */
 typedef struct {
     double contact_time;   /* duration of a collision of the smallest pair at model.vc, or half the
                             * period of its rolling or twisting spring where that is shorter */
     double rotation_time;  /* that half period, pi sqrt(I* / k_theta) (inf without rolling or twisting
                             * resistance): I* the pair's reduced moment of inertia, k_theta the
                             * rolling k_r R*^2 or the twisting k_o at the overlap of a collision at vc */
-    double pwave;          /* min r sqrt(rho/E) (seed 002, p-wave), nan for a given kn */
+    double pwave;          /* min r sqrt(rho/E) (Šmilauer and Chareyre 2015, p-wave), nan for a given kn */
     double stiffness;      /* min sqrt(2 m / K), K the sum of contact stiffnesses; inf without contacts */
     double recommended;    /* what --dt auto uses: min(contact_time/50, 0.2 pwave, 0.3 stiffness) */
 } dem_dt_estimates;
@@ -67,7 +67,7 @@ double dem_sim_dt(const dem_sim *sim);
 /* Set one energy accumulator (dem_energy_index), e.g. the budget's reference DEM_E_INITIAL. */
 void dem_sim_set_energy(dem_sim *sim, int index, double value);
 
-/* Run backwards in time (dir < 0): the reversed-time algorithm of Hanley (seed 000 eqs 17-20,
+/* Run backwards in time (dir < 0): the reversed-time algorithm of Hanley 2019 (eqs 17-20,
  * with drag eqs 27-28): v -= dt/2 F/m, x -= dt v, F(x), v -= dt/2 F/m; walls move back, time
  * decreases, the step counter still counts the steps taken. It is the forward step with dt
  * negated, bit for bit. dir > 0: forward (the default). */
@@ -82,7 +82,7 @@ void dem_sim_set_direction(dem_sim *sim, int dir);
  * carry: tangential forces (torques), local damping, drag, spinning particles; and values whose
  * lattice coordinates would reach 2^53 (then and during the run: DEM_ERR_LIMIT, never a wrap).
  * quantum: a power of two, m. */
-dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err);
 /* The default quantum: the power of two with 2^53 quanta >= 4 times the largest coordinate of
  * the system (particles plus radius, wall points, cell). */
 double dem_exact_quantum(const dem_system *s);
@@ -119,7 +119,7 @@ dem_overlap_record dem_sim_current_overlap(const dem_sim *sim);
 void dem_sim_limits_default(dem_sim_limits *lim);
 void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim);
 
-/* The deforming periodic cell (cell.c; seed 002 §1.6): dH/dt = L H with the frame's cell.vgrad L,
+/* The deforming periodic cell (cell.c; Šmilauer and Chareyre 2015, §1.6): dH/dt = L H with the frame's cell.vgrad L,
  * particles carried by the homogeneous field L (x - o) and their stored velocities the fluctuation
  * about it (spins about the field's spin); the stress-controlled diagonal components of L (bits 0-2
  * of cell.stress_mask) set every step by a proportional servo:
@@ -158,17 +158,17 @@ double dem_sim_kinetic_energy(const dem_sim *sim, size_t *nfree);
 
 /* Advance one step. Fails if a value becomes non-finite, a guard of dem_sim_limits trips, a
  * particle leaves the ranges above, or the step counter would wrap (naming particle and step). */
-dem_status dem_sim_step(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_step(dem_sim *sim, dem_error *err);
 uint64_t dem_sim_steps(const dem_sim *sim);
 double dem_sim_time(const dem_sim *sim);
 /* Set the time, s (finite): a run of a given duration puts its last frame on the time asked,
  * where the sum of its steps has drifted by round-off. Nothing a step computes depends on the
  * time. Refused in exact mode, where the time is the step lattice's tick times dt. */
-dem_status dem_sim_set_time(dem_sim *sim, double time, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_set_time(dem_sim *sim, double time, dem_error *err);
 /* Neighbour-list rebuilds since the sim was made (for benchmarks and tests). */
 uint64_t dem_sim_rebuilds(const dem_sim *sim);
 
-/* Quasi-static minimisation (minimize.c; seed 004 §1, the quasi-static limit; seed 000 §6): the
+/* Quasi-static minimisation (minimize.c; De Klerk et al. 2022, §1, the quasi-static limit; Hanley 2019, §6): the
  * potential energy of the frictionless contacts, bonds, walls and gravity minimised over the
  * positions of the free particles by nonlinear conjugate gradients (Polak-Ribiere+), until every
  * free particle's |net force| <= ftol or max_iter iterations (line searches), or stop (when not
@@ -196,7 +196,7 @@ typedef struct {
     int converged;        /* fmax <= ftol */
     int interrupted;      /* stop said so */
 } dem_minimize_result;
-dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err);
 /* The largest |net force| on a free particle of the forces in the sim (N), and the potential
  * energy of the evaluated contacts, bonds and gravity (J). */
 double dem_sim_largest_force(const dem_sim *sim);
@@ -217,6 +217,6 @@ int dem_sim_vi_stats(const dem_sim *sim, dem_vi_stats *out);
  * of it): particles, walls, contacts with their history, energy accumulators, step, time, dt,
  * settings. Completes the energy accounting of the last step first (it is otherwise done in the
  * next step's pair pass), which changes nothing a later step computes. */
-dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
 
 #endif

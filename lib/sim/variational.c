@@ -1,6 +1,6 @@
-/* variational.c - the variational integrator of seed 004 (see variational.h). Equations cited
- * as "eq N" are the paper's, corrected as equations.md §3.1-3.2 gives them. */
-#include "sim/variational.h"
+/* variational.c - the variational integrator of De Klerk et al. 2022 (see variational.h). Equations cited
+ * as "eq N" are the paper's, corrected as docs/models.md §3.1-3.2 gives them. */
+#include "sim/internal/variational.h"
 
 #include <float.h>
 #include <math.h>
@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "core/krylov.h"
-#include "sim/bonds.h"
-#include "sim/books.h"
-#include "sim/boundary.h"
-#include "sim/forces.h"
-#include "sim/guard.h"
-#include "sim/neighbor.h"
-#include "sim/rotate.h"
+#include "sim/internal/bonds.h"
+#include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/forces.h"
+#include "sim/internal/guard.h"
+#include "sim/internal/neighbor.h"
+#include "sim/internal/rotate.h"
 
 #define NONE UINT32_MAX
 
@@ -86,9 +86,9 @@ static dem_status check_supported(const dem_sim *sim, dem_error *err)
 {
 #define NO(...) dem_fail(err, DEM_ERR_VALUE, "the variational integrator: " __VA_ARGS__)
     const dem_settings *st = &sim->st;
-    if (st->normal != DEM_NORMAL_HOOKE) return NO("needs Hookean contacts (--normal hooke), as seed 004 derives it; not '%s'", dem_normal_models[st->normal]->name);
+    if (st->normal != DEM_NORMAL_HOOKE) return NO("needs Hookean contacts (--normal hooke), as De Klerk et al. 2022 derives it; not '%s'", dem_normal_models[st->normal]->name);
     if (dem_tangential_models[st->tangential]->uses_history)
-        return NO("the tangential model '%s' has a spring and friction, which the variational form does not hold (seed 004 tests mu = 0): use --tangential none (its tangential dashpot gamma_t acts)",
+        return NO("the tangential model '%s' has a spring and friction, which the variational form does not hold (De Klerk et al. 2022 tests mu = 0): use --tangential none (its tangential dashpot gamma_t acts)",
                   dem_tangential_models[st->tangential]->name);
     if (sim->ex.on) return NO("exact mode is for the velocity-Verlet step");
     if (sim->dir < 0) return NO("runs forward in time only");
@@ -136,7 +136,7 @@ static dem_status push_link(struct sim_vi *v, const vi_link *l, dem_error *err)
     return DEM_OK;
 }
 
-/* The dashpots of a contact with pair properties p (equations.md §3.2: c_n, c_t in kg/s). */
+/* The dashpots of a contact with pair properties p (docs/models.md §3.2: c_n, c_t in kg/s). */
 static void dashpots(const dem_sim *sim, const dem_pair *p, double *cn, double *ct)
 {
     const dem_damping_model *dm = dem_damping_models[sim->st.damping];
@@ -294,7 +294,7 @@ static void damp_apply(const struct sim_vi *v, const double *u, double s, double
 }
 
 /* out += s grad^2 V u (translations only: V does not depend on the angles): per link
- * k [n n^T - (delta/dist) P] (u_i - u_j) (equations.md §3.2), k n n^T u_i for a plane wall. */
+ * k [n n^T - (delta/dist) P] (u_i - u_j) (docs/models.md §3.2), k n n^T u_i for a plane wall. */
 static void hess_apply(const struct sim_vi *v, const double *u, double s, double *out)
 {
     for (size_t k = 0; k < v->nlinks; k++) {
@@ -310,7 +310,7 @@ static void hess_apply(const struct sim_vi *v, const double *u, double s, double
     }
 }
 
-/* out += s dQ/dq u for the normal dashpots of the pairs (equations.md §3.2: dF_i/dr_i =
+/* out += s dQ/dq u for the normal dashpots of the pairs (docs/models.md §3.2: dF_i/dr_i =
  * -(c_n/l) [(n.v_ij) P + n (P v_ij)^T] = -dF_i/dr_j), v_ij the iterate's relative velocity. The
  * tangential dashpot's and the lever arms' position dependence are left out. */
 static void damp_q_apply(const struct sim_vi *v, const double *u, double s, double *out)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Bonds (issue 16, seed 004 §3.3): dem-pack makes them (--bond-gap, --bonds), the stream holds
+# Bonds (issue 16, De Klerk et al. 2022, §3.3): dem-pack makes them (--bond-gap, --bonds), the stream holds
 # them (BOND, format 1.5), dem-step applies kb delta^2/2 in tension and compression with every
 # integrator, instead of the contact law, dem-energy books eel_b, dem-probe --bonds lists them.
 # The physics checks: the bonded pair is a harmonic oscillator of angular frequency

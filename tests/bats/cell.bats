@@ -17,7 +17,7 @@ last_col() { awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i
 # |a - b| <= tol |c|
 near() { awk -v a="$1" -v b="$2" -v c="$3" -v t="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; if (c < 0) c = -c; exit !(d <= t * c) }'; }
 
-# 128 equal spheres in an fcc crystal (seed 000 §3.2.3), isotropically compressed to 150 kPa.
+# 128 equal spheres in an fcc crystal (Hanley 2019, §3.2.3), isotropically compressed to 150 kPa.
 fcc_iso() {
     dem-pack --lattice fcc --cells 4,4,2 --radius 0.001 --periodic lattice --friction "${1:-0}" > fcc.dem
     dem-step -q -n 400000 "${MODEL[@]}" --tangential "${2:-none}" --cell-stress xx=1.5e5,yy=1.5e5,zz=1.5e5 \
@@ -102,7 +102,7 @@ fcc_iso() {
 }
 
 @test "cell: a rigid quarter turn of a loaded frictional crystal in 1000 steps keeps the stress to 1e-6 (vv-improved)" {
-    # measured 2.7e-8 of szz; with the projection of seed 003 eq 22 for the exact turn of the
+    # measured 2.7e-8 of szz; with the projection of Kuhn et al. 2020, eq 22 for the exact turn of the
     # contact plane 4.9e-6 (first order in the step's angle), without the twirl (eq 23) 4.3e-2
     fcc_iso 0.3 history "--local-damping 0.2"
     dem-step -q -n 5000 --cell-still --cell-stress xx=1.5e5,yy=1.5e5 --cell-gain 3e-4 --cell-rate zz=-0.1,xz=0.05 iso.dem > load.dem
@@ -116,10 +116,10 @@ fcc_iso() {
     near "$(last_col "szz[Pa]" < b.tsv)" "$s" "$s" 1e-6
     near "$(last_col "syz[Pa]" < b.tsv)" "$(last_col "sxz[Pa]" < a.tsv)" "$s" 1e-6
     near "$(last_col "sxz[Pa]" < b.tsv)" "$(awk -v v="$(last_col "syz[Pa]" < a.tsv)" 'BEGIN { printf "%.17g", -v }')" "$s" 1e-6
-    # the standard velocity-Verlet lags the turning normal (seed 001): it does not keep the stress
+    # the standard velocity-Verlet lags the turning normal (Vyas et al. 2025): it does not keep the stress
     dem-step -q -n 1000 --integrator vv --local-damping 0 --cell-still --cell-rate "xy=-$W,yx=$W" load.dem | dem-stress > c.tsv
     ! near "$(last_col "szz[Pa]" < c.tsv)" "$s" "$s" 1e-3
-    # without the twirl (seed 003 eq 23) it does not either (measured 4.3e-2), nor with the
+    # without the twirl (Kuhn et al. 2020, eq 23) it does not either (measured 4.3e-2), nor with the
     # projection and rescaling for the carry (first order: 4.9e-6 of szz in yz)
     dem-step -q -n 1000 --carry project-only --local-damping 0 --cell-still --cell-rate "xy=-$W,yx=$W" load.dem | dem-stress > d.tsv
     ! near "$(last_col "szz[Pa]" < d.tsv)" "$s" "$s" 1e-3

@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
 # --tangential incremental (lib/laws/tangential_incremental.c): Hanley's two-particle oblique
-# collision against his Fig. 5 (seed 000 §3.2.1 and §4), the same law as history with a constant
+# collision against his Fig. 5 (Hanley 2019, §3.2.1 and §4), the same law as history with a constant
 # stiffness (hooke), the same bits across splits and threads, and the energy books.
 load helpers
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
-    # seed 000 §3.2.1: A at the origin, B 0.0101 m along x (100 um apart), d = 1 cm, rho = 1000,
+    # Hanley 2019, §3.2.1: A at the origin, B 0.0101 m along x (100 um apart), d = 1 cm, rho = 1000,
     # G = 2 MPa and nu = 0.2 (E = 2 G (1 + nu) = 4.8 MPa), A at (0.9, 0.1, 0) m/s, B at (0, 0, 0.1);
     # §4: energy conserved (no damping), an effectively infinite friction coefficient
     printf 'x\ty\tz\tr\tvx\tvy\tvz\n0\t0\t0\t0.005\t0.9\t0.1\t0\n0.0101\t0\t0\t0.005\t0\t0\t0.1\n' > fig5.tsv
@@ -51,7 +51,7 @@ below() { echo "$3: $1 (limit $2)"; awk -v r="$1" -v l="$2" 'BEGIN { exit !(r < 
     for integ in vv vv-improved; do
         read -r peak end < <(dem-step -q --dt 1e-7 -n 15000 --every 1 --damping none --tangential incremental \
                                       --integrator $integ fig5.dem | dem-probe --contacts | ft_peak_end)
-        echo "$integ: peak $peak mN, at separation $end mN (seed 000 Fig. 5: 66, 35)"
+        echo "$integ: peak $peak mN, at separation $end mN (Hanley 2019, Fig. 5: 66, 35)"
         within "$peak" 66 0.02
         within "$end" 35 0.02
     done

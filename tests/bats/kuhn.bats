@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Kuhn's refined linear-frictional contact, dem-step --tangential kuhn (lib/laws/tangential_kuhn.c;
-# seed 003, equations.md §2): the command line; seed 003 Fig. 4 against the contact's rate
+# Kuhn et al. 2020, docs/models.md §2): the command line; Kuhn et al. 2020, Fig. 4 against the contact's rate
 # equations; the energy books of frictional assemblies sheared back and forth; the per-contact
 # dissipation; a sphere sliding into rolling; a rigid quarter turn (projection and twirl); the same
 # bits across splits and thread counts; the refusals of dem-reverse and the exact mode. The unit
@@ -44,7 +44,7 @@ cycle() {
 @test "kuhn: --help names it; it needs the linear normal law: a usage error on the command line, a data error in a frame" {
     run dem-step --help
     [ "$status" -eq 0 ]
-    [[ "$output" == *"none|history|incremental|kuhn"* && "$output" == *"Kuhn"* && "$output" == *"seed 003"* ]]
+    [[ "$output" == *"none|history|incremental|kuhn"* && "$output" == *"Kuhn"* && "$output" == *"Kuhn et al. 2020"* ]]
     dem-pack --lattice fcc --cells 1,1,1 --radius 0.001 --periodic lattice > p.dem
     run dem-step -q -n 1 --tangential kuhn p.dem
     [ "$status" -eq 2 ]
@@ -56,7 +56,7 @@ cycle() {
     [[ "$output" == "dem-step: "*"model.tangential kuhn needs model.normal hooke"* ]]
 }
 
-@test "kuhn: seed 003 Fig. 4: the force's turn under sliding is the rate equations' to 1e-10, and not the add-and-project rule's" {
+@test "kuhn: Kuhn et al. 2020, Fig. 4: the force's turn under sliding is the rate equations' to 1e-10, and not the add-and-project rule's" {
     kuhn-fig4 40 4 > fig4.tsv
     [ "$(wc -l < fig4.tsv)" -eq 41 ]
     # kuhn (dem_contact_probe, one step) against RK4 of the elastic-plastic rate equations, and

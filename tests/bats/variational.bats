@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
-# dem-step --integrator variational (issue 16; seed 004, eqs 29-31 as corrected in equations.md §3):
+# dem-step --integrator variational (issue 16; De Klerk et al. 2022, eqs 29-31 as corrected in docs/models.md §3):
 # the bonded pair as a harmonic oscillator (x(t) = r + v/w sin wt, w = sqrt(2 kb/m)), the damped
 # impact against the corrected analytic restitution e = exp(-pi gamma t_g / m) with
-# t_g = (2k/m - (gamma/m)^2)^-1/2 (equations.md eqs 33-34), energy books, determinism, errors.
+# t_g = (2k/m - (gamma/m)^2)^-1/2 (Vyas et al. 2025, eqs 33-34), energy books, determinism, errors.
 load helpers
 
 setup() {
@@ -35,7 +35,7 @@ LAW="--normal hooke --kn 1000 --tangential none"
         col total[J] | awk 'NR == 1 { e0 = $1 } { d = ($1 - e0) / e0; if (d < 0) d = -d; if (d > 1e-10) exit 1 }'
 }
 
-@test "variational: alpha 0 takes velocity Verlet's positions (seed 004 Fig. 9), its velocity is the half-step one" {
+@test "variational: alpha 0 takes velocity Verlet's positions (De Klerk et al. 2022, Fig. 9), its velocity is the half-step one" {
     dem-step -q --integrator variational --alpha 0 $LAW --damping none --dt 1e-7 -n 3000 --every 1000 pair.dem > a0.dem
     dem-step -q --integrator vv $LAW --damping none --dt 1e-7 -n 3000 --every 1000 pair.dem > vv.dem
     xa=$(dem-probe --particles --ids 2 a0.dem | col x[m] | tr '\n' ' ')
@@ -104,7 +104,7 @@ LAW="--normal hooke --kn 1000 --tangential none"
     run dem-step --integrator variational --normal hooke --kn 1e3 --tangential history -n 1 pair.dem -o x.dem
     [ "$status" -eq 1 ] && [[ "$output" == *"--tangential none"* ]]
     run dem-step --integrator vv --alpha 0 -n 1 pair.dem -o x.dem
-    [ "$status" -eq 2 ] && [[ "$output" == *"--alpha applies to --integrator variational"* ]]
+    [ "$status" -eq 2 ] && [[ "$output" == *"--alpha: applies to --integrator variational"* ]]
     run dem-step --integrator variational --alpha 0.3 -n 1 pair.dem -o x.dem
     [ "$status" -eq 2 ]
 }

@@ -1,4 +1,4 @@
-/* kuhn-fig4 - test helper: seed 003 Fig. 4, the direction of a sliding contact force after a
+/* kuhn-fig4 - test helper: Kuhn et al. 2020, Fig. 4, the direction of a sliding contact force after a
  * movement across it, by three methods, as a TSV table (the data of the figure).
  *
  * Usage: kuhn-fig4 [POINTS [MAX]]    (default 40 points of movement up to 4 yield lengths)
@@ -29,8 +29,8 @@ static double probe_angle(const char *law, double move)
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1e5;
     st.kt = 8e4;
-    st.tangential = dem_tangential_find(law);
-    st.damping = dem_damping_find("none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, law);
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     dem_material m = dem_material_default();
     m.friction = 0.5;
     double r = 1e-3, delta = 1e-6, dt = 1e-6, fn = st.kn * delta, l = r - 0.5 * delta, inertia;

@@ -10,6 +10,9 @@
 #include "../unit/gz.h"
 #include "dem.h"
 
+/* the corpus pushes records the checks would refuse: a status is not wanted here */
+#define IGNORE_STATUS(x) do { if (x) {} } while (0)
+
 static const char *dir;
 
 static void save(const char *name, const uint8_t *p, size_t n)
@@ -30,18 +33,18 @@ static void base_system(dem_system *s)
     dem_system_init(s);
     s->dt = 1e-6;
     dem_material m = dem_material_default();
-    dem_system_push_material(s, &m, &err);
+    IGNORE_STATUS(dem_system_push_material(s, &m, &err));
     dem_wall w = {0};
     w.kind = DEM_WALL_PLANE;
     w.normal = dem_v3(0, 0, 1);
-    dem_system_push_wall(s, &w, &err);
+    IGNORE_STATUS(dem_system_push_wall(s, &w, &err));
     for (int k = 0; k < 4; k++) {
         dem_particle p = dem_particle_default();
         p.id = (uint64_t)k + 1;
         p.radius = 1e-3;
         dem_sphere_mass(p.radius, m.density, &p.mass, &p.inertia);
         p.pos = dem_v3(2e-3 * k, 0, 1e-3);
-        dem_system_push_particle(s, &p, &err);
+        IGNORE_STATUS(dem_system_push_particle(s, &p, &err));
     }
     s->hist_slots = 3;
     dem_contact c = {0};
@@ -63,7 +66,7 @@ static bytes encode(const dem_system *s, int nframes)
     dem_error err;
     FILE *f = open_memstream(&buf, &len);
     dem_writer *w = dem_writer_new(f, 6, &err);
-    for (int k = 0; k < nframes; k++) dem_writer_put(w, s, &err);
+    for (int k = 0; k < nframes; k++) IGNORE_STATUS(dem_writer_put(w, s, &err));
     dem_writer_free(w);
     fclose(f);
     bytes b = {(uint8_t *)buf, len};

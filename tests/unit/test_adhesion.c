@@ -35,8 +35,8 @@ int main(void)
     dem_pair_init(&q, &st, 1e-3, 1e-5, &m, 0.0, 0.0, &m2); /* a wall: R* = r, gamma = sqrt(0.7 0.2) */
     CHECK(close_rel(q.gamma, sqrt(0.14), 1e-15) && q.rstar == 1e-3);
 
-    const dem_normal_model *jkr = dem_normal_models[dem_normal_find("jkr")];
-    const dem_normal_model *dmt = dem_normal_models[dem_normal_find("dmt")];
+    const dem_normal_model *jkr = dem_normal_models[dem_model_find(DEM_MODEL_NORMAL, "jkr")];
+    const dem_normal_model *dmt = dem_normal_models[dem_model_find(DEM_MODEL_NORMAL, "dmt")];
     CHECK(jkr == &dem_law_jkr && dmt == &dem_law_dmt && jkr->neck && !dmt->neck);
     CHECK(jkr->pulloff == 1.5 && dmt->pulloff == 2.0);
 

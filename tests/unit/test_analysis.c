@@ -8,7 +8,7 @@
 #include "analysis/analysis.h"
 #include "core/codec.h"
 #include "unit.h"
-#include "io/vtk.h"
+#include "analysis/vtk.h"
 
 static int close_to(double a, double b) { return fabs(a - b) <= 1e-14 * fmax(1.0, fabs(b)); }
 

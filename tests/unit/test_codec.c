@@ -117,23 +117,23 @@ static void make_system(dem_system *s)
     s->time = 1.0 / 3.0;
     s->dt = DBL_TRUE_MIN;
     dem_material m = dem_material_default();
-    dem_system_push_material(s, &m, &err);
+    CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
     strcpy(m.name, "glass \xc3\xa9"); /* UTF-8 */
     m.friction = -0.0;
     m.surface_energy = DBL_MAX;
-    dem_system_push_material(s, &m, &err);
+    CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
     dem_wall w;
     memset(&w, 0, sizeof w);
     w.kind = DEM_WALL_PLANE;
     w.normal = dem_v3(0, 0, 1);
     w.vel = dem_v3(-0.0, DBL_TRUE_MIN, -DBL_MAX);
     w.work = -1e-300;
-    dem_system_push_wall(s, &w, &err);
+    CHECK(dem_system_push_wall(s, &w, &err) == DEM_OK);
     w.kind = DEM_WALL_CYLINDER;
     w.material = 1;
     w.radius = 0.25;
     w.flags = DEM_WALL_OUTSIDE;
-    dem_system_push_wall(s, &w, &err);
+    CHECK(dem_system_push_wall(s, &w, &err) == DEM_OK);
     s->cell.flags = DEM_CELL_PERIODIC_A | DEM_CELL_PERIODIC_C;
     s->cell.h = dem_m3_diag(1, 2, 3);
     s->cell.h.m[0][1] = 0.125;
@@ -148,7 +148,7 @@ static void make_system(dem_system *s)
     c.mass = 1;
     c.inertia = dem_v3(1e-3, 2e-3, 3e-3);
     c.orient = dem_quat_identity();
-    dem_system_push_clump(s, &c, &err);
+    CHECK(dem_system_push_clump(s, &c, &err) == DEM_OK);
     for (uint64_t k = 0; k < 300; k++) {
         dem_particle p = dem_particle_default();
         p.id = 1000 - 3 * k;
@@ -163,7 +163,7 @@ static void make_system(dem_system *s)
         p.clump = k % 4 == 0 ? 7 : 0;
         p.image[0] = -(int32_t)k;
         p.image[2] = DEM_IMAGE_MAX; /* the largest image counter a frame may hold (format 1.3) */
-        dem_system_push_particle(s, &p, &err);
+        CHECK(dem_system_push_particle(s, &p, &err) == DEM_OK);
     }
     s->hist_slots = 7;
     for (uint64_t k = 0; k + 1 < 300; k++) {
@@ -183,11 +183,11 @@ static void make_system(dem_system *s)
     }
     for (int k = 0; k < DEM_E_COUNT; k++) s->energy[k] = specials[k % 15];
     double g[3] = {0, 0, -9.81}, h9[9] = {1, 2, 3, 4, 5, 6, 7, 8, -0.0};
-    dem_param_set_f64(s, "gravity", g, 3, &err);
-    dem_param_set_f64(s, "x-matrix", h9, 9, &err);
-    dem_param_set_i64(s, "x-count", INT64_MIN, &err);
-    dem_param_set_str(s, "meta.creator", "test_codec \xe2\x9c\x93", &err);
-    dem_param_set_str(s, "x-empty", "", &err);
+    CHECK(dem_param_set_f64(s, "gravity", g, 3, &err) == DEM_OK);
+    CHECK(dem_param_set_f64(s, "x-matrix", h9, 9, &err) == DEM_OK);
+    CHECK(dem_param_set_i64(s, "x-count", INT64_MIN, &err) == DEM_OK);
+    CHECK(dem_param_set_str(s, "meta.creator", "test_codec \xe2\x9c\x93", &err) == DEM_OK);
+    CHECK(dem_param_set_str(s, "x-empty", "", &err) == DEM_OK);
 }
 
 static bytes write_frames(const dem_system *s, int nframes, int level)

@@ -101,7 +101,7 @@ static void test_codec(void)
     dem_error err;
     dem_system_init(&s);
     dem_system_init(&t);
-    dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL);
+    CHECK(dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL) == DEM_OK);
     for (int k = 0; k < DEM_E_COUNT; k++) s.energy[k] = 0.125 * (k + 1);
     s.energy[DEM_E_AHEAD] = -3e-17;
     bytes f = write_frame(&s);
@@ -163,12 +163,12 @@ static void test_terms(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 0.5, 0.9);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     dem_wall w;
     memset(&w, 0, sizeof w);
     w.kind = DEM_WALL_PLANE;
     w.normal = dem_v3(1, 0, 0);
-    dem_system_push_wall(&s, &w, NULL);
+    CHECK(dem_system_push_wall(&s, &w, NULL) == DEM_OK);
     add_particle(&s, 1, dem_v3(0.001, 0, 0), dem_v3(0.2, -0.1, 0), 0.001);
     add_particle(&s, 2, dem_v3(0.003, 0, 0), dem_v3(0, 0, 0.3), 0.0015);
     s.particles[1].omega = dem_v3(4, 0, 0);
@@ -209,9 +209,9 @@ static void test_terms(void)
     CHECK(fabs(e.eel_n - 0.5 * 2e4 * (16e-12 + 9e-12)) < 1e-14 * e.eel_n);
     CHECK(fabs(e.eel_t - 0.5 * 1.5e4 * 2 * xi2) < 1e-14 * e.eel_t);
     /* no tangential spring: no tangential energy; fewer than 3 history slots likewise */
-    st.tangential = dem_tangential_find("none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     CHECK(dem_energy_terms_compute(&s, &st, &e, &err) == DEM_OK && e.eel_t == 0.0);
-    st.tangential = dem_tangential_find("history");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "history");
     s.hist_slots = 0;
     CHECK(dem_energy_terms_compute(&s, &st, &e, &err) == DEM_OK && e.eel_t == 0.0);
 
@@ -238,7 +238,7 @@ static void test_budget_arithmetic(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 0.5, 0.9);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     add_particle(&s, 1, dem_v3(0, 0, 1), dem_v3(2, 0, 0), 0.01);
     dem_settings st;
     dem_settings_default(&st);
@@ -252,7 +252,7 @@ static void test_budget_arithmetic(void)
     CHECK(dem_energy_reference(&s, &st, &ref, &err) == DEM_OK);
     CHECK(fabs(ref - (e + d - w - 0.0005)) < 1e-15);
     dem_energy_terms t;
-    dem_energy_terms_compute(&s, &st, &t, &err);
+    CHECK(dem_energy_terms_compute(&s, &st, &t, &err) == DEM_OK);
     CHECK(fabs(dem_energy_residual(ref, &t, &s)) < 1e-15);
     CHECK(fabs(dem_energy_residual(ref + 1.0, &t, &s) - 1.0) < 1e-15); /* lost energy: positive */
     dem_system_free(&s);
@@ -266,22 +266,22 @@ static void test_shadow_formula(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 0.5, 0.9);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     dem_wall w;
     memset(&w, 0, sizeof w);
     w.kind = DEM_WALL_PLANE; /* wall 0: the floor z = 0, moving and turning about the origin */
     w.normal = dem_v3(0, 0, 1);
     w.vel = dem_v3(0.01, 0, 0.02);
     w.omega = dem_v3(0, 0.5, 0);
-    dem_system_push_wall(&s, &w, NULL);
+    CHECK(dem_system_push_wall(&s, &w, NULL) == DEM_OK);
     memset(&w, 0, sizeof w);
     w.kind = DEM_WALL_CYLINDER; /* wall 1: particles inside a cylinder of radius 0.01 along z */
     w.normal = dem_v3(0, 0, 1);
     w.radius = 0.01;
-    dem_system_push_wall(&s, &w, NULL);
+    CHECK(dem_system_push_wall(&s, &w, NULL) == DEM_OK);
     w.flags = DEM_WALL_OUTSIDE; /* wall 2: particles outside a cylinder of radius 0.002 */
     w.radius = 0.002;
-    dem_system_push_wall(&s, &w, NULL);
+    CHECK(dem_system_push_wall(&s, &w, NULL) == DEM_OK);
     double r = 0.001, d = 2e-6; /* every contact has overlap d */
     add_particle(&s, 1, dem_v3(0.005, 0, r - d), dem_v3(0.3, 0.1, -0.2), r);
     add_particle(&s, 2, dem_v3(0.005 - 2 * r + d, 0, r - d), dem_v3(-0.1, 0.4, 0), r);
@@ -369,7 +369,7 @@ static void budget_run(dem_sim *sim, dem_system *s, const dem_settings *st, long
         failed = dem_sim_step(sim, &err) != DEM_OK || dem_sim_store(sim, s, &err) != DEM_OK;
         if (release && !s->ncontacts) break;
         dem_energy_terms e;
-        dem_energy_terms_compute(s, st, &e, &err);
+        CHECK(dem_energy_terms_compute(s, st, &e, &err) == DEM_OK);
         double res = dem_energy_residual(ref, &e, s);
         w = fmax(w, fabs(res));
         wo = fmax(wo, fabs(res + e.e_shadow));
@@ -390,15 +390,15 @@ static double collision_residual(int normal, double per_tc, double phase, double
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 0.5, 1.0);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     double r = 0.001, v = 0.5;
     add_particle(&s, 1, dem_v3(0, 0, 0), dem_v3(v, 0, 0), r);
     add_particle(&s, 2, dem_v3(2 * r + 1e-6, 0, 0), dem_v3(-v, 0, 0), r);
     dem_settings st;
     dem_settings_default(&st);
     st.normal = normal;
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     st.vc = 2 * v;
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
@@ -457,19 +457,19 @@ static void test_shadow_rocking(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 10, 1.0);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     dem_wall w;
     memset(&w, 0, sizeof w);
     w.kind = DEM_WALL_PLANE;
     w.normal = dem_v3(0, 0, 1);
-    dem_system_push_wall(&s, &w, NULL);
+    CHECK(dem_system_push_wall(&s, &w, NULL) == DEM_OK);
     add_particle(&s, 1, dem_v3(0, 0, 0.001 - 2e-7), dem_v3(1e-4, 0, 0), 0.001);
     dem_settings st;
     dem_settings_default(&st);
     st.normal = DEM_NORMAL_HOOKE;
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1000;
-    st.damping = dem_damping_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     st.gravity = dem_v3(0, 0, -9.81);
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
@@ -492,21 +492,21 @@ static void test_shadow_cylinder(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 0.0, 1.0);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     dem_wall w;
     memset(&w, 0, sizeof w);
     w.kind = DEM_WALL_CYLINDER;
     w.normal = dem_v3(0, 0, 1);
     w.radius = 0.005;
-    dem_system_push_wall(&s, &w, NULL);
+    CHECK(dem_system_push_wall(&s, &w, NULL) == DEM_OK);
     add_particle(&s, 1, dem_v3(0.004 + 1e-6, 0, 0), dem_v3(0, 1, 0), 0.001);
     dem_settings st;
     dem_settings_default(&st);
     st.normal = DEM_NORMAL_HOOKE;
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1000;
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
     dem_sim_estimate_dt(sim, &est);
@@ -528,7 +528,7 @@ static void test_shadow_dome(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 0.0, 1.0);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     double big = 0.005, r = 0.001;
     add_particle(&s, 1, dem_v3(0, 0, 0), dem_v3(0, 0, 0), big);
     s.particles[0].flags = DEM_PARTICLE_FIXED;
@@ -540,8 +540,8 @@ static void test_shadow_dome(void)
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1000;
     st.gravity = dem_v3(0, 0, -9.81);
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
     dem_sim_estimate_dt(sim, &est);

@@ -1,7 +1,7 @@
 /* test_incremental.c - the incremental tangential law (lib/laws/tangential_incremental.c,
  * `--tangential incremental`) against Mindlin's stiffness and against the total (history) form:
  * a contact driven kinematically (dem_contact_probe) is sheared, unloaded and sheared back, and
- * the force is compared with the sums of H_s dU_s that seed 000 eq 10 prescribes, the stiffness
+ * the force is compared with the sums of H_s dU_s that Hanley 2019, eq 10 prescribes, the stiffness
  * H_s = 4 G a / (2 - nu) computed here from G, nu and a = sqrt(R* delta) (Hanley §2:
  * H_s = H_n sqrt(U_n) 3(1-nu)/(2-nu), H_n = 4 G sqrt(R*) / (3 (1-nu))); with the linear normal
  * law the two forms must be the same law; dem-energy's stored energy is |f_s|^2 / (2 H_s). */
@@ -63,7 +63,7 @@ static void step(drive *d, double delta, double w)
 }
 
 /* Shear at delta1 by s1, unload to delta2 = delta1 / 4 (no shear), shear back by s1 at delta2:
- * seed 000 eq 10 gives f = (H_s(delta1) - H_s(delta2)) s1 = H_s(delta1) s1 / 2 after the
+ * Hanley 2019, eq 10 gives f = (H_s(delta1) - H_s(delta2)) s1 = H_s(delta1) s1 / 2 after the
  * displacement has come back to zero (the force the contact built at the larger overlap
  * survives); the total form gives 0 (its stretch is zero) and, after the unloading, H_s(delta2) s1. */
 static void test_unload(void)
@@ -71,13 +71,13 @@ static void test_unload(void)
     dem_material m = material(1e8, 0.3, 1e30, 1.0);
     dem_settings st;
     dem_settings_default(&st);
-    st.damping = dem_damping_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     double r = 1e-3, d1 = 4e-6, d2 = 1e-6, dt = 1e-6, w = 20.0;
     int n = 200;
     for (int integ = 0; integ < 2; integ++) {
         st.integrator = integ ? DEM_INTEGRATOR_VV_IMPROVED : DEM_INTEGRATOR_VV;
         for (int law = 0; law < 2; law++) {
-            st.tangential = dem_tangential_find(law ? "incremental" : "history");
+            st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, law ? "incremental" : "history");
             CHECK(st.tangential >= 0);
             drive d = {&st, &m, r, 0, dt, d1, {0, 0, 0}, 0, 1, {0, 0, 0}};
             double inertia;
@@ -122,7 +122,7 @@ static void test_hooke_same(void)
     dem_pair_init(&p, &st, r, mass, &m, r, mass, &m);
     for (int integ = 0; integ < 2; integ++) {
         st.integrator = integ ? DEM_INTEGRATOR_VV_IMPROVED : DEM_INTEGRATOR_VV;
-        int th = dem_tangential_find("history"), ti = dem_tangential_find("incremental");
+        int th = dem_model_find(DEM_MODEL_TANGENTIAL, "history"), ti = dem_model_find(DEM_MODEL_TANGENTIAL, "incremental");
         double hh[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
         int slides = 0, sticks = 0;
         for (int k = 0; k < 4000; k++) {
@@ -173,7 +173,7 @@ static void test_energy_terms(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(1e7, 0.3, 0.5, 1.0);
-    dem_system_push_material(&s, &m, NULL);
+    CHECK(dem_system_push_material(&s, &m, NULL) == DEM_OK);
     double r = 1e-3, delta = 4e-6;
     for (int k = 0; k < 2; k++) {
         dem_particle p = dem_particle_default();
@@ -197,10 +197,10 @@ static void test_energy_terms(void)
     dem_settings_default(&st);
     dem_energy_terms e;
     double hs = hanley_hs(&m, r, delta), f2 = 25e-6;
-    st.tangential = dem_tangential_find("incremental");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "incremental");
     CHECK(dem_energy_terms_compute(&s, &st, &e, &err) == DEM_OK);
     CHECK_MSG(fabs(e.eel_t / (0.5 * f2 / hs) - 1.0) < 1e-13, "incremental eel_t %.17g, expected %.17g", e.eel_t, 0.5 * f2 / hs);
-    st.tangential = dem_tangential_find("history");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "history");
     CHECK(dem_energy_terms_compute(&s, &st, &e, &err) == DEM_OK);
     CHECK_MSG(fabs(e.eel_t / (0.5 * hs * f2) - 1.0) < 1e-13, "history eel_t %.17g, expected %.17g", e.eel_t, 0.5 * hs * f2);
     dem_system_free(&s);

@@ -1,5 +1,5 @@
-/* test_kuhn.c - Kuhn's refined linear-frictional contact (lib/laws/tangential_kuhn.c; seed 003,
- * equations.md §2) against hand-computed values and against an independent solution of the
+/* test_kuhn.c - Kuhn's refined linear-frictional contact (lib/laws/tangential_kuhn.c; Kuhn et al. 2020,
+ * docs/models.md §2) against hand-computed values and against an independent solution of the
  * elastic-plastic contact:
  *   - the fresh-contact fraction beta0 (eqs 7-8) and the slip onset beta_s (eqs 9-14, all three
  *     forms of the root) on cases worked by hand;
@@ -10,7 +10,7 @@
  *   - the law as dem-step evaluates it (dem_contact_probe): a loaded contact moved across its
  *     force ends at the direction of the closed form whatever the number of steps the movement
  *     is cut into; the conventional add-and-project rule (the history law) does not, and only
- *     converges to the same direction as its steps shrink (seed 003 Fig. 4). */
+ *     converges to the same direction as its steps shrink (Kuhn et al. 2020, Fig. 4). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -142,7 +142,7 @@ static void test_hand_values(void)
 
     /* Sliding across the force (a0 = 0), constant fn, kt |du| = mu fn: Lambda = 1 and the force
      * turns by gd(1) = 2 atan(tanh 1/2) (eq 19: sin theta1 = -tanh 1), i.e. ends at
-     * mu fn (tanh 1, sech 1); its work (mu fn)^2 / kt ln cosh 1 (equations.md §2.9). */
+     * mu fn (tanh 1, sech 1); its work (mu fn)^2 / kt ln cosh 1 (docs/models.md §2.9). */
     o = kuhn(dem_v3_scale(y, 0.5), 0, 1e-5, 1e-5, dem_v3_scale(x, 5e-6), kn, kt, 0.5);
     CHECK_MSG(o.betas == 0.0 && close_rel(o.f1.x, 0.5 * tanh(1.0), 1e-14) && close_rel(o.f1.y, 0.5 / cosh(1.0), 1e-14),
               "f (%.17g, %.17g)", o.f1.x, o.f1.y);
@@ -221,7 +221,7 @@ static void test_against_rk4(void)
            slid, cases, worst_dir, worst_onset, worst_const, worst_step, worst_small, worst_large);
 }
 
-/* ---- the law as dem-step evaluates it: seed 003 Fig. 4 ----------------------------------------- */
+/* ---- the law as dem-step evaluates it: Kuhn et al. 2020, Fig. 4 ----------------------------------------- */
 
 /* A contact loaded to its friction limit along y (normal x, hooke), then moved along z by
  * `move` yield lengths mu fn / kt in `steps` equal steps of dt, with the normal force held: the
@@ -236,8 +236,8 @@ static double fig4_angle(const char *law, int integrator, double move, int steps
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1e5;
     st.kt = 8e4;
-    st.tangential = dem_tangential_find(law);
-    st.damping = dem_damping_find("none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, law);
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     dem_material m = dem_material_default();
     m.friction = 0.5;
     double r = 1e-3, delta = 1e-6, dt = 1e-6, fn = st.kn * delta, l = r - 0.5 * delta;
@@ -276,7 +276,7 @@ static void test_fig4(void)
     double e10 = fabs(fig4_angle("history", 1, 1.0, 10) - gd1), e100 = fabs(fig4_angle("history", 1, 1.0, 100) - gd1);
     CHECK_MSG(close_rel(conv1, atan(1.0), 1e-12), "conventional one step %.17g", conv1);
     CHECK_MSG(e10 > 1e-3 && e100 < e10 / 8 && e100 > e10 / 12, "conventional in 10 and 100 steps: off by %g and %g", e10, e100);
-    printf("  seed 003 Fig. 4 through dem_contact_probe: kuhn within %.1e rad of gd(movement) in 1 and 7 steps; "
+    printf("  Kuhn et al. 2020, Fig. 4 through dem_contact_probe: kuhn within %.1e rad of gd(movement) in 1 and 7 steps; "
            "conventional at movement 1: %.4f rad in 1 step (gd 1 = %.4f), off by %.1e in 10 steps, %.1e in 100\n",
            worst, conv1, gd1, e10, e100);
 }

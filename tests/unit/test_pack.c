@@ -14,7 +14,7 @@ static void system_with_default_material(dem_system *s)
 {
     dem_system_init(s);
     dem_material m = dem_material_default();
-    dem_system_push_material(s, &m, NULL);
+    CHECK(dem_system_push_material(s, &m, NULL) == DEM_OK);
 }
 
 /* Separation through the nearest image along the periodic axes of s->cell (rectangular). */
@@ -73,7 +73,7 @@ static dem_random_spec random_spec(size_t n, dem_size_dist size, const char *box
     spec.size = size;
     spec.seed = seed;
     spec.max_attempts = DEM_PACK_ATTEMPTS_DEFAULT;
-    dem_region_parse_box(box, &spec.region, NULL);
+    CHECK(dem_region_parse_box(box, &spec.region, NULL) == DEM_OK);
     return spec;
 }
 
@@ -239,13 +239,13 @@ static void test_lattice_geometry(void)
         dem_system s;
         system_with_default_material(&s);
         dem_lattice l = lattice((dem_lattice_kind)k, 3, 3, 3, r); /* >= 3: one nearest image each side */
-        dem_pack_lattice(&s, &l, 0, NULL);
+        CHECK(dem_pack_lattice(&s, &l, 0, NULL) == DEM_OK);
         double gap, dist;
         pair_extremes(&s, &gap, &dist);
         CHECK_MSG(fabs(dist - 2.0 * r) <= 1e-12 * r, "%s: nearest distance %.17g", name, dist);
         /* The spheres start at the origin's faces. */
         dem_vec3 lo, hi;
-        dem_pack_bounds(&s, &lo, &hi, NULL);
+        CHECK(dem_pack_bounds(&s, &lo, &hi, NULL) == DEM_OK);
         CHECK_MSG(fabs(lo.x) < 1e-15 && fabs(lo.y) < 1e-15 && fabs(lo.z) < 1e-15, "%s: bounds start at %g %g %g", name, lo.x, lo.y, lo.z);
         CHECK(same_bits(s.particles[0].pos.x, r) && same_bits(s.particles[0].pos.z, r));
         /* Mass and inertia from the density. */
@@ -267,7 +267,7 @@ static void test_lattice_geometry(void)
         system_with_default_material(&s);
         l.spacing = 2.5 * r;
         l.origin = dem_v3(1, -2, 3);
-        dem_pack_lattice(&s, &l, 0, NULL);
+        CHECK(dem_pack_lattice(&s, &l, 0, NULL) == DEM_OK);
         pair_extremes(&s, &gap, &dist);
         CHECK_MSG(fabs(dist - 2.5 * r) <= 1e-12 * r && gap > 0.4 * r, "%s spaced: nearest distance %g", name, dist);
         CHECK(s.particles[0].pos.x == 1 + r && s.particles[0].pos.y == -2 + r);
@@ -371,7 +371,7 @@ static void test_random_periodic(void)
 
     /* A box that does not span the periodic cell is refused. */
     system_with_default_material(&s);
-    dem_pack_set_cell(&s, dem_v3(0, 0, 0), dem_v3(0.04, 0.02, 0.02), 7, NULL);
+    CHECK(dem_pack_set_cell(&s, dem_v3(0, 0, 0), dem_v3(0.04, 0.02, 0.02), 7, NULL) == DEM_OK);
     CHECK(dem_pack_random(&s, &spec, &err) == DEM_ERR_ARG);
     CHECK(strcmp(err.msg, "the cell is periodic along x, so the box must span the cell there: box [0, 0.02] m, cell [0, 0.04] m") == 0);
     /* A cylinder may be periodic along its axis only. */
@@ -496,7 +496,7 @@ static void test_lognormal_and_uniform(void)
 static dem_status parse(const char *text, dem_system *s, dem_error *err)
 {
     system_with_default_material(s);
-    dem_pack_add_material(s, "name=glass,density=2000", NULL);
+    CHECK(dem_pack_add_material(s, "name=glass,density=2000", NULL) == DEM_OK);
     return dem_pack_parse_tsv(s, text, strlen(text), err);
 }
 
@@ -598,7 +598,7 @@ static void test_materials(void)
 
     /* --assign: the material and the mass follow the selection. */
     dem_lattice l = lattice(DEM_LATTICE_SC, 4, 1, 1, 0.5);
-    dem_pack_lattice(&s, &l, 0, NULL);
+    CHECK(dem_pack_lattice(&s, &l, 0, NULL) == DEM_OK);
     dem_select sel;
     CHECK(dem_select_parse(&sel, "ids=2-3", NULL) == DEM_OK);
     size_t n = 0;
@@ -619,7 +619,7 @@ static void test_walls(void)
     dem_system s;
     system_with_default_material(&s);
     dem_lattice l = lattice(DEM_LATTICE_SC, 2, 2, 2, 0.5); /* centres at 0.5 and 1.5 */
-    dem_pack_lattice(&s, &l, 0, NULL);
+    CHECK(dem_pack_lattice(&s, &l, 0, NULL) == DEM_OK);
     dem_plane_spec p;
     dem_error err;
     CHECK(dem_plane_parse("z=0", &p, NULL) == DEM_OK && p.axis == 2 && p.pos == 0);
@@ -628,21 +628,21 @@ static void test_walls(void)
     CHECK(dem_pack_add_plane(&s, &p, 0, &err) == DEM_OK);
     CHECK(s.nwalls == 2 && s.walls[0].kind == DEM_WALL_PLANE && s.walls[0].normal.z == 1 && s.walls[0].point.z == 0);
     CHECK(s.walls[1].normal.z == -1 && s.walls[1].point.z == 2.5 && s.walls[1].vel.z == -0.01);
-    dem_plane_parse("x=1", &p, NULL);
+    CHECK(dem_plane_parse("x=1", &p, NULL) == DEM_OK);
     CHECK(dem_pack_add_plane(&s, &p, 0, &err) == DEM_ERR_VALUE);
     CHECK(strcmp(err.msg, "particle centres lie on both sides of the plane x = 1 m (id 1 at x = 0.5 m, id 2 at x = 1.5 m)") == 0);
-    dem_plane_parse("x=0.5", &p, NULL);
+    CHECK(dem_plane_parse("x=0.5", &p, NULL) == DEM_OK);
     CHECK(dem_pack_add_plane(&s, &p, 0, &err) == DEM_ERR_VALUE);
     CHECK(strcmp(err.msg, "the centre of particle id 1 lies on the plane x = 0.5 m") == 0);
     /* a sphere reaching through a plane by less than its radius is a contact, not an error */
-    dem_plane_parse("y=1.9", &p, NULL);
+    CHECK(dem_plane_parse("y=1.9", &p, NULL) == DEM_OK);
     CHECK(dem_pack_add_plane(&s, &p, 0, &err) == DEM_OK && s.walls[2].normal.y == -1);
     uint64_t oid = 0;
     size_t ow = 9;
     double orad = 0.0, ov = dem_pack_largest_wall_overlap(&s, &oid, &ow, &orad);
     CHECK(fabs(ov - 0.1) < 1e-12 && ow == 2 && orad == 0.5);
     CHECK(oid == 3 || oid == 4 || oid == 7 || oid == 8);
-    dem_plane_parse("y=-0.25", &p, NULL);
+    CHECK(dem_plane_parse("y=-0.25", &p, NULL) == DEM_OK);
     CHECK(dem_pack_add_plane(&s, &p, 0, &err) == DEM_OK && s.walls[3].normal.y == 1);
     CHECK(dem_plane_parse("q=1", &p, &err) == DEM_ERR_ARG);
     CHECK(dem_plane_parse("z=1@1,2", &p, &err) == DEM_ERR_ARG && strstr(err.msg, "VX,VY,VZ"));
@@ -655,9 +655,9 @@ static void test_walls(void)
     CHECK(dem_pack_enclose_box(&s, lo, hi, 0, NULL) == DEM_OK && s.nwalls == 6);
     CHECK(s.walls[0].normal.x == 1 && s.walls[1].normal.x == -1 && s.walls[1].point.x == 2 && s.walls[5].normal.z == -1);
     s.nwalls = 0;
-    dem_pack_set_cell(&s, lo, hi, DEM_CELL_PERIODIC_A | DEM_CELL_PERIODIC_B, NULL);
+    CHECK(dem_pack_set_cell(&s, lo, hi, DEM_CELL_PERIODIC_A | DEM_CELL_PERIODIC_B, NULL) == DEM_OK);
     CHECK(dem_pack_enclose_box(&s, lo, hi, 0, NULL) == DEM_OK && s.nwalls == 2 && s.walls[0].normal.z == 1);
-    dem_plane_parse("x=-1", &p, NULL);
+    CHECK(dem_plane_parse("x=-1", &p, NULL) == DEM_OK);
     CHECK(dem_pack_add_plane(&s, &p, 0, &err) == DEM_ERR_ARG && strstr(err.msg, "periodic along x"));
     CHECK(dem_pack_enclose_box(&s, lo, hi, 5, &err) == DEM_ERR_ARG);
     dem_system_free(&s);
@@ -665,14 +665,14 @@ static void test_walls(void)
     /* A cylinder region: the mantle (particles inside) and two end planes. */
     system_with_default_material(&s);
     dem_region r;
-    dem_region_parse_cylinder("y,1,2,0.5,-1,3", &r, NULL);
+    CHECK(dem_region_parse_cylinder("y,1,2,0.5,-1,3", &r, NULL) == DEM_OK);
     CHECK(dem_pack_enclose_cylinder(&s, &r, 0, NULL) == DEM_OK && s.nwalls == 3);
     const dem_wall *w = &s.walls[0];
     CHECK(w->kind == DEM_WALL_CYLINDER && w->radius == 0.5 && w->normal.y == 1 && w->point.x == 1 && w->point.z == 2 && w->flags == 0);
     CHECK(s.walls[1].point.y == -1 && s.walls[1].normal.y == 1 && s.walls[2].point.y == 3 && s.walls[2].normal.y == -1);
     CHECK(dem_system_check(&s, NULL) == DEM_OK);
     /* No particles: a plane cannot tell its side. */
-    dem_plane_parse("z=0", &p, NULL);
+    CHECK(dem_plane_parse("z=0", &p, NULL) == DEM_OK);
     CHECK(dem_pack_add_plane(&s, &p, 0, &err) == DEM_ERR_VALUE && strstr(err.msg, "no particles"));
     dem_system_free(&s);
 }
@@ -688,7 +688,7 @@ static void test_cell(void)
     dem_system s;
     system_with_default_material(&s);
     dem_lattice l = lattice(DEM_LATTICE_SC, 2, 1, 1, 0.5);
-    dem_pack_lattice(&s, &l, 0, NULL);
+    CHECK(dem_pack_lattice(&s, &l, 0, NULL) == DEM_OK);
     CHECK(dem_pack_set_cell(&s, dem_v3(0, 0, 0), dem_v3(1.5, 1, 1), 7, NULL) == DEM_OK);
     CHECK(s.cell.h.m[0][0] == 1.5 && s.cell.h.m[1][1] == 1 && s.cell.h.m[0][1] == 0 && dem_cell_volume(&s.cell) == 1.5);
     CHECK(dem_pack_check_in_cell(&s, &err) == DEM_ERR_VALUE);
@@ -706,7 +706,7 @@ static void test_velocities(void)
     dem_random_spec spec = random_spec(300, uniform(0.0005, 0.0015), "0,0,0,0.03,0.03,0.03", 4);
     CHECK(dem_pack_random(&s, &spec, NULL) == DEM_OK);
     dem_select sel;
-    dem_select_parse(&sel, "ids=1-10", NULL);
+    CHECK(dem_select_parse(&sel, "ids=1-10", NULL) == DEM_OK);
     dem_pack_fix(&s, &sel);
     dem_select_free(&sel);
     dem_pack_set_velocity(&s, dem_v3(1, 2, 3));
@@ -734,7 +734,7 @@ static void test_velocities(void)
     /* The velocities' generator is independent of the positions': same seed, other stream. */
     dem_system t;
     system_with_default_material(&t);
-    dem_pack_random(&t, &spec, NULL);
+    CHECK(dem_pack_random(&t, &spec, NULL) == DEM_OK);
     CHECK(same_bits(t.particles[20].pos.x, s.particles[20].pos.x));
     dem_error err;
     CHECK(dem_pack_random_velocity(&s, -1, 4, &err) == DEM_ERR_ARG);
@@ -808,14 +808,14 @@ static void test_remove_walls_delete(void)
 {
     dem_system s;
     system_with_default_material(&s);
-    for (int k = 1; k <= 4; k++) dem_pack_push_sphere(&s, dem_v3(0.001 * k, 0, 0.001 * k), 0.0005, 0, NULL);
+    for (int k = 1; k <= 4; k++) CHECK(dem_pack_push_sphere(&s, dem_v3(0.001 * k, 0, 0.001 * k), 0.0005, 0, NULL) == DEM_OK);
     for (int k = 0; k < 3; k++) {
         dem_wall w;
         memset(&w, 0, sizeof w);
         w.kind = DEM_WALL_PLANE;
         w.normal = dem_v3(0, 0, 1);
         w.point = dem_v3(0, 0, -0.001 * k);
-        dem_system_push_wall(&s, &w, NULL);
+        CHECK(dem_system_push_wall(&s, &w, NULL) == DEM_OK);
     }
     dem_contact cs[] = {contact(1, 2, 0), contact(2, 3, 0), contact(3, 4, 0), contact(1, 0, 1), contact(2, 1, 1), contact(4, 2, 1)};
     for (size_t k = 0; k < 6; k++) dem_system_push_contact(&s, &cs[k], NULL);
@@ -854,7 +854,7 @@ static void test_set_material(void)
 {
     dem_system s;
     system_with_default_material(&s);
-    dem_pack_push_sphere(&s, dem_v3(0, 0, 0), 0.001, 0, NULL);
+    CHECK(dem_pack_push_sphere(&s, dem_v3(0, 0, 0), 0.001, 0, NULL) == DEM_OK);
     double m0 = s.particles[0].mass, i0 = s.particles[0].inertia;
     dem_error err;
     size_t n = 9;

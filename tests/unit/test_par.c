@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "sim/par.h"
+#include "sim/internal/par.h"
 #include "unit.h"
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* test_reverse.c - reversed-time DEM (seed 000 §3) and the exact fixed-point mode: the reversal
+/* test_reverse.c - reversed-time DEM (Hanley 2019, §3) and the exact fixed-point mode: the reversal
  * returns a two-particle collision to its start within round-off, and bit for bit in exact mode;
  * the reversed step is the forward step of the velocity-reversed state, bit for bit; a chaotic
  * gas with walls (one moving) or in a periodic cell returns bit for bit in exact mode whatever
@@ -30,15 +30,15 @@ static void add_sphere(dem_system *s, uint64_t id, double r, dem_vec3 x, dem_vec
     dem_sphere_mass(r, s->materials[0].density, &p.mass, &p.inertia);
     p.pos = x;
     p.vel = v;
-    dem_system_push_particle(s, &p, &err);
+    CHECK(dem_system_push_particle(s, &p, &err) == DEM_OK);
 }
 
 static void frictionless(dem_settings *st, int normal)
 {
     dem_settings_default(st);
     st->normal = normal;
-    st->tangential = dem_tangential_find("none");
-    st->damping = dem_damping_find("none");
+    st->tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
+    st->damping = dem_model_find(DEM_MODEL_DAMPING, "none");
 }
 
 static const dem_particle *by_id(const dem_system *s, uint64_t id)
@@ -99,7 +99,7 @@ static void copy_system(dem_system *dst, const dem_system *src)
 {
     dem_error err;
     dem_system_free(dst);
-    dem_system_copy(dst, src, &err);
+    CHECK(dem_system_copy(dst, src, &err) == DEM_OK);
 }
 
 /* Hanley §3.2.1: d = 1 cm, rho = 1000 kg/m^3, G = 2 MPa, nu = 0.2, dt = 100 ns, 15 000 steps. */
@@ -108,7 +108,7 @@ static void two_particles(dem_system *s)
     dem_error err;
     dem_system_init(s);
     dem_material m = material(1000, 4.8e6, 0.2);
-    dem_system_push_material(s, &m, &err);
+    CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
     add_sphere(s, 1, 0.005, dem_v3(0, 0, 0), dem_v3(0.9, 0.1, 0));
     add_sphere(s, 2, 0.005, dem_v3(0.0101, 0, 0), dem_v3(0, 0, 0.1));
 }
@@ -165,7 +165,7 @@ static void make_gas(dem_system *s, int n, double L, int periodic, double vw, ui
     dem_error err;
     dem_system_init(s);
     dem_material m = material(2500, 1e8, 0.3);
-    dem_system_push_material(s, &m, &err);
+    CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
     dem_rng rng;
     dem_rng_seed(&rng, seed);
     int k = 0;
@@ -196,7 +196,7 @@ static void make_gas(dem_system *s, int n, double L, int periodic, double vw, ui
         wl.normal = normals[w];
         wl.point = dem_v3(w == 1 ? L : 0.0, w == 3 ? L : 0.0, w == 5 ? L : 0.0);
         if (w == 4) wl.vel = dem_v3(0, 0, vw);
-        dem_system_push_wall(s, &wl, &err);
+        CHECK(dem_system_push_wall(s, &wl, &err) == DEM_OK);
     }
 }
 
@@ -278,7 +278,7 @@ static void test_reverse_is_mirror(void)
     dem_system_free(&b);
 }
 
-/* Drag (seed 000 eqs 25-28): a falling sphere, damped, then undamped back to its start. */
+/* Drag (Hanley 2019, eqs 25-28): a falling sphere, damped, then undamped back to its start. */
 static void test_drag(void)
 {
     dem_settings st;
@@ -290,7 +290,7 @@ static void test_drag(void)
     dem_system_init(&s);
     dem_system_init(&s0);
     dem_material m = material(1000, 4.8e6, 0.2);
-    dem_system_push_material(&s0, &m, &err);
+    CHECK(dem_system_push_material(&s0, &m, &err) == DEM_OK);
     add_sphere(&s0, 1, 0.005, dem_v3(0, 0, 0), dem_v3(0.1, 0, 0.2));
     copy_system(&s, &s0);
     run(&s, &st, 1e-4, 1, 0.0, 1, 1000, &err);
@@ -342,7 +342,7 @@ static void test_exact_limits(void)
     dem_sim_free(sim);
     s.particles[0].omega = dem_v3_zero();
     dem_settings hist = st;
-    hist.tangential = dem_tangential_find("history");
+    hist.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "history");
     sim = dem_sim_new(&s, &hist, 1, &err);
     dem_sim_set_dt(sim, 1e-7);
     CHECK(dem_sim_set_exact(sim, 0x1p-50, &err) == DEM_ERR_VALUE && strstr(err.msg, "torques"));
@@ -367,7 +367,7 @@ static void test_irreversibilities(void)
     CHECK(dem_irreversibilities(&st, &s, buf, sizeof buf) == 4 && strstr(buf, "Coulomb friction") &&
           strstr(buf, "restitution (down to 0.8)") && strstr(buf, "local damping"));
     frictionless(&st, DEM_NORMAL_HOOKE);
-    st.damping = dem_damping_find("viscous");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "viscous");
     CHECK(dem_irreversibilities(&st, &s, buf, sizeof buf) == 0); /* gamma 0: no dashpot */
     st.gamma_n = 1.0;
     CHECK(dem_irreversibilities(&st, &s, buf, sizeof buf) == 1 && strstr(buf, "viscous"));

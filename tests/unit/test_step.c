@@ -28,7 +28,7 @@ static void add_sphere(dem_system *s, uint64_t id, double r, dem_vec3 x, dem_vec
     dem_sphere_mass(r, s->materials[0].density, &p.mass, &p.inertia);
     p.pos = x;
     p.vel = v;
-    dem_system_push_particle(s, &p, &err);
+    CHECK(dem_system_push_particle(s, &p, &err) == DEM_OK);
 }
 
 typedef struct {
@@ -45,7 +45,7 @@ static collision collide_gap(const dem_settings *st, const dem_material *m, doub
     dem_system s;
     dem_error err;
     dem_system_init(&s);
-    dem_system_push_material(&s, m, &err);
+    CHECK(dem_system_push_material(&s, m, &err) == DEM_OK);
     add_sphere(&s, 1, r1, dem_v3(0, 0, 0), dem_v3(0.5 * vrel, 0, 0));
     add_sphere(&s, 2, r2, dem_v3(r1 + r2 + gap, 0, 0), dem_v3(-0.5 * vrel, 0, 0));
     dem_sim *sim = dem_sim_new(&s, st, 1, &err);
@@ -58,8 +58,8 @@ static collision collide_gap(const dem_settings *st, const dem_material *m, doub
     double t_in = NAN, t_out = NAN, prev = -gap;
     collision c = {NAN, NAN, NAN};
     for (long k = 0; k < 100000000L; k++) {
-        dem_sim_step(sim, &err);
-        dem_sim_store(sim, &s, &err);
+        CHECK(dem_sim_step(sim, &err) == DEM_OK);
+        CHECK(dem_sim_store(sim, &s, &err) == DEM_OK);
         double d = r1 + r2 - dem_v3_norm(dem_v3_sub(s.particles[1].pos, s.particles[0].pos));
         double t = dem_sim_time(sim);
         if (prev <= 0.0 && d > 0.0 && isnan(t_in)) t_in = t - dt * d / (d - prev);
@@ -104,11 +104,11 @@ static void test_linear_collision(void)
     st.normal = DEM_NORMAL_HOOKE;
     st.kn_rule = DEM_KN_GIVEN;
     st.kn = 1e5;
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_material m = material(2500, 7e10, 0.25, 0.5, 1.0);
     double r = 1e-3, mass = 4.0 / 3.0 * M_PI * r * r * r * 2500;
-    double tc = M_PI * sqrt(0.5 * mass / st.kn); /* seed 001 eq 7 */
+    double tc = M_PI * sqrt(0.5 * mass / st.kn); /* Vyas et al. 2025, eq 7 */
     collision c = collide(&st, &m, r, r, 0.2, 0.01), c2 = collide(&st, &m, r, r, 0.2, 0.005);
     CHECK_MSG(fabs(c.duration / tc - 1.0) < 0.005, "duration %g, analytic %g", c.duration, tc);
     /* Velocity-Verlet's energy error at the kink of the force (contact start and end) is third
@@ -130,9 +130,9 @@ static void test_hertz_duration(void)
 {
     dem_settings st;
     dem_settings_default(&st);
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
-    dem_material m = material(1000, 2e6 * 2 * 1.2, 0.2, 0.5, 1.0); /* seed 000 §3.2.1: G = 2 MPa, nu = 0.2 */
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
+    dem_material m = material(1000, 2e6 * 2 * 1.2, 0.2, 0.5, 1.0); /* Hanley 2019, §3.2.1: G = 2 MPa, nu = 0.2 */
     double r = 0.005, v = 0.9, mass = 4.0 / 3.0 * M_PI * r * r * r * 1000;
     double estar = 1.0 / (2 * (1 - 0.04) / m.young), mstar = 0.5 * mass, rstar = 0.5 * r;
     double th = 2.868 * pow(mstar * mstar / (rstar * estar * estar * v), 0.2);
@@ -152,7 +152,7 @@ static void test_restitution(void)
                 dem_settings_default(&st);
                 st.normal = law == 0 ? DEM_NORMAL_HOOKE : DEM_NORMAL_HERTZ;
                 st.kn_rule = DEM_KN_HERTZ;
-                st.tangential = dem_tangential_find("none");
+                st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
                 dem_material m = material(2500, 7e10, 0.25, 0.5, es[ie]);
                 collision c = collide(&st, &m, 1e-3, 1e-3 * ratios[ir], 0.5, 0.01);
                 double rel = fabs(c.e / es[ie] - 1.0);
@@ -169,7 +169,7 @@ static void make_cloud(dem_system *s, int n, double box, uint64_t seed)
     dem_error err;
     dem_system_init(s);
     dem_material m = material(2500, 1e8, 0.3, 0.5, 0.7);
-    dem_system_push_material(s, &m, &err);
+    CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
     dem_rng rng;
     dem_rng_seed(&rng, seed);
     int k = 0;
@@ -208,8 +208,8 @@ static void test_momentum(void)
     dem_dt_estimates est;
     dem_sim_estimate_dt(sim, &est);
     dem_sim_set_dt(sim, est.recommended);
-    for (int k = 0; k < 3000; k++) dem_sim_step(sim, &err);
-    dem_sim_store(sim, &s, &err);
+    for (int k = 0; k < 3000; k++) CHECK(dem_sim_step(sim, &err) == DEM_OK);
+    CHECK(dem_sim_store(sim, &s, &err) == DEM_OK);
     size_t nc = s.ncontacts;
     dem_vec3 p1 = momentum(&s);
     double drift = dem_v3_norm(dem_v3_sub(p1, p0)) / scale;
@@ -238,20 +238,20 @@ static void test_gas_energy(void)
         w.kind = DEM_WALL_PLANE;
         w.normal = normals[k];
         w.point = dem_v3(k == 1 ? 0.0115 : -0.0015, k == 3 ? 0.0115 : -0.0015, k == 5 ? 0.0115 : -0.0015);
-        dem_system_push_wall(&s, &w, &err);
+        CHECK(dem_system_push_wall(&s, &w, &err) == DEM_OK);
     }
     dem_settings st;
     dem_settings_default(&st);
-    st.damping = dem_damping_find("none");
-    st.tangential = dem_tangential_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
     dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
     dem_dt_estimates est;
     dem_sim_estimate_dt(sim, &est);
     dem_sim_set_dt(sim, est.recommended);
     double e0 = dem_kinetic_energy_t(&s) + dem_kinetic_energy_r(&s), emax = 0.0, emin = INFINITY;
     for (int k = 0; k < 40; k++) {
-        for (int j = 0; j < 250; j++) dem_sim_step(sim, &err);
-        dem_sim_store(sim, &s, &err);
+        for (int j = 0; j < 250; j++) CHECK(dem_sim_step(sim, &err) == DEM_OK);
+        CHECK(dem_sim_store(sim, &s, &err) == DEM_OK);
         double e = dem_kinetic_energy_t(&s) + dem_kinetic_energy_r(&s);
         for (size_t c = 0; c < s.ncontacts; c++) { /* Hertz potential of each contact */
             dem_pair p;
@@ -275,7 +275,7 @@ static void test_gas_energy(void)
 
 /* Two spheres in contact with a loaded tangential spring, turned rigidly by a quarter turn
  * about an axis (the contact normal, or an axis normal to it): the tangential force must turn
- * with them, keeping its size (objectivity; seed 003 §2.8, seed 000 eqs 7-9). The motion is
+ * with them, keeping its size (objectivity; Kuhn et al. 2020, §2.8, Hanley 2019, eqs 7-9). The motion is
  * imposed step by step through dem_contact_probe, as a rigid rotation cannot be free. */
 static void test_rigid_rotation(int axis)
 {
@@ -284,7 +284,7 @@ static void test_rigid_rotation(int axis)
     dem_vec3 u = axis == 0 ? dem_v3(1, 0, 0) : dem_v3(0, 0, 1), omega = dem_v3_scale(u, rate);
     dem_settings st;
     dem_settings_default(&st);
-    st.damping = dem_damping_find("none");
+    st.damping = dem_model_find(DEM_MODEL_DAMPING, "none");
     for (int integ = 0; integ < 2; integ++) {
         st.integrator = integ ? DEM_INTEGRATOR_VV_IMPROVED : DEM_INTEGRATOR_VV;
         double hist[3] = {0, 2e-7, 0}, mass, inertia;
@@ -339,12 +339,12 @@ static void test_determinism(void)
     w.kind = DEM_WALL_PLANE;
     w.normal = dem_v3(0, 0, 1);
     w.point = dem_v3(0, 0, -0.002);
-    dem_system_push_wall(&s, &w, &err);
+    CHECK(dem_system_push_wall(&s, &w, &err) == DEM_OK);
     dem_settings st;
     dem_settings_default(&st);
     st.gravity = dem_v3(0, 0, -9.81);
     st.local_damping = 0.1;
-    dem_settings_write(&st, &s, &err);
+    CHECK(dem_settings_write(&st, &s, &err) == DEM_OK);
     dem_system_init(&a);
     dem_system_init(&b);
     dem_system_init(&c);
@@ -352,29 +352,29 @@ static void test_determinism(void)
     double dt = 0;
     for (int threads = 1; threads <= 2; threads++) {
         dem_system *out = threads == 1 ? &a : &b;
-        dem_system_copy(out, &s, &err);
+        CHECK(dem_system_copy(out, &s, &err) == DEM_OK);
         dem_sim *sim = dem_sim_new(out, &st, threads, &err);
         dem_dt_estimates est;
         dem_sim_estimate_dt(sim, &est);
         dt = est.recommended;
         dem_sim_set_dt(sim, dt);
-        for (int k = 0; k < 2 * n; k++) dem_sim_step(sim, &err);
-        dem_sim_store(sim, out, &err);
+        for (int k = 0; k < 2 * n; k++) CHECK(dem_sim_step(sim, &err) == DEM_OK);
+        CHECK(dem_sim_store(sim, out, &err) == DEM_OK);
         dem_sim_free(sim);
     }
     CHECK_MSG(same_frames(&a, &b), "1 and 2 threads differ");
     /* N, store, read back through the codec, N more */
-    dem_system_copy(&c, &s, &err);
+    CHECK(dem_system_copy(&c, &s, &err) == DEM_OK);
     dem_sim *sim = dem_sim_new(&c, &st, 1, &err);
     dem_sim_set_dt(sim, dt);
-    for (int k = 0; k < n; k++) dem_sim_step(sim, &err);
-    dem_sim_store(sim, &c, &err);
+    for (int k = 0; k < n; k++) CHECK(dem_sim_step(sim, &err) == DEM_OK);
+    CHECK(dem_sim_store(sim, &c, &err) == DEM_OK);
     dem_sim_free(sim);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     dem_writer *wr = dem_writer_new(f, 1, &err);
-    dem_writer_put(wr, &c, &err);
+    CHECK(dem_writer_put(wr, &c, &err) == DEM_OK);
     dem_writer_free(wr);
     fclose(f);
     dem_reader *r = dem_reader_new_mem(buf, len, &err);
@@ -386,8 +386,8 @@ static void test_determinism(void)
     dem_settings st2;
     CHECK(dem_settings_read(&st2, &d, &err) == DEM_OK);
     sim = dem_sim_new(&d, &st2, 2, &err);
-    for (int k = 0; k < n; k++) dem_sim_step(sim, &err);
-    dem_sim_store(sim, &d, &err);
+    for (int k = 0; k < n; k++) CHECK(dem_sim_step(sim, &err) == DEM_OK);
+    CHECK(dem_sim_store(sim, &d, &err) == DEM_OK);
     dem_sim_free(sim);
     CHECK_MSG(same_frames(&a, &d), "2N steps and N + N steps differ");
     printf("  300 settling frictional spheres, %d steps: 1 vs 2 threads and 2N vs N+N (through the codec) bit-identical; %zu contacts\n",
@@ -418,7 +418,7 @@ static void test_wall_history_resort(void)
     dem_error err;
     dem_system_init(&s);
     dem_material m = material(2500, 1e7, 0.25, 0.5, 0.5);
-    dem_system_push_material(&s, &m, &err);
+    CHECK(dem_system_push_material(&s, &m, &err) == DEM_OK);
     double r = 0.001;
     for (int k = 0; k < 24; k++) { /* lanes 2.05 mm apart, rolling up and down: they pass each other */
         int row = k % 4, col = k / 4;
@@ -434,7 +434,7 @@ static void test_wall_history_resort(void)
     memset(&w, 0, sizeof w);
     w.kind = DEM_WALL_PLANE;
     w.normal = dem_v3(0, 0, 1);
-    dem_system_push_wall(&s, &w, &err);
+    CHECK(dem_system_push_wall(&s, &w, &err) == DEM_OK);
     double th = 17.0 * M_PI / 180.0, dt = 0;
     for (int v = 0; v < 2; v++) {
         dem_settings st;
@@ -442,14 +442,14 @@ static void test_wall_history_resort(void)
         st.gravity = dem_v3(9.81 * sin(th), 0.0, -9.81 * cos(th));
         st.sort_every = v ? 7 : 0;
         dem_system_init(&out[v]);
-        dem_system_copy(&out[v], &s, &err);
+        CHECK(dem_system_copy(&out[v], &s, &err) == DEM_OK);
         dem_sim *sim = dem_sim_new(&out[v], &st, 1, &err);
         dem_dt_estimates est;
         dem_sim_estimate_dt(sim, &est);
         dt = est.recommended;
         dem_sim_set_dt(sim, dt);
-        for (int k = 0; k < 3000; k++) dem_sim_step(sim, &err);
-        dem_sim_store(sim, &out[v], &err);
+        for (int k = 0; k < 3000; k++) CHECK(dem_sim_step(sim, &err) == DEM_OK);
+        CHECK(dem_sim_store(sim, &out[v], &err) == DEM_OK);
         dem_sim_free(sim);
     }
     int same = out[0].nparticles == s.nparticles && out[1].nparticles == s.nparticles, rolled = 1;

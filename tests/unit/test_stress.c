@@ -196,7 +196,7 @@ static int stress_of(const dem_system *s, const dem_aabb *box, int kinetic, dem_
     dem_id_index ix;
     dem_error err;
     dem_id_index_init(&ix);
-    dem_id_index_build(&ix, s, &err);
+    CHECK(dem_id_index_build(&ix, s, &err) == DEM_OK);
     int rc = dem_stress_assembly(s, &ix, box, kinetic, out, &err);
     dem_id_index_free(&ix);
     return rc;
@@ -207,7 +207,7 @@ static void test_pair_sign(void)
 {
     dem_system s;
     dem_system_init(&s);
-    dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL);
+    CHECK(dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL) == DEM_OK);
     periodic_cell(&s, 0.01);
     double r = 0.001, delta = 1e-5, d = 2 * r - delta, f = 0.3;
     add_particle(&s, 1, dem_v3(0.005 + d, 0.005, 0.005), r); /* i on the +x side */
@@ -225,7 +225,7 @@ static void test_pair_sign(void)
     /* The same pair across the periodic face: i at x = 0.0005, j's image at x_j - L. */
     dem_system t;
     dem_system_init(&t);
-    dem_system_copy(&t, &s, NULL);
+    CHECK(dem_system_copy(&t, &s, NULL) == DEM_OK);
     t.particles[0].pos.x = 0.0005;
     t.particles[1].pos.x = 0.0005 - d + 0.01;
     t.contacts[0].shift[0] = -1;
@@ -248,7 +248,7 @@ static void test_walls(void)
 {
     dem_system s;
     dem_system_init(&s);
-    dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL);
+    CHECK(dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL) == DEM_OK);
     double r = 0.001, delta = 2e-6, f = 0.05, h = 2 * r - 2 * delta;
     add_plane(&s, dem_v3(0, 0, 0), dem_v3(1, 0, 0));
     add_plane(&s, dem_v3(0.004, 0, 0), dem_v3(-1, 0, 0));
@@ -271,7 +271,7 @@ static void test_walls(void)
     dem_id_index ix;
     dem_error err;
     dem_id_index_init(&ix);
-    dem_id_index_build(&ix, &s, &err);
+    CHECK(dem_id_index_build(&ix, &s, &err) == DEM_OK);
     dem_mat3 sig[1];
     CHECK(dem_stress_particles(&s, &ix, sig, &err) == DEM_OK);
     double vp = dem_sphere_volume(r);
@@ -291,7 +291,7 @@ static void test_walls(void)
     cyl.kind = DEM_WALL_CYLINDER;
     cyl.normal = dem_v3(0, 0, 1);
     cyl.radius = 0.1;
-    dem_system_push_wall(&s, &cyl, NULL);
+    CHECK(dem_system_push_wall(&s, &cyl, NULL) == DEM_OK);
     dem_wall_load load8[8];
     dem_wall_loads(&s, load8);
     CHECK(isnan(load8[6].area) && isnan(load8[6].pressure) && isnan(load8[7].pressure));
@@ -304,7 +304,7 @@ static void test_walls(void)
 static void random_frame(dem_system *s)
 {
     dem_system_init(s);
-    dem_system_push_material(s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL);
+    CHECK(dem_system_push_material(s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL) == DEM_OK);
     periodic_cell(s, 0.02);
     s->cell.flags = 3; /* periodic in x and y, walls in z */
     add_plane(s, dem_v3(0, 0, 0), dem_v3(0, 0, 1));
@@ -330,7 +330,7 @@ static void test_particle_sum(void)
     dem_id_index ix;
     dem_error err;
     dem_id_index_init(&ix);
-    dem_id_index_build(&ix, &s, &err);
+    CHECK(dem_id_index_build(&ix, &s, &err) == DEM_OK);
     dem_stress st;
     CHECK(dem_stress_assembly(&s, &ix, NULL, 0, &st, &err) == DEM_OK);
     dem_mat3 *sig = malloc(s.nparticles * sizeof *sig);
@@ -387,7 +387,7 @@ static void test_hydrostatic(void)
 {
     dem_system s;
     dem_system_init(&s);
-    dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL);
+    CHECK(dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL) == DEM_OK);
     int n = 3;
     double d = 0.002, f = 1.25;
     periodic_cell(&s, n * d);
@@ -426,7 +426,7 @@ static void test_kinetic(void)
 {
     dem_system s;
     dem_system_init(&s);
-    dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL);
+    CHECK(dem_system_push_material(&s, &(dem_material){"m", 2500, 1e7, 0.25, 0.5, 0.9, 0, 0, 0}, NULL) == DEM_OK);
     periodic_cell(&s, 0.05);
     double ek = 0.0, mass = 0.0;
     dem_vec3 mom = dem_v3_zero();
@@ -457,7 +457,7 @@ static void test_no_volume(void)
     add_particle(&s, 1, dem_v3(0, 0, 0), 0.001);
     dem_id_index ix;
     dem_id_index_init(&ix);
-    dem_id_index_build(&ix, &s, &err);
+    CHECK(dem_id_index_build(&ix, &s, &err) == DEM_OK);
     dem_stress st;
     CHECK(dem_stress_assembly(&s, &ix, NULL, 0, &st, &err) == DEM_ERR_VALUE && strstr(err.msg, "no volume"));
     dem_aabb box = {dem_v3(-1, -1, -1), dem_v3(1, 1, 1)};

@@ -12,6 +12,15 @@
 
 #include "dem.h"
 
+/* A library failure ends the benchmark with its message. */
+static void must(dem_status st, const dem_error *err)
+{
+    if (st) {
+        fprintf(stderr, "%s\n", err->msg);
+        exit(1);
+    }
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -32,8 +41,8 @@ static void build(dem_system *s, size_t n, int cpp)
     uint64_t rng = 42;
     dem_system_init(s);
     dem_material m = dem_material_default();
-    dem_system_push_material(s, &m, &err);
-    dem_system_reserve_particles(s, n, &err);
+    must(dem_system_push_material(s, &m, &err), &err);
+    must(dem_system_reserve_particles(s, n, &err), &err);
     for (size_t k = 0; k < n; k++) {
         dem_particle p = dem_particle_default();
         p.id = k + 1;
@@ -43,10 +52,10 @@ static void build(dem_system *s, size_t n, int cpp)
         p.vel = dem_v3(uniform(&rng) - 0.5, uniform(&rng) - 0.5, uniform(&rng) - 0.5);
         p.omega = dem_v3(uniform(&rng), uniform(&rng), uniform(&rng));
         p.force = dem_v3(uniform(&rng), uniform(&rng), -9.81 * p.mass);
-        dem_system_push_particle(s, &p, &err);
+        must(dem_system_push_particle(s, &p, &err), &err);
     }
     s->hist_slots = 3;
-    dem_system_reserve_contacts(s, n * (size_t)cpp, &err);
+    must(dem_system_reserve_contacts(s, n * (size_t)cpp, &err), &err);
     /* Partner j = i + d around the ring of ids, d random in [1, (n-1)/2] and distinct for one i:
      * no pair appears twice, in either order (readers refuse duplicate contacts). */
     size_t half = (n - 1) / 2, picked[64];

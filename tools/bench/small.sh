@@ -1,6 +1,6 @@
 #!/bin/sh
 # small.sh - the cost of one step of a tiny system: three spheres, two of them colliding, the
-# size of the seed 001 sweeps (a map of 70 runs, each a few 10^5 steps). Such sweeps are common;
+# size of the Vyas et al. 2025 sweeps (a map of 70 runs, each a few 10^5 steps). Such sweeps are common;
 # their steps must cost what the physics costs, not the start of an OpenMP team.
 #
 # Usage: tools/bench/small.sh [STEPS]     (make -C tools/bench small; default 10^6 steps)

@@ -11,19 +11,19 @@
 
 #include "analysis/analysis.h"
 #include "core/error.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "io/system.h"
 
 /* The particles of s matching sel (NULL: all), one vertex cell each. Points: positions (m).
  * PointData: id (UInt64), radius (m), velocity (m/s), angular_velocity (rad/s), force (N)
  * (Float64), material (UInt32), fixed (UInt8, 1 if flagged fixed). */
-dem_status dem_vtk_particles(FILE *out, const dem_system *s, const dem_select *sel, dem_error *err);
+DEM_MUST_CHECK dem_status dem_vtk_particles(FILE *out, const dem_system *s, const dem_select *sel, dem_error *err);
 
 /* The particle-particle contact records whose i or j matches sel (NULL: all), one line cell
  * each from the centre of i to the centre of j as seen from i (its periodic image x_j + H shift).
  * PointData: id (UInt64, of the particle at that end). CellData: normal_force and
  * tangential_force (magnitudes, N), overlap (m), sliding (UInt8). ix must be built for s. */
-dem_status dem_vtk_contacts(FILE *out, const dem_system *s, const dem_id_index *ix,
+DEM_MUST_CHECK dem_status dem_vtk_contacts(FILE *out, const dem_system *s, const dem_id_index *ix,
                             const dem_select *sel, dem_error *err);
 
 /* The container. Plane and cylinder walls are infinite; they are drawn finite within a box:
@@ -49,19 +49,19 @@ void dem_vtk_cylinder_ends(const dem_system *s, const dem_wall *w, double *t0, d
  * No PointData. CellData: wall (UInt32, the wall's index), kind (UInt8: 1 plane, 2 cylinder),
  * material (UInt32), velocity (m/s), angular_velocity (rad/s), force (N, exerted by the
  * particles), torque (N m, about the wall's point), work (J, done by the wall). */
-dem_status dem_vtk_walls(FILE *out, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_vtk_walls(FILE *out, const dem_system *s, dem_error *err);
 
 /* The periodic cell: its 8 corners o + H s, s in {0, 1}^3 (point k has s = (k & 1, k >> 1 & 1,
  * k >> 2 & 1)) and its 12 edges as line cells, the 4 along a first, then b, then c. CellData:
  * vector (UInt8, 0 1 2: the cell vector a b c the edge is parallel to) and periodic (UInt8, 1
  * if the cell is periodic along that vector). A frame without a cell gives an empty PolyData. */
-dem_status dem_vtk_cell(FILE *out, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_vtk_cell(FILE *out, const dem_system *s, dem_error *err);
 
 /* A ParaView collection kept complete after every call, so that it is valid even if the
  * program stops early: dem_pvd_begin writes an empty collection to a fresh seekable file,
  * dem_pvd_add inserts one data set (its file name relative to the .pvd, timestep = time, s)
  * before the closing tags. */
-dem_status dem_pvd_begin(FILE *out, dem_error *err);
-dem_status dem_pvd_add(FILE *out, double time, const char *file, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pvd_begin(FILE *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_pvd_add(FILE *out, double time, const char *file, dem_error *err);
 
 #endif

@@ -1,5 +1,5 @@
 /* select.c - parsing and matching particle selections. */
-#include "core/select.h"
+#include "io/select.h"
 
 #include <errno.h>
 #include <math.h>

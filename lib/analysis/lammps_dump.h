@@ -24,7 +24,7 @@
 
 #include "analysis/analysis.h"
 #include "core/error.h"
-#include "core/select.h"
+#include "io/select.h"
 #include "io/system.h"
 
 /* The box of a frame without a periodic cell (a cell is always the box). */
@@ -32,7 +32,7 @@ typedef enum { DEM_LAMMPS_BOUNDS_WALLS = 0, DEM_LAMMPS_BOUNDS_PARTICLES = 1 } de
 
 /* One frame: the particles matching sel (NULL: all), in id order (order: an index built for s).
  * A left-handed or degenerate cell is DEM_ERR_VALUE. */
-dem_status dem_lammps_dump_frame(FILE *out, const dem_system *s, const dem_select *sel, const dem_id_index *order,
-                                 dem_lammps_bounds bounds, dem_error *err);
+DEM_MUST_CHECK dem_status dem_lammps_dump_frame(FILE *out, const dem_system *s, const dem_select *sel, const dem_id_index *order,
+                                                dem_lammps_bounds bounds, dem_error *err);
 
 #endif

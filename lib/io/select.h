@@ -26,15 +26,15 @@ typedef struct {
 } dem_select;
 
 /* Parse a selection; on error the message quotes the text. Free with dem_select_free. */
-dem_status dem_select_parse(dem_select *sel, const char *text, dem_error *err);
+DEM_MUST_CHECK dem_status dem_select_parse(dem_select *sel, const char *text, dem_error *err);
 /* Parse only an id list "1-10,15" (as used by --ids). */
-dem_status dem_select_parse_ids(dem_select *sel, const char *list, dem_error *err);
+DEM_MUST_CHECK dem_status dem_select_parse_ids(dem_select *sel, const char *list, dem_error *err);
 int dem_select_match(const dem_select *sel, const dem_particle *p);
 void dem_select_free(dem_select *sel);
 
 /* Parse exactly n comma-separated finite doubles ("0,0,0.1"). */
-dem_status dem_parse_doubles(const char *text, double *v, int n, dem_error *err);
+DEM_MUST_CHECK dem_status dem_parse_doubles(const char *text, double *v, int n, dem_error *err);
 /* Parse one finite double, the whole string. */
-dem_status dem_parse_double(const char *text, double *v, dem_error *err);
+DEM_MUST_CHECK dem_status dem_parse_double(const char *text, double *v, dem_error *err);
 
 #endif

@@ -1,5 +1,5 @@
 /* lammps_dump.c - frames as a LAMMPS text dump (lammps_dump.h). */
-#include "io/lammps_dump.h"
+#include "analysis/lammps_dump.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -8,7 +8,7 @@
 #ifndef DEM_SIM_NEIGHBOR_H
 #define DEM_SIM_NEIGHBOR_H
 
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 dem_status nbr_alloc(dem_sim *sim, dem_error *err);
 void nbr_free(dem_sim *sim);

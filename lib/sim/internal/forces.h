@@ -5,7 +5,7 @@
 #ifndef DEM_SIM_FORCES_H
 #define DEM_SIM_FORCES_H
 
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 /* The pair pass over the blocks of particles, in parallel: each touching pair's pending
  * accounting (account), then, if eval, its force at the new positions. */
@@ -14,7 +14,7 @@ void forces_pair_pass(dem_sim *sim, int account, int eval);
  * wall contacts lost in this step. */
 size_t forces_compute(dem_sim *sim);
 /* Forces of a state no step has produced (a new system): evaluated without advancing any
- * history or energy accumulator (seed 001 §3: a_0 from a setup call). */
+ * history or energy accumulator (Vyas et al. 2025, §3: a_0 from a setup call). */
 void forces_setup(dem_sim *sim);
 /* The kicks of the positions as they are, with nothing booked (exact mode's entry). */
 void forces_evaluate_only(dem_sim *sim);

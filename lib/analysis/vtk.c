@@ -3,7 +3,7 @@
  * Every PolyData file is described as a list of arrays, each with an encoder for one tuple; one
  * writer turns the list into the XML header (with the offsets) and the appended block, so the
  * offsets and the bytes written cannot disagree. */
-#include "io/vtk.h"
+#include "analysis/vtk.h"
 
 #include <errno.h>
 #include <math.h>

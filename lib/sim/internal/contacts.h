@@ -6,7 +6,7 @@
 #ifndef DEM_SIM_CONTACTS_H
 #define DEM_SIM_CONTACTS_H
 
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 dem_status store_alloc(dem_sim *sim, dem_error *err);
 void store_free(dem_sim *sim);

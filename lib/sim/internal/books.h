@@ -9,8 +9,8 @@
 #ifndef DEM_SIM_BOOKS_H
 #define DEM_SIM_BOOKS_H
 
-#include "sim/boundary.h"
-#include "sim/state.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/state.h"
 
 dem_status books_alloc(dem_sim *sim, dem_error *err);
 void books_free(dem_sim *sim);

@@ -12,7 +12,7 @@
 #include "core/vec.h"
 #include "io/system.h"
 
-/* variational: the implicit variational integrator of seed 004 (lib/sim/variational.c) */
+/* variational: the implicit variational integrator of De Klerk et al. 2022 (lib/sim/variational.c) */
 typedef enum { DEM_INTEGRATOR_VV = 0, DEM_INTEGRATOR_VV_IMPROVED = 1, DEM_INTEGRATOR_VARIATIONAL = 2 } dem_integrator;
 typedef enum { DEM_LOCAL_HANLEY = 0, DEM_LOCAL_YADE = 1 } dem_local_form;
 /* The neighbour search's backend (lib/sim/neighbor.c, neighbor_multi.c): auto picks multi when
@@ -27,14 +27,14 @@ typedef enum { DEM_CARRY_EXACT = 0, DEM_CARRY_RESCALE, DEM_CARRY_PROJECT, DEM_CA
 /* How hooke's kn is obtained when not given. */
 typedef enum {
     DEM_KN_GIVEN = 0,   /* model.kn */
-    DEM_KN_HERTZ = 1,   /* contact duration matches Hertz at vc (seed 001 eq 1) */
-    DEM_KN_YADE = 2,    /* springs in series, K_i = E_i 2 r_i (seed 002 §1.2.1) */
-    DEM_KN_OVERLAP = 3  /* maximum overlap at vc (seed 001 eq 27) */
+    DEM_KN_HERTZ = 1,   /* contact duration matches Hertz at vc (Vyas et al. 2025, eq 1) */
+    DEM_KN_YADE = 2,    /* springs in series, K_i = E_i 2 r_i (Šmilauer and Chareyre 2015, §1.2.1) */
+    DEM_KN_OVERLAP = 3  /* maximum overlap at vc (Vyas et al. 2025, eq 27) */
 } dem_kn_rule;
 
 #define DEM_GROUPS 32
 
-typedef struct {
+typedef struct dem_settings_ {
     dem_integrator integrator;
     dem_vec3 gravity;           /* m/s^2 */
     int normal;                 /* index into dem_normal_models */
@@ -43,13 +43,13 @@ typedef struct {
     dem_carry carry;            /* model.carry: the tangential history onto the new contact plane */
     dem_kn_rule kn_rule;
     double kn;                  /* N/m, hooke with DEM_KN_GIVEN */
-    double kt;                  /* N/m, hooke tangential; 0: derived, kt = kn 4 G* / E* (seed 001 eq 5) */
+    double kt;                  /* N/m, hooke tangential; 0: derived, kt = kn 4 G* / E* (Vyas et al. 2025, eq 5) */
     double vc;                  /* characteristic impact velocity, m/s */
     double max_overlap;         /* maximum overlap as a fraction of the smaller diameter */
     double gamma_n, gamma_t;    /* viscous damping coefficients, kg/s */
     double local_damping;       /* Cundall coefficient, - (0: off) */
     dem_local_form local_form;
-    double drag;                /* drag factor gamma_d per step (1: off), seed 000 eq 25 */
+    double drag;                /* drag factor gamma_d per step (1: off), Hanley 2019, eq 25 */
     double skin;                /* neighbour-list skin, m (0: automatic, 0.2 of the smallest radius) */
     double sort_every;          /* steps between spatial sorts of the particles, counted from step 0 (0: never) */
     dem_neighbor_grid grid;     /* neighbor.grid: auto, bin or multi */
@@ -82,14 +82,81 @@ int dem_neighbor_grid_find(const char *name);
 const char *dem_neighbor_grid_name(dem_neighbor_grid g);
 #define DEM_NEIGHBOR_GRID_NAMES "auto, bin, multi"
 
+/* ---- the settings table ----------------------------------------------------------------------
+ * One row per setting: its key in a frame's PARM section, the long option that sets it from a
+ * command line (dem-step builds its getopt rows and its help sections from these rows), its
+ * type and place in dem_settings, the bounds of its value, the names it takes, the models that
+ * use it and its help text. Reading a frame, writing one, dem_settings_set and
+ * dem_settings_check all walk this table: a new setting is one row here (and its field in
+ * dem_settings); docs/architecture.md "Adding a setting". */
+typedef enum {
+    DEM_SETTING_NUMBER, /* one double; text: a number (or one of names[], meaning 0, 1, ...) */
+    DEM_SETTING_VEC3,   /* three doubles; text "X,Y,Z" */
+    DEM_SETTING_CHOICE, /* an int (an enum); text: one of names[] */
+    DEM_SETTING_MODEL,  /* an int: a row of the laws' registry of kind `model`; text: its name */
+    DEM_SETTING_GROUPS  /* interact.ignore; text "A:B[,A:B...]" */
+} dem_setting_type;
+
+/* Bounds of a number: lo and hi, each included or not; whole: an integer. */
+enum { DEM_BOUND_LO = 1u, DEM_BOUND_HI = 2u, DEM_BOUND_WHOLE = 4u, DEM_BOUND_POW2 = 8u /* 0 or a power of two */ };
+/* When a key is in a frame: always, with the variational integrator only, with a rolling or
+ * twisting model only (frames without one keep their bits). */
+enum { DEM_WRITE_ALWAYS = 0, DEM_WRITE_VARIATIONAL = 1, DEM_WRITE_ROLL = 2 };
+
+typedef struct dem_setting {
+    const char *key;            /* the PARM key: "model.kn" */
+    const char *option;         /* dem-step's long option without "--" ("kn"); NULL: none */
+    const char *arg;            /* the value's name in --help ("KN"); NULL: the names joined by '|' */
+    dem_setting_type type;
+    size_t offset;              /* of the field in dem_settings */
+    double lo, hi;              /* NUMBER: the value lies between them */
+    unsigned bounds;            /* DEM_BOUND_*: which of lo, hi are included; whole; power of two */
+    const char *const *names;   /* CHOICE: the names of 0, 1, ...; NUMBER: optional names of 0, 1 */
+    int model;                  /* MODEL: the registry kind (dem_model_kind, laws.h) */
+    int write;                  /* DEM_WRITE_* */
+    /* Whether the chosen models use this setting (NULL: always); uses names them, for the
+     * message when an option is given that they do not use. given_error: a usage error then
+     * (an option the model cannot take), else a warning (it has no effect). */
+    int (*used)(const struct dem_settings_ *st);
+    const char *owner;          /* the key whose value `uses` names (%s), or NULL */
+    const char *uses;
+    int given_error;
+    const char *also;           /* a second "key=text" this one implies (--kn: model.kn_from=given) */
+    const char *section;        /* dem-step's help section (DEM_SECTION_*); NULL: not in it */
+    const char *help;           /* the help text, lines of at most 70 columns separated by '\n' */
+} dem_setting;
+
+#define DEM_SECTION_INTEGRATOR "integrator"
+#define DEM_SECTION_CONTACT "contact"
+#define DEM_SECTION_ROLLING "rolling"
+#define DEM_SECTION_OTHER "other"
+#define DEM_SECTION_CELL "cell"
+
+extern const dem_setting dem_setting_table[];
+extern const int dem_setting_count;
+/* The row of a key, or of a long option (without "--"); NULL if none. */
+const dem_setting *dem_setting_find(const char *key);
+const dem_setting *dem_setting_by_option(const char *option);
+/* The names a CHOICE or MODEL row takes, joined by sep ("|" for help, ", " for messages). */
+void dem_setting_names(const dem_setting *row, const char *sep, char *buf, size_t size);
+/* Set the setting `key` from its text as a user writes it ("hooke", "1e5", "0,0,-9.81"),
+ * checking the value against the row's names and bounds (not against the other settings:
+ * dem_settings_check). */
+DEM_MUST_CHECK dem_status dem_settings_set(dem_settings *st, const char *key, const char *text, dem_error *err);
+/* Whether the settings' models use row (1), else 0 with why the message (row->uses). */
+int dem_setting_used(const dem_settings *st, const dem_setting *row, char *why, size_t size);
+/* Every value within its row's bounds, and the combinations the models can run (kuhn with
+ * hooke, the adhesive laws' tangential models, rolling on a tangential spring). */
+DEM_MUST_CHECK dem_status dem_settings_check(const dem_settings *st, dem_error *err);
+
 /* The defaults: vv-improved, no gravity, hertz + history + restitution damping, vc 1 m/s. */
 void dem_settings_default(dem_settings *st);
 /* Parse the frame's settings; unknown setting keys (not meta.*, not x-*) are refused. */
-dem_status dem_settings_read(dem_settings *st, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_settings_read(dem_settings *st, const dem_system *s, dem_error *err);
 /* Store every setting in the frame's PARM section (replacing the previous values). */
-dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *err);
 /* Parse "2:2,1:3" (group a ignores group b, both ways) into st->ignore; "" clears. */
-dem_status dem_settings_parse_ignore(dem_settings *st, const char *text, dem_error *err);
+DEM_MUST_CHECK dem_status dem_settings_parse_ignore(dem_settings *st, const char *text, dem_error *err);
 /* Whether two particles with group masks ga, gb interact. */
 static inline int dem_groups_interact(const dem_settings *st, uint32_t ga, uint32_t gb)
 {

@@ -8,7 +8,7 @@
 #define DEM_SIM_ROLL_H
 
 #include "laws/rolling.h"
-#include "sim/state.h"
+#include "sim/internal/state.h"
 
 /* The pairs' part of the pair pass (forces.c), block by block over the threads: account (1), the
  * pending step's accounting into e.rsum[b] with the full-step spins, before the pair pass

@@ -21,10 +21,10 @@
 #include <stdint.h>
 
 #include "analysis/energy.h"
-#include "io/settings.h"
+#include "laws/settings.h"
 #include "io/system.h"
 #include "laws/laws.h"
-#include "sim/par.h"
+#include "sim/internal/par.h"
 #include "sim/sim.h"
 
 /* Particles per block of the deferred accounting's sums and of the pair pass. A block holds the
