@@ -619,6 +619,146 @@ dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
     return DEM_OK;
 }
 
+/* ---- a frame's contacts, streamed ------------------------------------------------------------
+ * The frame's order (wall, i, j, s) with ids, as store_write sorts them, found without a table of
+ * all contacts: the particles in id order (16 bytes a particle), and for each the touching pairs
+ * in which it has the smaller id, sorted among themselves (a handful); then, again in id order,
+ * each particle's touching wall slots (already in wall order). */
+struct store_stream {
+    const dem_sim *sim;
+    id_slot *order;         /* the particles by id */
+    size_t pos;             /* next particle of order */
+    int walls;              /* 0: the pairs; 1: the wall slots */
+    out_contact *local;     /* the current particle's pairs, sorted */
+    size_t nlocal, next, cap;
+    size_t slot;            /* walls: the next slot of the current particle */
+    int history, necks;
+    uint64_t emitted;
+};
+
+/* Particle a's touching pairs in which it has the smaller id, sorted. */
+static dem_status stream_fill_local(store_stream *ss, size_t a, dem_error *err)
+{
+    const sim_store *st = &ss->sim->c;
+    const uint64_t *id = ss->sim->p.id;
+    size_t need = (st->istart[a + 1] - st->istart[a]) + (st->jadj_start[a + 1] - st->jadj_start[a]);
+    if (need > ss->cap) {
+        out_contact *l = realloc(ss->local, need * sizeof *l);
+        if (!l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing the contacts of particle %llu", (unsigned long long)id[a]);
+        ss->local = l;
+        ss->cap = need;
+    }
+    ss->nlocal = ss->next = 0;
+    for (int side = 0; side < 2; side++) {
+        size_t lo = side ? st->jadj_start[a] : st->istart[a], hi = side ? st->jadj_start[a + 1] : st->istart[a + 1];
+        for (size_t e = lo; e < hi; e++) {
+            size_t p = side ? st->jadj[e] : e;
+            if (!st->ptouch[p]) continue;
+            const dem_contact_rec *np = &st->pairs[p];
+            int flip = id[np->i] > id[np->j];
+            if ((flip ? np->j : np->i) != a) continue; /* the other particle names it */
+            out_contact *oc = &ss->local[ss->nlocal++];
+            oc->flip = flip;
+            oc->i = id[a];
+            oc->j = id[flip ? np->i : np->j];
+            for (int k = 0; k < 3; k++) oc->s[k] = flip ? -np->s[k] : np->s[k];
+            oc->wall = 0;
+            oc->h = np;
+            oc->o = &st->out[p];
+            oc->r = st->roll ? &st->roll[p] : NULL;
+        }
+    }
+    for (size_t k = 1; k < ss->nlocal; k++) /* insertion sort: a particle has a few contacts */
+        for (size_t m = k; m > 0 && cmp_out_contact(&ss->local[m - 1], &ss->local[m]) > 0; m--) {
+            out_contact t = ss->local[m];
+            ss->local[m] = ss->local[m - 1];
+            ss->local[m - 1] = t;
+        }
+    return DEM_OK;
+}
+
+static dem_status stream_next(void *ctx, dem_contact *c, dem_error *err)
+{
+    store_stream *ss = ctx;
+    const sim_store *st = &ss->sim->c;
+    size_t n = ss->sim->p.n;
+    dem_status r;
+    while (!ss->walls) {
+        if (ss->next < ss->nlocal) {
+            *c = make_contact(&ss->local[ss->next++], ss->history, ss->necks);
+            ss->emitted++;
+            return DEM_OK;
+        }
+        if (ss->pos == n) {
+            ss->walls = 1;
+            ss->pos = 0;
+            ss->slot = n ? st->wstart[ss->order[0].index] : 0;
+            break;
+        }
+        if ((r = stream_fill_local(ss, ss->order[ss->pos++].index, err))) return r;
+    }
+    while (ss->pos < n) {
+        size_t a = ss->order[ss->pos].index;
+        for (; ss->slot < st->wstart[a + 1]; ss->slot++) {
+            size_t q = ss->slot;
+            if (!st->wtouch[q]) continue;
+            out_contact oc;
+            oc.i = ss->sim->p.id[a];
+            oc.j = st->wwall[q];
+            oc.flip = 0;
+            memset(oc.s, 0, sizeof oc.s);
+            oc.wall = 1;
+            oc.h = &st->whist[q];
+            oc.o = &st->wout[q];
+            oc.r = st->wroll ? &st->wroll[q] : NULL;
+            *c = make_contact(&oc, ss->history, ss->necks);
+            ss->slot++;
+            ss->emitted++;
+            return DEM_OK;
+        }
+        if (++ss->pos < n) ss->slot = st->wstart[ss->order[ss->pos].index];
+    }
+    return dem_fail(err, DEM_ERR_VALUE, "internal error: the store holds fewer contacts than it counted (%llu)",
+                    (unsigned long long)ss->emitted);
+}
+
+dem_status store_stream_open(const dem_sim *sim, store_stream **out, dem_contact_source *src, dem_error *err)
+{
+    const sim_store *st = &sim->c;
+    size_t n = sim->p.n, count = 0;
+    *out = NULL;
+    store_stream *ss = calloc(1, sizeof *ss);
+    if (!ss || !(ss->order = malloc((n ? n : 1) * sizeof *ss->order))) {
+        free(ss);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing the contacts of %zu particles", n);
+    }
+    for (size_t a = 0; a < n; a++) {
+        ss->order[a].id = sim->p.id[a];
+        ss->order[a].index = (uint32_t)a;
+    }
+    qsort(ss->order, n, sizeof *ss->order, cmp_id_slot);
+    for (size_t p = 0; p < st->npairs; p++) count += st->ptouch[p];
+    for (size_t q = 0; q < st->nwslots; q++) count += st->wtouch[q];
+    ss->sim = sim;
+    int history = dem_tangential_models[sim->st.tangential]->uses_history;
+    ss->history = history;
+    ss->necks = dem_normal_models[sim->st.normal]->neck != NULL;
+    src->count = count;
+    src->hist_slots = dem_roll_on(&sim->st) ? 12 : history ? 3 : 0;
+    src->next = stream_next;
+    src->ctx = ss;
+    *out = ss;
+    return DEM_OK;
+}
+
+void store_stream_close(store_stream *ss)
+{
+    if (!ss) return;
+    free(ss->order);
+    free(ss->local);
+    free(ss);
+}
+
 void store_each_touching(dem_sim *sim, store_touching_fn fn)
 {
     sim_store *c = &sim->c;

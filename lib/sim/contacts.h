@@ -6,6 +6,7 @@
 #ifndef DEM_SIM_CONTACTS_H
 #define DEM_SIM_CONTACTS_H
 
+#include "io/stream.h"
 #include "sim/state.h"
 
 dem_status store_alloc(dem_sim *sim, dem_error *err);
@@ -33,5 +34,11 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err);
 /* The touching contacts into the frame, sorted by (wall, i, j, s), each pair named with the
  * smaller id first. */
 dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err);
+/* The same contacts, in the same order and bits, as a source for the stream writer
+ * (dem_writer_put_source), without the frame's table: open fills src; the store must not change
+ * until close. */
+typedef struct store_stream store_stream;
+dem_status store_stream_open(const dem_sim *sim, store_stream **ss, dem_contact_source *src, dem_error *err);
+void store_stream_close(store_stream *ss);
 
 #endif

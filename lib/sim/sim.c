@@ -371,7 +371,8 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     est->recommended = rec;
 }
 
-dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
+/* The frame's state but its contacts. */
+static dem_status store_state(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
     books_flush(sim);
@@ -386,9 +387,33 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     memcpy(out->energy, sim->e.energy, sizeof out->energy);
     particles_write(sim, out);
     if (sim->b.nwalls) memcpy(out->walls, sim->b.walls, sim->b.nwalls * sizeof *sim->b.walls);
-    if ((st = store_write(sim, out, err))) return st;
     bonds_write(sim, out);
     return dem_settings_write(&sim->st, out, err);
+}
+
+dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
+{
+    dem_status st;
+    if ((st = store_state(sim, out, err))) return st;
+    return store_write(sim, out, err);
+}
+
+dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error *err)
+{
+    dem_status st;
+    if ((st = store_state(sim, frame, err))) return st;
+    /* the store holds the contacts: the frame's table (the input's, or an earlier store's) goes */
+    free(frame->contacts);
+    frame->contacts = NULL;
+    frame->ncontacts = frame->cap_contacts = 0;
+    if ((st = dem_system_check(frame, err))) return st;
+    store_stream *ss;
+    dem_contact_source src;
+    if ((st = store_stream_open(sim, &ss, &src, err))) return st;
+    frame->hist_slots = src.hist_slots;
+    st = dem_writer_put_source(w, frame, &src, err);
+    store_stream_close(ss);
+    return st;
 }
 
 void dem_sim_set_cell_rate(dem_sim *sim, const dem_mat3 *l)
