@@ -28,25 +28,46 @@ void store_free(dem_sim *sim)
     sim_store *c = &sim->c;
     void *ptrs[] = {c->pairs, c->out, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
                     c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost,
-                    c->roll, c->wroll, c->rold, sim->e.wrlost};
+                    c->roll, c->wroll, c->keys.k, sim->e.wrlost};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
+}
+
+/* A candidate pair of a rebuild: the key of its record. */
+typedef struct store_key_s {
+    uint32_t i, j;
+    int32_t s[3];
+} store_key;
+
+static int key_order(uint32_t ai, uint32_t aj, const int32_t as[3], uint32_t bi, uint32_t bj, const int32_t bs[3])
+{
+    if (ai != bi) return ai < bi ? -1 : 1;
+    if (aj != bj) return aj < bj ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (as[k] != bs[k]) return as[k] < bs[k] ? -1 : 1;
+    return 0;
 }
 
 static int cmp_pair_key(const void *pa, const void *pb)
 {
     const dem_contact_rec *a = pa, *b = pb;
-    if (a->i != b->i) return a->i < b->i ? -1 : 1;
-    if (a->j != b->j) return a->j < b->j ? -1 : 1;
-    for (int k = 0; k < 3; k++)
-        if (a->s[k] != b->s[k]) return a->s[k] < b->s[k] ? -1 : 1;
-    return 0;
+    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
 }
 
+static int cmp_store_key(const void *pa, const void *pb)
+{
+    const store_key *a = pa, *b = pb;
+    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
+}
+
+/* Record r against key k. */
+static int rec_vs_key(const dem_contact_rec *r, const store_key *k) { return key_order(r->i, r->j, r->s, k->i, k->j, k->s); }
+
+/* Room for need records (and their side records when rolling or twisting is on). */
 static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
 {
     if (need <= sim->c.cap_pairs) return DEM_OK;
     size_t cap = sim->c.cap_pairs ? sim->c.cap_pairs : 1024;
-    while (cap < need) cap *= 2;
+    while (cap < need) cap = cap + cap / 2;
     dem_contact_rec *p = realloc(sim->c.pairs, cap * sizeof *p);
     if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
     sim->c.pairs = p;
@@ -74,65 +95,150 @@ static void pair_constants(const dem_sim *sim, dem_contact_rec *np)
     np->kt = p.kt;
 }
 
-dem_status store_begin_pairs(dem_sim *sim, dem_contact_rec **old, size_t *nold, dem_error *err)
+/* The records with a history move to the front of the list (in place, in order), and are put in
+ * key order if the particles were renumbered or the cell flipped since the list was built (their
+ * side records move with them). The list then holds only them until store_end_pairs. */
+dem_status store_begin_pairs(dem_sim *sim, dem_error *err)
 {
+    sim_store *c = &sim->c;
     size_t k = 0;
-    for (size_t p = 0; p < sim->c.npairs; p++)
-        if (sim->c.pairs[p].flags) k++;
-    *old = malloc((k ? k : 1) * sizeof **old);
-    if (!*old) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-    if (sim->c.roll) {
-        free(sim->c.rold);
-        sim->c.rold = malloc((k ? k : 1) * sizeof *sim->c.rold);
-        if (!sim->c.rold) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-    }
-    k = 0;
-    for (size_t p = 0; p < sim->c.npairs; p++)
-        if (sim->c.pairs[p].flags) {
-            (*old)[k] = sim->c.pairs[p];
-            if (sim->c.roll) { /* its side record; kn (recomputed for the new list) holds its index */
-                sim->c.rold[k] = sim->c.roll[p];
-                (*old)[k].kn = (double)k;
-            }
-            k++;
+    int sorted = 1;
+    for (size_t p = 0; p < c->npairs; p++) {
+        if (!c->pairs[p].flags) continue;
+        if (k != p) {
+            c->pairs[k] = c->pairs[p];
+            if (c->roll) c->roll[k] = c->roll[p];
         }
-    *nold = k;
-    sim->c.npairs = 0;
+        if (k && sorted) sorted = cmp_pair_key(&c->pairs[k - 1], &c->pairs[k]) < 0;
+        k++;
+    }
+    c->npairs = k;
+    c->keys.n = 0;
+    if (sorted || k < 2) return DEM_OK;
+    if (!c->roll) {
+        qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
+        return DEM_OK;
+    }
+    /* with side records: sort with each record's index in kn (recomputed for the new list), then
+     * put the side records in the same order */
+    dem_roll_rec *r = malloc(k * sizeof *r);
+    if (!r) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    for (size_t q = 0; q < k; q++) c->pairs[q].kn = (double)q;
+    qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
+    for (size_t q = 0; q < k; q++) r[q] = c->roll[(size_t)c->pairs[q].kn];
+    memcpy(c->roll, r, k * sizeof *r);
+    free(r);
+    return DEM_OK;
+}
+
+dem_status store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap + b->cap / 2 : 1024;
+        store_key *k = realloc(b->k, cap * sizeof *k);
+        if (!k) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", b->n + 1);
+        b->k = k;
+        b->cap = cap;
+    }
+    store_key *k = &b->k[b->n++];
+    k->i = i;
+    k->j = j;
+    memcpy(k->s, s, sizeof k->s);
     return DEM_OK;
 }
 
 dem_status store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
 {
-    dem_status st;
-    if ((st = grow_pairs(sim, sim->c.npairs + 1, err))) return st;
-    dem_contact_rec *np = &sim->c.pairs[sim->c.npairs++];
-    memset(np, 0, sizeof *np);
-    np->i = i;
-    np->j = j;
-    memcpy(np->s, s, sizeof np->s);
-    pair_constants(sim, np);
-    if (sim->c.roll) memset(&sim->c.roll[sim->c.npairs - 1], 0, sizeof *sim->c.roll);
+    return store_keys_add(&sim->c.keys, i, j, s, err);
+}
+
+dem_status store_keys_append(dem_sim *sim, store_keys *b, dem_error *err)
+{
+    store_keys *to = &sim->c.keys;
+    if (!b->n) return DEM_OK;
+    if (!to->n && !to->k) { /* the first: taken over as it is */
+        *to = *b;
+        memset(b, 0, sizeof *b);
+        return DEM_OK;
+    }
+    if (to->n + b->n > to->cap) {
+        store_key *k = realloc(to->k, (to->n + b->n) * sizeof *k);
+        if (!k) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", to->n + b->n);
+        to->k = k;
+        to->cap = to->n + b->n;
+    }
+    memcpy(to->k + to->n, b->k, b->n * sizeof *b->k);
+    to->n += b->n;
+    b->n = 0;
     return DEM_OK;
 }
 
-/* Keep the history of pairs that touch, look it up by key in the new list. */
-static void carry_history(dem_sim *sim, dem_contact_rec *old, size_t nold)
+/* The keys in order: the grid's scan gives them by i, so each particle's few are sorted among
+ * themselves (insertion sort); any other order (the hierarchical grid) is sorted whole. The
+ * keys are unique, so either gives the one sorted order. */
+void store_keys_sort(store_keys *b)
 {
-    qsort(old, nold, sizeof *old, cmp_pair_key);
-    size_t k = 0;
-    for (size_t p = 0; p < sim->c.npairs && k < nold; p++) {
-        dem_contact_rec *np = &sim->c.pairs[p];
-        while (k < nold && cmp_pair_key(&old[k], np) < 0) k++;
-        if (k < nold && cmp_pair_key(&old[k], np) == 0) {
-            memcpy(np->xi, old[k].xi, sizeof np->xi);
-            memcpy(np->diss, old[k].diss, sizeof np->diss);
-            memcpy(np->prev, old[k].prev, sizeof np->prev);
-            np->fdn = old[k].fdn;
-            np->stt = old[k].stt;
-            np->flags = old[k].flags;
-            if (sim->c.roll) sim->c.roll[p] = sim->c.rold[(size_t)old[k].kn];
-        }
+    store_key *k = b->k;
+    size_t n = b->n, p = 1;
+    while (p < n && k[p - 1].i <= k[p].i) p++;
+    if (p < n) {
+        qsort(k, n, sizeof *k, cmp_store_key);
+        return;
     }
+    for (size_t a = 1; a < n; a++) {
+        if (k[a].i != k[a - 1].i || cmp_store_key(&k[a - 1], &k[a]) < 0) continue;
+        store_key t = k[a];
+        size_t m = a;
+        for (; m > 0 && k[m - 1].i == t.i && cmp_store_key(&k[m - 1], &t) > 0; m--) k[m] = k[m - 1];
+        k[m] = t;
+    }
+}
+
+/* The new list from the sorted keys, carrying the history of the kept records (pairs[0 .. nold),
+ * sorted) to the pairs of the same key, in place: first the kept records that are no candidate
+ * any more go (their contact is gone: forward, in place), then the list is filled from its end,
+ * where a kept record never lies past its new place. */
+static dem_status merge_kept(dem_sim *sim, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    const store_key *key = c->keys.k;
+    size_t nold = c->npairs, nnew = c->keys.n, m = 0, kept = 0;
+    for (size_t k = 0; k < nold; k++) { /* the kept records that are still candidates */
+        while (m < nnew && rec_vs_key(&c->pairs[k], &key[m]) > 0) m++;
+        if (m == nnew || rec_vs_key(&c->pairs[k], &key[m]) != 0) continue;
+        if (kept != k) {
+            c->pairs[kept] = c->pairs[k];
+            if (c->roll) c->roll[kept] = c->roll[k];
+        }
+        kept++;
+    }
+    dem_status st;
+    if ((st = grow_pairs(sim, nnew, err))) return st;
+    size_t q = kept; /* kept records left to place: pairs[0 .. q) */
+    for (size_t k = nnew; k-- > 0;) {
+        dem_contact_rec rec;
+        memset(&rec, 0, sizeof rec);
+        int carried = q > 0 && rec_vs_key(&c->pairs[q - 1], &key[k]) == 0;
+        if (carried) {
+            const dem_contact_rec *o = &c->pairs[q - 1];
+            memcpy(rec.xi, o->xi, sizeof rec.xi);
+            memcpy(rec.diss, o->diss, sizeof rec.diss);
+            memcpy(rec.prev, o->prev, sizeof rec.prev);
+            rec.fdn = o->fdn;
+            rec.stt = o->stt;
+            rec.flags = o->flags;
+            if (c->roll) c->roll[k] = c->roll[q - 1];
+            q--;
+        } else if (c->roll)
+            memset(&c->roll[k], 0, sizeof c->roll[k]);
+        rec.i = key[k].i;
+        rec.j = key[k].j;
+        memcpy(rec.s, key[k].s, sizeof rec.s);
+        pair_constants(sim, &rec);
+        c->pairs[k] = rec;
+    }
+    c->npairs = nnew;
+    return DEM_OK;
 }
 
 /* Per particle, its pairs in the order of the sorted pair list: the order forces are summed in
@@ -186,12 +292,15 @@ static void pair_blocks_bounds(dem_sim *sim)
     c->pblk[c->nblk] = c->npairs;
 }
 
-dem_status store_end_pairs(dem_sim *sim, dem_contact_rec *old, size_t nold, dem_error *err)
+dem_status store_end_pairs(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
     dem_status st;
-    if (c->npairs) qsort(c->pairs, c->npairs, sizeof *c->pairs, cmp_pair_key);
-    carry_history(sim, old, nold);
+    store_keys_sort(&c->keys);
+    st = merge_kept(sim, err);
+    free(c->keys.k); /* the keys live only during a rebuild */
+    memset(&c->keys, 0, sizeof c->keys);
+    if (st) return st;
     if (c->npairs > c->cap_out) {
         /* one result per cache line (the list's results restart from zeros: nothing to keep) */
         free(c->out);
