@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/energy.h"
 #include "analysis/unbalanced.h"
 #include "sim/bonds.h"
 #include "laws/rolling.h"
@@ -398,20 +399,37 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     return store_write(sim, out, err);
 }
 
-dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error *err)
+/* The frame's state without its contacts, which stay in the store: the frame's table (the
+ * input's, or an earlier store's) goes; src streams them (close ss after use). */
+static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream **ss, dem_contact_source *src, dem_error *err)
 {
     dem_status st;
+    *ss = NULL;
     if ((st = store_state(sim, frame, err))) return st;
-    /* the store holds the contacts: the frame's table (the input's, or an earlier store's) goes */
     free(frame->contacts);
     frame->contacts = NULL;
     frame->ncontacts = frame->cap_contacts = 0;
-    if ((st = dem_system_check(frame, err))) return st;
+    if ((st = dem_system_check(frame, err)) || (st = store_stream_open(sim, ss, src, err))) return st;
+    frame->hist_slots = src->hist_slots;
+    return DEM_OK;
+}
+
+dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error *err)
+{
     store_stream *ss;
     dem_contact_source src;
-    if ((st = store_stream_open(sim, &ss, &src, err))) return st;
-    frame->hist_slots = src.hist_slots;
-    st = dem_writer_put_source(w, frame, &src, err);
+    dem_status st = store_streamed(sim, frame, &ss, &src, err);
+    if (!st) st = dem_writer_put_source(w, frame, &src, err);
+    store_stream_close(ss);
+    return st;
+}
+
+dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err)
+{
+    store_stream *ss;
+    dem_contact_source src;
+    dem_status st = store_streamed(sim, frame, &ss, &src, err);
+    if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
     store_stream_close(ss);
     return st;
 }

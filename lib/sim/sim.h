@@ -208,5 +208,8 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
  * same bytes as the three calls. */
 struct dem_writer;
 dem_status dem_sim_put(dem_sim *sim, dem_system *frame, struct dem_writer *w, dem_error *err);
+/* dem_sim_store and dem_energy_reference (with settings) in one, the contacts streamed from the
+ * store (no frame-sized table; the frame's own is freed): the same bits. */
+dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err);
 
 #endif

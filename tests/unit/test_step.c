@@ -548,6 +548,9 @@ static void test_streamed_frame(void)
         size_t la = 0, lb = 0;
         char *fa = frame_bytes(sim, &a, 0, &la), *fb = frame_bytes(sim, &b, 1, &lb);
         same &= la == lb && la > 0 && memcmp(fa, fb, la) == 0;
+        double ra = NAN, rb = NAN; /* the energy budget's reference, from the table and streamed */
+        same &= dem_energy_reference(&a, &st, &ra, &err) == DEM_OK && dem_sim_energy_reference(sim, &b, &st, &rb, &err) == DEM_OK &&
+                same_bits(ra, rb) && isfinite(ra);
         free(fa);
         free(fb);
         for (size_t c = 0; c < a.ncontacts; c++) {
@@ -556,11 +559,11 @@ static void test_streamed_frame(void)
         }
     }
     dem_sim_free(sim);
-    CHECK_MSG(same, "a frame written from the store differs from one written from the frame's table");
+    CHECK_MSG(same, "a frame (or its energy reference) from the store differs from one from the frame's table");
     CHECK_MSG(shifted > 0 && walls > 0 && a.hist_slots == 12, "the case has no contacts through images or with walls (%zu, %zu)", shifted, walls);
     CHECK_MSG(b.ncontacts == 0 && b.contacts == NULL, "dem_sim_put kept a contact table in the frame");
-    printf("  %zu spheres, periodic in x and y, two walls, ids shuffled, re-sorted every 7 steps: frames streamed from the store = "
-           "frames from the table, bit for bit (%zu contacts through images, %zu with walls, 12 slots)\n",
+    printf("  %zu spheres, periodic in x and y, two walls, ids shuffled, re-sorted every 7 steps: frames and energy references "
+           "streamed from the store = from the table, bit for bit (%zu contacts through images, %zu with walls, 12 slots)\n",
            s.nparticles, shifted, walls);
     dem_system_free(&s);
     dem_system_free(&a);
