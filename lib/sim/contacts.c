@@ -7,6 +7,7 @@
 
 #include "sim/boundary.h"
 #include "sim/neighbor.h"
+#include "sim/par.h"
 #include "sim/roll.h"
 
 dem_status store_alloc(dem_sim *sim, dem_error *err)
@@ -194,6 +195,30 @@ void store_keys_sort(store_keys *b)
     }
 }
 
+/* Pairs [lo, hi) of the new list once the kept records are in their places (ptouch[k]: pair k
+ * holds one): the new pairs from their keys, without history; every pair's constants; the
+ * results and touch flags as exact zeros, which the next force pass fills. */
+static PAR_RANGE void fill_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    dem_sim *sim = ctx;
+    sim_store *c = &sim->c;
+    const store_key *key = c->keys.k;
+    (void)t;
+    for (size_t k = lo; k < hi; k++) {
+        dem_contact_rec *np = &c->pairs[k];
+        if (!c->ptouch[k]) {
+            memset(np, 0, sizeof *np);
+            np->i = key[k].i;
+            np->j = key[k].j;
+            memcpy(np->s, key[k].s, sizeof np->s);
+            if (c->roll) memset(&c->roll[k], 0, sizeof c->roll[k]);
+        }
+        pair_constants(sim, np);
+        c->ptouch[k] = 0;
+        memset(&c->out[k], 0, sizeof c->out[k]);
+    }
+}
+
 /* The new list from the sorted keys, carrying the history of the kept records (pairs[0 .. nold),
  * sorted) to the pairs of the same key, in place: first the kept records that are no candidate
  * any more go (their contact is gone: forward, in place), then the list is filled from its end,
@@ -215,29 +240,18 @@ static dem_status merge_kept(dem_sim *sim, dem_error *err)
     dem_status st;
     if ((st = grow_pairs(sim, nnew, err))) return st;
     size_t q = kept; /* kept records left to place: pairs[0 .. q) */
-    for (size_t k = nnew; k-- > 0;) {
-        dem_contact_rec rec;
-        memset(&rec, 0, sizeof rec);
+    for (size_t k = nnew; k-- > 0;) { /* only the kept records move; ptouch marks their places */
         int carried = q > 0 && rec_vs_key(&c->pairs[q - 1], &key[k]) == 0;
-        if (carried) {
-            const dem_contact_rec *o = &c->pairs[q - 1];
-            memcpy(rec.xi, o->xi, sizeof rec.xi);
-            memcpy(rec.diss, o->diss, sizeof rec.diss);
-            memcpy(rec.prev, o->prev, sizeof rec.prev);
-            rec.fdn = o->fdn;
-            rec.stt = o->stt;
-            rec.flags = o->flags;
+        c->ptouch[k] = (uint8_t)carried;
+        if (!carried) continue;
+        if (k != q - 1) {
+            c->pairs[k] = c->pairs[q - 1];
             if (c->roll) c->roll[k] = c->roll[q - 1];
-            q--;
-        } else if (c->roll)
-            memset(&c->roll[k], 0, sizeof c->roll[k]);
-        rec.i = key[k].i;
-        rec.j = key[k].j;
-        memcpy(rec.s, key[k].s, sizeof rec.s);
-        pair_constants(sim, &rec);
-        c->pairs[k] = rec;
+        }
+        q--;
     }
     c->npairs = nnew;
+    par_for(sim->pool, nnew, fill_share, sim);
     return DEM_OK;
 }
 
@@ -295,29 +309,25 @@ static void pair_blocks_bounds(dem_sim *sim)
 dem_status store_end_pairs(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
-    dem_status st;
+    dem_status st = DEM_OK;
     store_keys_sort(&c->keys);
-    st = merge_kept(sim, err);
-    free(c->keys.k); /* the keys live only during a rebuild */
-    memset(&c->keys, 0, sizeof c->keys);
-    if (st) return st;
-    if (c->npairs > c->cap_out) {
+    size_t nnew = c->keys.n;
+    if (nnew > c->cap_out) {
         /* one result per cache line (the list's results restart from zeros: nothing to keep) */
         free(c->out);
         c->cap_out = 0;
-        dem_contact_out *o = c->out = aligned_alloc(64, c->npairs * sizeof *o);
-        uint8_t *t = realloc(c->ptouch, c->npairs);
+        dem_contact_out *o = c->out = aligned_alloc(64, nnew * sizeof *o);
+        uint8_t *t = realloc(c->ptouch, nnew);
         if (t) c->ptouch = t;
-        if (!o || !t) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", c->npairs);
-        c->cap_out = c->npairs;
+        if (!o || !t) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", nnew);
+        else c->cap_out = nnew;
     }
+    if (!st) st = merge_kept(sim, err);
+    free(c->keys.k); /* the keys live only during a rebuild */
+    memset(&c->keys, 0, sizeof c->keys);
+    if (st) return st;
     if ((st = build_adjacency(sim, err))) return st;
     pair_blocks_bounds(sim);
-    /* the new list's results start as exact zeros; the next force pass fills them */
-    if (c->npairs) {
-        memset(c->ptouch, 0, c->npairs);
-        memset(c->out, 0, c->npairs * sizeof *c->out);
-    }
     return DEM_OK;
 }
 
@@ -371,34 +381,44 @@ nomem:
     return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particle-wall slots", need);
 }
 
-dem_status store_wall_slots(dem_sim *sim, dem_error *err)
+typedef struct {
+    dem_sim *sim;
+    const wall_keep *keep;
+    size_t nkeep;
+} wall_slot_args;
+
+/* Particles [lo, hi): wstart[a + 1] = the walls in reach of a (summed into offsets after). */
+static PAR_RANGE void wall_count_share(void *ctx, size_t lo, size_t hi, int t)
 {
+    const wall_slot_args *wa = ctx;
+    dem_sim *sim = wa->sim;
+    size_t nw = sim->b.nwalls;
+    (void)t;
+    for (size_t a = lo; a < hi; a++) {
+        size_t m = 0;
+        for (size_t k = 0; k < nw; k++) m += (size_t)nbr_wall_near(sim, a, k);
+        sim->c.wstart[a + 1] = m;
+    }
+}
+
+/* Particles [lo, hi): their slots, from wstart[lo] on, each keeping the history and result of
+ * the kept slot of the same (particle, wall), if any. */
+static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const wall_slot_args *wa = ctx;
+    dem_sim *sim = wa->sim;
     sim_store *c = &sim->c;
-    size_t nw = sim->b.nwalls, nkeep = 0;
-    for (size_t q = 0; q < c->nwslots; q++) nkeep += c->wtouch[q] || c->whist[q].flags;
-    wall_keep *keep = malloc((nkeep ? nkeep : 1) * sizeof *keep);
-    if (!keep) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the particle-wall slots");
-    nkeep = 0;
-    for (size_t q = 0; q < c->nwslots; q++)
-        if (c->wtouch[q] || c->whist[q].flags)
-        {
-            memset(&keep[nkeep], 0, sizeof keep[nkeep]);
-            keep[nkeep].a = c->wowner[q];
-            keep[nkeep].k = c->wwall[q];
-            keep[nkeep].h = c->whist[q];
-            keep[nkeep].o = c->wout[q];
-            keep[nkeep].touch = c->wtouch[q];
-            if (c->wroll) keep[nkeep].r = c->wroll[q];
-            nkeep++;
-        }
-    qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
-    size_t q = 0, e = 0;
-    for (size_t a = 0; a < sim->p.n; a++) {
-        c->wstart[a] = q;
+    const wall_keep *keep = wa->keep;
+    size_t nw = sim->b.nwalls, nkeep = wa->nkeep, q = c->wstart[lo], e = 0, top = nkeep;
+    (void)t;
+    while (e < top) { /* the first kept slot of particle lo or later */
+        size_t mid = e + (top - e) / 2;
+        if (keep[mid].a < lo) e = mid + 1;
+        else top = mid;
+    }
+    for (size_t a = lo; a < hi; a++)
         for (size_t k = 0; k < nw; k++) {
             if (!nbr_wall_near(sim, a, k)) continue;
-            dem_status st = grow_wall_slots(sim, q + 1, err); /* the kept slots are copied out: free to move */
-            if (st) { free(keep); return st; }
             c->wowner[q] = (uint32_t)a;
             c->wwall[q] = (uint32_t)k;
             while (e < nkeep && (keep[e].a < a || (keep[e].a == a && keep[e].k < k))) e++; /* out of reach now: gone */
@@ -418,11 +438,44 @@ dem_status store_wall_slots(dem_sim *sim, dem_error *err)
             if (sim->e.wrlost) sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
             q++;
         }
+}
+
+dem_status store_wall_slots(dem_sim *sim, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    size_t nkeep = 0;
+    for (size_t q = 0; q < c->nwslots; q++) nkeep += c->wtouch[q] || c->whist[q].flags;
+    wall_keep *keep = malloc((nkeep ? nkeep : 1) * sizeof *keep);
+    if (!keep) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the particle-wall slots");
+    nkeep = 0;
+    for (size_t q = 0; q < c->nwslots; q++)
+        if (c->wtouch[q] || c->whist[q].flags)
+        {
+            memset(&keep[nkeep], 0, sizeof keep[nkeep]);
+            keep[nkeep].a = c->wowner[q];
+            keep[nkeep].k = c->wwall[q];
+            keep[nkeep].h = c->whist[q];
+            keep[nkeep].o = c->wout[q];
+            keep[nkeep].touch = c->wtouch[q];
+            if (c->wroll) keep[nkeep].r = c->wroll[q];
+            nkeep++;
+        }
+    int sorted = 1; /* the slots are in particle then wall order unless the particles were renumbered */
+    for (size_t k = 1; k < nkeep && sorted; k++) sorted = cmp_wall_keep(&keep[k - 1], &keep[k]) < 0;
+    if (!sorted) qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
+    /* on the pool: each particle's count of walls in reach, their offsets, then the slots */
+    wall_slot_args wa = {sim, keep, nkeep};
+    size_t n = sim->p.n;
+    par_for(sim->pool, n, wall_count_share, &wa);
+    c->wstart[0] = 0;
+    for (size_t a = 0; a < n; a++) c->wstart[a + 1] += c->wstart[a];
+    dem_status st = grow_wall_slots(sim, c->wstart[n], err); /* the kept slots are copied out: free to move */
+    if (!st) {
+        par_for(sim->pool, n, wall_fill_share, &wa);
+        c->nwslots = c->wstart[n];
     }
-    c->wstart[sim->p.n] = q;
-    c->nwslots = q;
     free(keep);
-    return DEM_OK;
+    return st;
 }
 
 void store_renumber(dem_sim *sim, const uint32_t *inv)
