@@ -777,7 +777,7 @@ int main(int argc, char **argv)
      * the first kick: dem_sim_store gives the frame both, so the dt is set above, first. */
     if (s.step == 0 || isnan(s.energy[DEM_E_INITIAL]) || c.minimize) { /* minimised: the budget restarts */
         double e0;
-        if (dem_sim_store(sim, &s, &err) || dem_energy_reference(&s, &st, &e0, &err)) cli_die_err(&err);
+        if (dem_sim_energy_reference(sim, &s, &st, &e0, &err)) cli_die_err(&err); /* the contacts streamed from the store */
         dem_sim_set_energy(sim, DEM_E_INITIAL, e0);
     }
 

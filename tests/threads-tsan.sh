@@ -4,7 +4,8 @@
 # Usage: tests/threads-tsan.sh TSAN_BINDIR      (dem-pack and dem-step built with -fsanitize=thread)
 #
 # Runs every loop the threads share (lib/sim/par.h: the pair pass, the particles' sums, the half
-# kicks and the drift, the exact mode's kicks and drift, the deforming cell's affine map) on two
+# kicks and the drift, the exact mode's kicks and drift, the deforming cell's affine map, the
+# rebuild's grid scan, new records and wall slots: every sim makes a first list on its threads) on two
 # and three threads under ThreadSanitizer, which stops at the first data race (halt_on_error), and
 # checks that the output is the bytes of the one-thread run.
 set -eu

@@ -106,6 +106,14 @@ static double roll_hessian(const dem_pair *p, const dem_settings *st, const dem_
 dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
                                     dem_error *err)
 {
+    return dem_energy_terms_source(s, st, NULL, e, err);
+}
+
+dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, const dem_contact_source *src,
+                                   dem_energy_terms *e, dem_error *err)
+{
+    size_t ncontacts = src ? src->count : s->ncontacts;
+    uint32_t slots = src ? src->hist_slots : s->hist_slots;
     e->ekin_t = dem_kinetic_energy_t(s);
     e->ekin_r = dem_kinetic_energy_r(s);
     e->epot_g = 0.0;
@@ -122,7 +130,7 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
     int shadow = (s->flags & DEM_HEAD_FORCES_CURRENT) && s->dt > 0.0 && st->integrator != DEM_INTEGRATOR_VARIATIONAL;
     double hess = 0.0; /* sum over contacts of v.U''.v */
     if (shadow) e->e_shadow = -s->dt * s->dt / 24.0 * kick_sum(s);
-    if (!s->ncontacts && !s->nbonds) return DEM_OK;
+    if (!ncontacts && !s->nbonds) return DEM_OK;
 
     dem_id_index ix;
     dem_id_index_init(&ix);
@@ -134,10 +142,15 @@ dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st,
     }
     const dem_normal_model *nm = dem_normal_models[st->normal];
     const dem_tangential_model *tm = dem_tangential_models[st->tangential];
-    int spring = tm->uses_history && s->hist_slots >= 3;
-    int roll = dem_roll_on(st) && s->hist_slots >= 12;
-    for (size_t k = 0; k < s->ncontacts && !rc; k++) {
+    int spring = tm->uses_history && slots >= 3;
+    int roll = dem_roll_on(st) && slots >= 12;
+    dem_contact one;
+    for (size_t k = 0; k < ncontacts && !rc; k++) {
         const dem_contact *c = &s->contacts[k];
+        if (src) { /* one at a time from the source (a simulator's store), in the frame's order */
+            if ((rc = src->next(src->ctx, &one, err))) break;
+            c = &one;
+        }
         if (!(c->overlap > 0.0) && !(c->flags & DEM_CONTACT_NECK)) continue; /* a jkr neck holds energy at overlap <= 0 */
         size_t i = dem_id_index_find(&ix, c->i);
         if (i == SIZE_MAX) {
@@ -239,8 +252,14 @@ double dem_energy_work(const dem_system *s)
 
 dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err)
 {
+    return dem_energy_reference_source(s, st, NULL, ref, err);
+}
+
+dem_status dem_energy_reference_source(const dem_system *s, const dem_settings *st, const dem_contact_source *src, double *ref,
+                                       dem_error *err)
+{
     dem_energy_terms e;
-    dem_status rc = dem_energy_terms_compute(s, st, &e, err);
+    dem_status rc = dem_energy_terms_source(s, st, src, &e, err);
     if (rc) return rc;
     *ref = dem_energy_mechanical(&e) + dem_energy_dissipated(s) - dem_energy_work(s) - s->energy[DEM_E_AHEAD];
     return DEM_OK;

@@ -27,6 +27,19 @@ dem_writer *dem_writer_new(FILE *out, int level, dem_error *err);
 /* Encode, compress and write one frame, then fflush. The system is not checked here:
  * call dem_system_check first when its values come from outside. */
 DEM_MUST_CHECK dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err);
+/* A frame's contacts from a source instead of the frame's table: count contacts, hist_slots
+ * history slots each, next(ctx, c, err) filling *c with the next one in the frame's order
+ * (returns a dem_status). A simulator's store hands its contacts over this way, encoded as they
+ * come, without a frame-sized table (dem_sim_put). */
+typedef struct {
+    size_t count;
+    uint32_t hist_slots;
+    dem_status (*next)(void *ctx, dem_contact *c, dem_error *err);
+    void *ctx;
+} dem_contact_source;
+/* dem_writer_put with the contacts of src (the frame's own contact table is not read). Each
+ * contact's values are checked as dem_system_check checks them (dem_contact_check_values). */
+DEM_MUST_CHECK dem_status dem_writer_put_source(dem_writer *w, const dem_system *s, const dem_contact_source *src, dem_error *err);
 /* Close the stream: write the end-of-stream marker (26 bytes, formats/dem-stream.md §3.1) and
  * flush. A stream without it was cut short (a killed writer, a full disk) or written before
  * format 1.3; readers warn. */

@@ -135,19 +135,30 @@ static dem_status w_table(dem_writer *w, const dem_record_type *rt, const void *
     return st;
 }
 
-static dem_status w_contacts(dem_writer *w, const dem_system *s, dem_error *err)
+/* The contacts table: from src when given, else from the frame's table. */
+static dem_status w_contacts(dem_writer *w, const dem_system *s, const dem_contact_source *src, dem_error *err)
 {
-    uint32_t fixed = dem_record_size(&dem_rec_contact), rs = fixed + 8u * s->hist_slots;
-    dem_status st = w_table_header(w, dem_rec_contact.tag, s->ncontacts, rs, s->hist_slots, err);
+    size_t count = src ? src->count : s->ncontacts;
+    uint32_t slots = src ? src->hist_slots : s->hist_slots;
+    uint32_t fixed = dem_record_size(&dem_rec_contact), rs = fixed + 8u * slots;
+    dem_status st = w_table_header(w, dem_rec_contact.tag, count, rs, slots, err);
     size_t batch_max = STAGE_CAP / rs;
-    for (size_t k = 0; k < s->ncontacts && !st; k += batch_max) {
-        size_t batch = s->ncontacts - k < batch_max ? s->ncontacts - k : batch_max;
+    dem_contact one;
+    for (size_t k = 0; k < count && !st; k += batch_max) {
+        size_t batch = count - k < batch_max ? count - k : batch_max;
         uint8_t *p = w_room(w, batch * rs, &st, err);
         if (!p) break;
-        dem_record_encode_n(&dem_rec_contact, &s->contacts[k], sizeof(dem_contact), batch, p, rs);
-        for (size_t c = 0; c < batch; c++)
-            for (uint32_t h = 0; h < s->hist_slots; h++)
-                dem_put_f64(p + c * rs + fixed + 8u * h, s->contacts[k + c].hist[h]);
+        if (!src) {
+            dem_record_encode_n(&dem_rec_contact, &s->contacts[k], sizeof(dem_contact), batch, p, rs);
+            for (size_t c = 0; c < batch; c++)
+                for (uint32_t h = 0; h < slots; h++) dem_put_f64(p + c * rs + fixed + 8u * h, s->contacts[k + c].hist[h]);
+            continue;
+        }
+        for (size_t c = 0; c < batch; c++) { /* each as the source gives it: no table */
+            if ((st = src->next(src->ctx, &one, err)) || (st = dem_contact_check_values(&one, k + c, slots, err))) return st;
+            dem_record_encode_n(&dem_rec_contact, &one, sizeof one, 1, p + c * rs, rs);
+            for (uint32_t h = 0; h < slots; h++) dem_put_f64(p + c * rs + fixed + 8u * h, one.hist[h]);
+        }
     }
     return st;
 }
@@ -196,9 +207,15 @@ static dem_status w_params(dem_writer *w, const dem_system *s, dem_error *err)
 
 dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err)
 {
+    return dem_writer_put_source(w, s, NULL, err);
+}
+
+dem_status dem_writer_put_source(dem_writer *w, const dem_system *s, const dem_contact_source *src, dem_error *err)
+{
     dem_status st = DEM_OK;
-    if (s->hist_slots > DEM_HIST_MAX)
-        return dem_fail(err, DEM_ERR_ARG, "%u history slots, at most %d", s->hist_slots, DEM_HIST_MAX);
+    uint32_t slots = src ? src->hist_slots : s->hist_slots;
+    if (slots > DEM_HIST_MAX)
+        return dem_fail(err, DEM_ERR_ARG, "%u history slots, at most %d", slots, DEM_HIST_MAX);
     for (size_t k = 0; k < s->nparams; k++)
         if (s->params[k].type < DEM_PARAM_I64 || s->params[k].type > DEM_PARAM_STR ||
             (s->params[k].type == DEM_PARAM_F64 && (s->params[k].count < 1 || s->params[k].count > DEM_PARAM_F64_MAX)))
@@ -217,7 +234,7 @@ dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err)
         (st = w_table(w, &dem_rec_cell, &s->cell, s->cell.flags ? 1 : 0, 0, err)) ||
         (st = w_table(w, &dem_rec_clump, s->clumps, s->nclumps, sizeof(dem_clump), err)) ||
         (st = w_table(w, &dem_rec_particle, s->particles, s->nparticles, sizeof(dem_particle), err)) ||
-        (st = w_contacts(w, s, err)) ||
+        (st = w_contacts(w, s, src, err)) ||
         (s->nbonds && (st = w_table(w, &dem_rec_bond, s->bonds, s->nbonds, sizeof(dem_bond), err))) ||
         (st = w_table(w, &dem_rec_energy, s, 1, 0, err)) ||
         (st = w_section_header(w, "END ", 0, err)) ||

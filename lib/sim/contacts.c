@@ -7,6 +7,7 @@
 
 #include "sim/internal/boundary.h"
 #include "sim/internal/neighbor.h"
+#include "sim/internal/par.h"
 #include "sim/internal/roll.h"
 
 dem_status store_alloc(dem_sim *sim, dem_error *err)
@@ -28,25 +29,46 @@ void store_free(dem_sim *sim)
     sim_store *c = &sim->c;
     void *ptrs[] = {c->pairs, c->out, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
                     c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost,
-                    c->roll, c->wroll, c->rold, sim->e.wrlost};
+                    c->roll, c->wroll, c->keys.k, sim->e.wrlost};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
+}
+
+/* A candidate pair of a rebuild: the key of its record. */
+typedef struct store_key_s {
+    uint32_t i, j;
+    int32_t s[3];
+} store_key;
+
+static int key_order(uint32_t ai, uint32_t aj, const int32_t as[3], uint32_t bi, uint32_t bj, const int32_t bs[3])
+{
+    if (ai != bi) return ai < bi ? -1 : 1;
+    if (aj != bj) return aj < bj ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (as[k] != bs[k]) return as[k] < bs[k] ? -1 : 1;
+    return 0;
 }
 
 static int cmp_pair_key(const void *pa, const void *pb)
 {
     const dem_contact_rec *a = pa, *b = pb;
-    if (a->i != b->i) return a->i < b->i ? -1 : 1;
-    if (a->j != b->j) return a->j < b->j ? -1 : 1;
-    for (int k = 0; k < 3; k++)
-        if (a->s[k] != b->s[k]) return a->s[k] < b->s[k] ? -1 : 1;
-    return 0;
+    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
 }
 
+static int cmp_store_key(const void *pa, const void *pb)
+{
+    const store_key *a = pa, *b = pb;
+    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
+}
+
+/* Record r against key k. */
+static int rec_vs_key(const dem_contact_rec *r, const store_key *k) { return key_order(r->i, r->j, r->s, k->i, k->j, k->s); }
+
+/* Room for need records (and their side records when rolling or twisting is on). */
 static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
 {
     if (need <= sim->c.cap_pairs) return DEM_OK;
     size_t cap = sim->c.cap_pairs ? sim->c.cap_pairs : 1024;
-    while (cap < need) cap *= 2;
+    while (cap < need) cap = cap + cap / 2;
     dem_contact_rec *p = realloc(sim->c.pairs, cap * sizeof *p);
     if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
     sim->c.pairs = p;
@@ -74,65 +96,163 @@ static void pair_constants(const dem_sim *sim, dem_contact_rec *np)
     np->kt = p.kt;
 }
 
-dem_status store_begin_pairs(dem_sim *sim, dem_contact_rec **old, size_t *nold, dem_error *err)
+/* The records with a history move to the front of the list (in place, in order), and are put in
+ * key order if the particles were renumbered or the cell flipped since the list was built (their
+ * side records move with them). The list then holds only them until store_end_pairs. */
+dem_status store_begin_pairs(dem_sim *sim, dem_error *err)
 {
+    sim_store *c = &sim->c;
     size_t k = 0;
-    for (size_t p = 0; p < sim->c.npairs; p++)
-        if (sim->c.pairs[p].flags) k++;
-    *old = malloc((k ? k : 1) * sizeof **old);
-    if (!*old) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-    if (sim->c.roll) {
-        free(sim->c.rold);
-        sim->c.rold = malloc((k ? k : 1) * sizeof *sim->c.rold);
-        if (!sim->c.rold) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-    }
-    k = 0;
-    for (size_t p = 0; p < sim->c.npairs; p++)
-        if (sim->c.pairs[p].flags) {
-            (*old)[k] = sim->c.pairs[p];
-            if (sim->c.roll) { /* its side record; kn (recomputed for the new list) holds its index */
-                sim->c.rold[k] = sim->c.roll[p];
-                (*old)[k].kn = (double)k;
-            }
-            k++;
+    int sorted = 1;
+    for (size_t p = 0; p < c->npairs; p++) {
+        if (!c->pairs[p].flags) continue;
+        if (k != p) {
+            c->pairs[k] = c->pairs[p];
+            if (c->roll) c->roll[k] = c->roll[p];
         }
-    *nold = k;
-    sim->c.npairs = 0;
+        if (k && sorted) sorted = cmp_pair_key(&c->pairs[k - 1], &c->pairs[k]) < 0;
+        k++;
+    }
+    c->npairs = k;
+    c->keys.n = 0;
+    if (sorted || k < 2) return DEM_OK;
+    if (!c->roll) {
+        qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
+        return DEM_OK;
+    }
+    /* with side records: sort with each record's index in kn (recomputed for the new list), then
+     * put the side records in the same order */
+    dem_roll_rec *r = malloc(k * sizeof *r);
+    if (!r) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    for (size_t q = 0; q < k; q++) c->pairs[q].kn = (double)q;
+    qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
+    for (size_t q = 0; q < k; q++) r[q] = c->roll[(size_t)c->pairs[q].kn];
+    memcpy(c->roll, r, k * sizeof *r);
+    free(r);
+    return DEM_OK;
+}
+
+dem_status store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap + b->cap / 2 : 1024;
+        store_key *k = realloc(b->k, cap * sizeof *k);
+        if (!k) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", b->n + 1);
+        b->k = k;
+        b->cap = cap;
+    }
+    store_key *k = &b->k[b->n++];
+    k->i = i;
+    k->j = j;
+    memcpy(k->s, s, sizeof k->s);
     return DEM_OK;
 }
 
 dem_status store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
 {
-    dem_status st;
-    if ((st = grow_pairs(sim, sim->c.npairs + 1, err))) return st;
-    dem_contact_rec *np = &sim->c.pairs[sim->c.npairs++];
-    memset(np, 0, sizeof *np);
-    np->i = i;
-    np->j = j;
-    memcpy(np->s, s, sizeof np->s);
-    pair_constants(sim, np);
-    if (sim->c.roll) memset(&sim->c.roll[sim->c.npairs - 1], 0, sizeof *sim->c.roll);
+    return store_keys_add(&sim->c.keys, i, j, s, err);
+}
+
+dem_status store_keys_append(dem_sim *sim, store_keys *b, dem_error *err)
+{
+    store_keys *to = &sim->c.keys;
+    if (!b->n) return DEM_OK;
+    if (!to->n && !to->k) { /* the first: taken over as it is */
+        *to = *b;
+        memset(b, 0, sizeof *b);
+        return DEM_OK;
+    }
+    if (to->n + b->n > to->cap) {
+        store_key *k = realloc(to->k, (to->n + b->n) * sizeof *k);
+        if (!k) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", to->n + b->n);
+        to->k = k;
+        to->cap = to->n + b->n;
+    }
+    memcpy(to->k + to->n, b->k, b->n * sizeof *b->k);
+    to->n += b->n;
+    b->n = 0;
     return DEM_OK;
 }
 
-/* Keep the history of pairs that touch, look it up by key in the new list. */
-static void carry_history(dem_sim *sim, dem_contact_rec *old, size_t nold)
+/* The keys in order: the grid's scan gives them by i, so each particle's few are sorted among
+ * themselves (insertion sort); any other order (the hierarchical grid) is sorted whole. The
+ * keys are unique, so either gives the one sorted order. */
+void store_keys_sort(store_keys *b)
 {
-    qsort(old, nold, sizeof *old, cmp_pair_key);
-    size_t k = 0;
-    for (size_t p = 0; p < sim->c.npairs && k < nold; p++) {
-        dem_contact_rec *np = &sim->c.pairs[p];
-        while (k < nold && cmp_pair_key(&old[k], np) < 0) k++;
-        if (k < nold && cmp_pair_key(&old[k], np) == 0) {
-            memcpy(np->xi, old[k].xi, sizeof np->xi);
-            memcpy(np->diss, old[k].diss, sizeof np->diss);
-            memcpy(np->prev, old[k].prev, sizeof np->prev);
-            np->fdn = old[k].fdn;
-            np->stt = old[k].stt;
-            np->flags = old[k].flags;
-            if (sim->c.roll) sim->c.roll[p] = sim->c.rold[(size_t)old[k].kn];
-        }
+    store_key *k = b->k;
+    size_t n = b->n, p = 1;
+    while (p < n && k[p - 1].i <= k[p].i) p++;
+    if (p < n) {
+        qsort(k, n, sizeof *k, cmp_store_key);
+        return;
     }
+    for (size_t a = 1; a < n; a++) {
+        if (k[a].i != k[a - 1].i || cmp_store_key(&k[a - 1], &k[a]) < 0) continue;
+        store_key t = k[a];
+        size_t m = a;
+        for (; m > 0 && k[m - 1].i == t.i && cmp_store_key(&k[m - 1], &t) > 0; m--) k[m] = k[m - 1];
+        k[m] = t;
+    }
+}
+
+/* Pairs [lo, hi) of the new list once the kept records are in their places (ptouch[k]: pair k
+ * holds one): the new pairs from their keys, without history; every pair's constants; the
+ * results and touch flags as exact zeros, which the next force pass fills. */
+static PAR_RANGE void fill_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    dem_sim *sim = ctx;
+    sim_store *c = &sim->c;
+    const store_key *key = c->keys.k;
+    (void)t;
+    for (size_t k = lo; k < hi; k++) {
+        dem_contact_rec *np = &c->pairs[k];
+        if (!c->ptouch[k]) {
+            memset(np, 0, sizeof *np);
+            np->i = key[k].i;
+            np->j = key[k].j;
+            memcpy(np->s, key[k].s, sizeof np->s);
+            if (c->roll) memset(&c->roll[k], 0, sizeof c->roll[k]);
+        }
+        pair_constants(sim, np);
+        c->ptouch[k] = 0;
+        memset(&c->out[k], 0, sizeof c->out[k]);
+    }
+}
+
+/* The new list from the sorted keys, carrying the history of the kept records (pairs[0 .. nold),
+ * sorted) to the pairs of the same key, in place: first the kept records that are no candidate
+ * any more go (their contact is gone: forward, in place), then the list is filled from its end,
+ * where a kept record never lies past its new place. */
+static dem_status merge_kept(dem_sim *sim, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    const store_key *key = c->keys.k;
+    size_t nold = c->npairs, nnew = c->keys.n, m = 0, kept = 0;
+    for (size_t k = 0; k < nold; k++) { /* the kept records that are still candidates */
+        while (m < nnew && rec_vs_key(&c->pairs[k], &key[m]) > 0) m++;
+        if (m == nnew || rec_vs_key(&c->pairs[k], &key[m]) != 0) continue;
+        if (kept != k) {
+            c->pairs[kept] = c->pairs[k];
+            if (c->roll) c->roll[kept] = c->roll[k];
+        }
+        kept++;
+    }
+    dem_status st;
+    if ((st = grow_pairs(sim, nnew, err))) return st;
+    size_t q = kept; /* kept records left to place: pairs[0 .. q) */
+    for (size_t k = nnew; k-- > 0;) { /* only the kept records move; ptouch marks their places */
+        int carried = q > 0 && rec_vs_key(&c->pairs[q - 1], &key[k]) == 0;
+        c->ptouch[k] = (uint8_t)carried;
+        if (!carried) continue;
+        if (k != q - 1) {
+            c->pairs[k] = c->pairs[q - 1];
+            if (c->roll) c->roll[k] = c->roll[q - 1];
+        }
+        q--;
+    }
+    c->npairs = nnew;
+    par_for(sim->pool, nnew, fill_share, sim);
+    return DEM_OK;
 }
 
 /* Per particle, its pairs in the order of the sorted pair list: the order forces are summed in
@@ -186,29 +306,28 @@ static void pair_blocks_bounds(dem_sim *sim)
     c->pblk[c->nblk] = c->npairs;
 }
 
-dem_status store_end_pairs(dem_sim *sim, dem_contact_rec *old, size_t nold, dem_error *err)
+dem_status store_end_pairs(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
-    dem_status st;
-    if (c->npairs) qsort(c->pairs, c->npairs, sizeof *c->pairs, cmp_pair_key);
-    carry_history(sim, old, nold);
-    if (c->npairs > c->cap_out) {
+    dem_status st = DEM_OK;
+    store_keys_sort(&c->keys);
+    size_t nnew = c->keys.n;
+    if (nnew > c->cap_out) {
         /* one result per cache line (the list's results restart from zeros: nothing to keep) */
         free(c->out);
         c->cap_out = 0;
-        dem_contact_out *o = c->out = aligned_alloc(64, c->npairs * sizeof *o);
-        uint8_t *t = realloc(c->ptouch, c->npairs);
+        dem_contact_out *o = c->out = aligned_alloc(64, nnew * sizeof *o);
+        uint8_t *t = realloc(c->ptouch, nnew);
         if (t) c->ptouch = t;
-        if (!o || !t) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", c->npairs);
-        c->cap_out = c->npairs;
+        if (!o || !t) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", nnew);
+        else c->cap_out = nnew;
     }
+    if (!st) st = merge_kept(sim, err);
+    free(c->keys.k); /* the keys live only during a rebuild */
+    memset(&c->keys, 0, sizeof c->keys);
+    if (st) return st;
     if ((st = build_adjacency(sim, err))) return st;
     pair_blocks_bounds(sim);
-    /* the new list's results start as exact zeros; the next force pass fills them */
-    if (c->npairs) {
-        memset(c->ptouch, 0, c->npairs);
-        memset(c->out, 0, c->npairs * sizeof *c->out);
-    }
     return DEM_OK;
 }
 
@@ -262,34 +381,44 @@ nomem:
     return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particle-wall slots", need);
 }
 
-dem_status store_wall_slots(dem_sim *sim, dem_error *err)
+typedef struct {
+    dem_sim *sim;
+    const wall_keep *keep;
+    size_t nkeep;
+} wall_slot_args;
+
+/* Particles [lo, hi): wstart[a + 1] = the walls in reach of a (summed into offsets after). */
+static PAR_RANGE void wall_count_share(void *ctx, size_t lo, size_t hi, int t)
 {
+    const wall_slot_args *wa = ctx;
+    dem_sim *sim = wa->sim;
+    size_t nw = sim->b.nwalls;
+    (void)t;
+    for (size_t a = lo; a < hi; a++) {
+        size_t m = 0;
+        for (size_t k = 0; k < nw; k++) m += (size_t)nbr_wall_near(sim, a, k);
+        sim->c.wstart[a + 1] = m;
+    }
+}
+
+/* Particles [lo, hi): their slots, from wstart[lo] on, each keeping the history and result of
+ * the kept slot of the same (particle, wall), if any. */
+static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const wall_slot_args *wa = ctx;
+    dem_sim *sim = wa->sim;
     sim_store *c = &sim->c;
-    size_t nw = sim->b.nwalls, nkeep = 0;
-    for (size_t q = 0; q < c->nwslots; q++) nkeep += c->wtouch[q] || c->whist[q].flags;
-    wall_keep *keep = malloc((nkeep ? nkeep : 1) * sizeof *keep);
-    if (!keep) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the particle-wall slots");
-    nkeep = 0;
-    for (size_t q = 0; q < c->nwslots; q++)
-        if (c->wtouch[q] || c->whist[q].flags)
-        {
-            memset(&keep[nkeep], 0, sizeof keep[nkeep]);
-            keep[nkeep].a = c->wowner[q];
-            keep[nkeep].k = c->wwall[q];
-            keep[nkeep].h = c->whist[q];
-            keep[nkeep].o = c->wout[q];
-            keep[nkeep].touch = c->wtouch[q];
-            if (c->wroll) keep[nkeep].r = c->wroll[q];
-            nkeep++;
-        }
-    qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
-    size_t q = 0, e = 0;
-    for (size_t a = 0; a < sim->p.n; a++) {
-        c->wstart[a] = q;
+    const wall_keep *keep = wa->keep;
+    size_t nw = sim->b.nwalls, nkeep = wa->nkeep, q = c->wstart[lo], e = 0, top = nkeep;
+    (void)t;
+    while (e < top) { /* the first kept slot of particle lo or later */
+        size_t mid = e + (top - e) / 2;
+        if (keep[mid].a < lo) e = mid + 1;
+        else top = mid;
+    }
+    for (size_t a = lo; a < hi; a++)
         for (size_t k = 0; k < nw; k++) {
             if (!nbr_wall_near(sim, a, k)) continue;
-            dem_status st = grow_wall_slots(sim, q + 1, err); /* the kept slots are copied out: free to move */
-            if (st) { free(keep); return st; }
             c->wowner[q] = (uint32_t)a;
             c->wwall[q] = (uint32_t)k;
             while (e < nkeep && (keep[e].a < a || (keep[e].a == a && keep[e].k < k))) e++; /* out of reach now: gone */
@@ -309,11 +438,44 @@ dem_status store_wall_slots(dem_sim *sim, dem_error *err)
             if (sim->e.wrlost) sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
             q++;
         }
+}
+
+dem_status store_wall_slots(dem_sim *sim, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    size_t nkeep = 0;
+    for (size_t q = 0; q < c->nwslots; q++) nkeep += c->wtouch[q] || c->whist[q].flags;
+    wall_keep *keep = malloc((nkeep ? nkeep : 1) * sizeof *keep);
+    if (!keep) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the particle-wall slots");
+    nkeep = 0;
+    for (size_t q = 0; q < c->nwslots; q++)
+        if (c->wtouch[q] || c->whist[q].flags)
+        {
+            memset(&keep[nkeep], 0, sizeof keep[nkeep]);
+            keep[nkeep].a = c->wowner[q];
+            keep[nkeep].k = c->wwall[q];
+            keep[nkeep].h = c->whist[q];
+            keep[nkeep].o = c->wout[q];
+            keep[nkeep].touch = c->wtouch[q];
+            if (c->wroll) keep[nkeep].r = c->wroll[q];
+            nkeep++;
+        }
+    int sorted = 1; /* the slots are in particle then wall order unless the particles were renumbered */
+    for (size_t k = 1; k < nkeep && sorted; k++) sorted = cmp_wall_keep(&keep[k - 1], &keep[k]) < 0;
+    if (!sorted) qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
+    /* on the pool: each particle's count of walls in reach, their offsets, then the slots */
+    wall_slot_args wa = {sim, keep, nkeep};
+    size_t n = sim->p.n;
+    par_for(sim->pool, n, wall_count_share, &wa);
+    c->wstart[0] = 0;
+    for (size_t a = 0; a < n; a++) c->wstart[a + 1] += c->wstart[a];
+    dem_status st = grow_wall_slots(sim, c->wstart[n], err); /* the kept slots are copied out: free to move */
+    if (!st) {
+        par_for(sim->pool, n, wall_fill_share, &wa);
+        c->nwslots = c->wstart[n];
     }
-    c->wstart[sim->p.n] = q;
-    c->nwslots = q;
     free(keep);
-    return DEM_OK;
+    return st;
 }
 
 void store_renumber(dem_sim *sim, const uint32_t *inv)
@@ -617,6 +779,146 @@ dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
     }
     free(list);
     return DEM_OK;
+}
+
+/* ---- a frame's contacts, streamed ------------------------------------------------------------
+ * The frame's order (wall, i, j, s) with ids, as store_write sorts them, found without a table of
+ * all contacts: the particles in id order (16 bytes a particle), and for each the touching pairs
+ * in which it has the smaller id, sorted among themselves (a handful); then, again in id order,
+ * each particle's touching wall slots (already in wall order). */
+struct store_stream {
+    const dem_sim *sim;
+    id_slot *order;         /* the particles by id */
+    size_t pos;             /* next particle of order */
+    int walls;              /* 0: the pairs; 1: the wall slots */
+    out_contact *local;     /* the current particle's pairs, sorted */
+    size_t nlocal, next, cap;
+    size_t slot;            /* walls: the next slot of the current particle */
+    int history, necks;
+    uint64_t emitted;
+};
+
+/* Particle a's touching pairs in which it has the smaller id, sorted. */
+static dem_status stream_fill_local(store_stream *ss, size_t a, dem_error *err)
+{
+    const sim_store *st = &ss->sim->c;
+    const uint64_t *id = ss->sim->p.id;
+    size_t need = (st->istart[a + 1] - st->istart[a]) + (st->jadj_start[a + 1] - st->jadj_start[a]);
+    if (need > ss->cap) {
+        out_contact *l = realloc(ss->local, need * sizeof *l);
+        if (!l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing the contacts of particle %llu", (unsigned long long)id[a]);
+        ss->local = l;
+        ss->cap = need;
+    }
+    ss->nlocal = ss->next = 0;
+    for (int side = 0; side < 2; side++) {
+        size_t lo = side ? st->jadj_start[a] : st->istart[a], hi = side ? st->jadj_start[a + 1] : st->istart[a + 1];
+        for (size_t e = lo; e < hi; e++) {
+            size_t p = side ? st->jadj[e] : e;
+            if (!st->ptouch[p]) continue;
+            const dem_contact_rec *np = &st->pairs[p];
+            int flip = id[np->i] > id[np->j];
+            if ((flip ? np->j : np->i) != a) continue; /* the other particle names it */
+            out_contact *oc = &ss->local[ss->nlocal++];
+            oc->flip = flip;
+            oc->i = id[a];
+            oc->j = id[flip ? np->i : np->j];
+            for (int k = 0; k < 3; k++) oc->s[k] = flip ? -np->s[k] : np->s[k];
+            oc->wall = 0;
+            oc->h = np;
+            oc->o = &st->out[p];
+            oc->r = st->roll ? &st->roll[p] : NULL;
+        }
+    }
+    for (size_t k = 1; k < ss->nlocal; k++) /* insertion sort: a particle has a few contacts */
+        for (size_t m = k; m > 0 && cmp_out_contact(&ss->local[m - 1], &ss->local[m]) > 0; m--) {
+            out_contact t = ss->local[m];
+            ss->local[m] = ss->local[m - 1];
+            ss->local[m - 1] = t;
+        }
+    return DEM_OK;
+}
+
+static dem_status stream_next(void *ctx, dem_contact *c, dem_error *err)
+{
+    store_stream *ss = ctx;
+    const sim_store *st = &ss->sim->c;
+    size_t n = ss->sim->p.n;
+    dem_status r;
+    while (!ss->walls) {
+        if (ss->next < ss->nlocal) {
+            *c = make_contact(&ss->local[ss->next++], ss->history, ss->necks);
+            ss->emitted++;
+            return DEM_OK;
+        }
+        if (ss->pos == n) {
+            ss->walls = 1;
+            ss->pos = 0;
+            ss->slot = n ? st->wstart[ss->order[0].index] : 0;
+            break;
+        }
+        if ((r = stream_fill_local(ss, ss->order[ss->pos++].index, err))) return r;
+    }
+    while (ss->pos < n) {
+        size_t a = ss->order[ss->pos].index;
+        for (; ss->slot < st->wstart[a + 1]; ss->slot++) {
+            size_t q = ss->slot;
+            if (!st->wtouch[q]) continue;
+            out_contact oc;
+            oc.i = ss->sim->p.id[a];
+            oc.j = st->wwall[q];
+            oc.flip = 0;
+            memset(oc.s, 0, sizeof oc.s);
+            oc.wall = 1;
+            oc.h = &st->whist[q];
+            oc.o = &st->wout[q];
+            oc.r = st->wroll ? &st->wroll[q] : NULL;
+            *c = make_contact(&oc, ss->history, ss->necks);
+            ss->slot++;
+            ss->emitted++;
+            return DEM_OK;
+        }
+        if (++ss->pos < n) ss->slot = st->wstart[ss->order[ss->pos].index];
+    }
+    return dem_fail(err, DEM_ERR_VALUE, "internal error: the store holds fewer contacts than it counted (%llu)",
+                    (unsigned long long)ss->emitted);
+}
+
+dem_status store_stream_open(const dem_sim *sim, store_stream **out, dem_contact_source *src, dem_error *err)
+{
+    const sim_store *st = &sim->c;
+    size_t n = sim->p.n, count = 0;
+    *out = NULL;
+    store_stream *ss = calloc(1, sizeof *ss);
+    if (!ss || !(ss->order = malloc((n ? n : 1) * sizeof *ss->order))) {
+        free(ss);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing the contacts of %zu particles", n);
+    }
+    for (size_t a = 0; a < n; a++) {
+        ss->order[a].id = sim->p.id[a];
+        ss->order[a].index = (uint32_t)a;
+    }
+    qsort(ss->order, n, sizeof *ss->order, cmp_id_slot);
+    for (size_t p = 0; p < st->npairs; p++) count += st->ptouch[p];
+    for (size_t q = 0; q < st->nwslots; q++) count += st->wtouch[q];
+    ss->sim = sim;
+    int history = dem_tangential_models[sim->st.tangential]->uses_history;
+    ss->history = history;
+    ss->necks = dem_normal_models[sim->st.normal]->neck != NULL;
+    src->count = count;
+    src->hist_slots = dem_roll_on(&sim->st) ? 12 : history ? 3 : 0;
+    src->next = stream_next;
+    src->ctx = ss;
+    *out = ss;
+    return DEM_OK;
+}
+
+void store_stream_close(store_stream *ss)
+{
+    if (!ss) return;
+    free(ss->order);
+    free(ss->local);
+    free(ss);
 }
 
 void store_each_touching(dem_sim *sim, store_touching_fn fn)

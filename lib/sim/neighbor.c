@@ -9,6 +9,7 @@
 #include "sim/internal/bonds.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/contacts.h"
+#include "sim/internal/par.h"
 #include "sim/internal/particles.h"
 
 dem_status nbr_alloc(dem_sim *sim, dem_error *err)
@@ -141,6 +142,11 @@ static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_er
 
 dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err)
 {
+    return nbr_candidate_to(sim, &sim->c.keys, a, b, sh, err);
+}
+
+dem_status nbr_candidate_to(const dem_sim *sim, store_keys *keys, size_t a, size_t b, const int32_t sh[3], dem_error *err)
+{
     int32_t s[3] = {sh[0], sh[1], sh[2]};
     if (a == b) { /* own image: keep s > 0 */
         int pos = s[0] ? s[0] > 0 : s[1] ? s[1] > 0 : s[2] > 0;
@@ -160,7 +166,7 @@ dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], 
         return dem_fail(err, DEM_ERR_VALUE, "particles %llu and %llu have the same centre (%g, %g, %g) m: no contact normal is defined",
                         (unsigned long long)sim->p.id[a], (unsigned long long)sim->p.id[b], xb.x, xb.y, xb.z);
     if (sim->bd.n && bonds_excluded(sim, a, b, s)) return DEM_OK; /* bonded: the bond alone acts */
-    return store_add_pair(sim, (uint32_t)a, (uint32_t)b, s, err);
+    return store_keys_add(keys, (uint32_t)a, (uint32_t)b, s, err);
 }
 
 int nbr_uses_multi(const dem_sim *sim)
@@ -173,8 +179,9 @@ int nbr_uses_multi(const dem_sim *sim)
 }
 
 /* The candidate pairs of particle a (in cell c) with the particles of the 27 cells around it,
- * each pair found once (from its smaller index), into the store. */
-static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const int c[3], dem_error *err)
+ * each pair found once (from its smaller index), into keys; the distance tests counted in *tests. */
+static dem_status scan_neighbours(const dem_sim *sim, const grid *g, size_t a, const int c[3], store_keys *keys, uint64_t *tests,
+                                  dem_error *err)
 {
     const size_t *cs = sim->nbr.cell_start, *items = sim->nbr.cell_items;
     dem_status st;
@@ -201,11 +208,61 @@ static dem_status scan_neighbours(dem_sim *sim, const grid *g, size_t a, const i
                     if (a > b) continue;                            /* found from b's side */
                     if (a == b && !(sh[0] | sh[1] | sh[2])) continue; /* itself */
                     if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue; /* before any distance */
-                    sim->nbr.tests++;
-                    if ((st = nbr_candidate(sim, a, b, sh, err))) return st;
+                    (*tests)++;
+                    if ((st = nbr_candidate_to(sim, keys, a, b, sh, err))) return st;
                 }
             }
     return DEM_OK;
+}
+
+/* The grid's scan on the sim's threads: each scans its share of the particles into keys of its
+ * own and sorts them; the shares are appended in order, so the keys, the count of tests and the
+ * first error (in particle order) are those of one thread's scan. */
+typedef struct {
+    store_keys keys;
+    uint64_t tests;
+    dem_status st;
+    dem_error err;
+} scan_part;
+
+typedef struct {
+    const dem_sim *sim;
+    const grid *g;
+    const uint32_t *cellof;
+    scan_part *part; /* one per thread */
+} scan_args;
+
+static PAR_RANGE void scan_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    scan_args *sa = ctx;
+    const grid *g = sa->g;
+    scan_part *p = &sa->part[t];
+    for (size_t a = lo; a < hi && !p->st; a++) {
+        uint32_t ca = sa->cellof[a];
+        int c[3] = {(int)(ca % g->n[0]), (int)(ca / g->n[0] % g->n[1]), (int)(ca / g->n[0] / g->n[1])};
+        p->st = scan_neighbours(sa->sim, g, a, c, &p->keys, &p->tests, &p->err);
+    }
+    store_keys_sort(&p->keys);
+}
+
+static dem_status scan_all(dem_sim *sim, const grid *g, const uint32_t *cellof, dem_error *err)
+{
+    scan_args sa = {sim, g, cellof, calloc((size_t)sim->threads, sizeof(scan_part))};
+    if (!sa.part) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the neighbour search");
+    par_for(sim->pool, sim->p.n, scan_share, &sa);
+    dem_status st = DEM_OK;
+    for (int t = 0; t < sim->threads; t++) {
+        scan_part *p = &sa.part[t];
+        sim->nbr.tests += p->tests;
+        if (!st && p->st) {
+            st = p->st;
+            *err = p->err;
+        }
+        if (!st) st = store_keys_append(sim, &p->keys, err);
+        free(p->keys.k);
+    }
+    free(sa.part);
+    return st;
 }
 
 dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
@@ -236,22 +293,17 @@ dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
         cellof = c2;
         for (size_t k = 0; k < sim->p.n; k++) items[k] = k;
     }
-    dem_contact_rec *old;
-    size_t nold;
-    if ((st = store_begin_pairs(sim, &old, &nold, err))) { free(cellof); return st; }
+    if ((st = store_begin_pairs(sim, err))) { free(cellof); return st; }
     sim->nbr.tests = 0;
     sim->nbr.used_multi = multi;
     if (multi) {
-        if ((st = nbr_multi_pairs(sim, err))) { free(old); free(cellof); return st; }
-    } else
-        for (size_t a = 0; a < sim->p.n; a++) {
-            int c[3] = {(int)(cellof[a] % g.n[0]), (int)(cellof[a] / g.n[0] % g.n[1]), (int)(cellof[a] / g.n[0] / g.n[1])};
-            if ((st = scan_neighbours(sim, &g, a, c, err))) { free(old); free(cellof); return st; }
-        }
+        if ((st = nbr_multi_pairs(sim, err))) { free(cellof); return st; }
+    } else if ((st = scan_all(sim, &g, cellof, err))) {
+        free(cellof);
+        return st;
+    }
     free(cellof);
-    st = store_end_pairs(sim, old, nold, err);
-    free(old);
-    if (st) return st;
+    if ((st = store_end_pairs(sim, err))) return st;
     memcpy(sim->nbr.x_build, sim->p.x, sim->p.n * sizeof *sim->p.x);
     sim->nbr.h_build = sim->b.cell.h;
     for (size_t k = 0; k < sim->b.nwalls; k++) sim->nbr.wall_build[k] = sim->b.walls[k].point;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/energy.h"
 #include "analysis/unbalanced.h"
 #include "sim/internal/bonds.h"
 #include "laws/rolling.h"
@@ -398,7 +399,8 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     est->recommended = rec;
 }
 
-dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
+/* The frame's state but its contacts. */
+static dem_status store_state(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
     books_flush(sim);
@@ -413,9 +415,50 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     memcpy(out->energy, sim->e.energy, sizeof out->energy);
     particles_write(sim, out);
     if (sim->b.nwalls) memcpy(out->walls, sim->b.walls, sim->b.nwalls * sizeof *sim->b.walls);
-    if ((st = store_write(sim, out, err))) return st;
     bonds_write(sim, out);
     return dem_settings_write(&sim->st, out, err);
+}
+
+dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
+{
+    dem_status st;
+    if ((st = store_state(sim, out, err))) return st;
+    return store_write(sim, out, err);
+}
+
+/* The frame's state without its contacts, which stay in the store: the frame's table (the
+ * input's, or an earlier store's) goes; src streams them (close ss after use). */
+static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream **ss, dem_contact_source *src, dem_error *err)
+{
+    dem_status st;
+    *ss = NULL;
+    if ((st = store_state(sim, frame, err))) return st;
+    free(frame->contacts);
+    frame->contacts = NULL;
+    frame->ncontacts = frame->cap_contacts = 0;
+    if ((st = dem_system_check(frame, err)) || (st = store_stream_open(sim, ss, src, err))) return st;
+    frame->hist_slots = src->hist_slots;
+    return DEM_OK;
+}
+
+dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error *err)
+{
+    store_stream *ss;
+    dem_contact_source src;
+    dem_status st = store_streamed(sim, frame, &ss, &src, err);
+    if (!st) st = dem_writer_put_source(w, frame, &src, err);
+    store_stream_close(ss);
+    return st;
+}
+
+dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err)
+{
+    store_stream *ss;
+    dem_contact_source src;
+    dem_status st = store_streamed(sim, frame, &ss, &src, err);
+    if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
+    store_stream_close(ss);
+    return st;
 }
 
 void dem_sim_set_cell_rate(dem_sim *sim, const dem_mat3 *l)

@@ -218,5 +218,13 @@ int dem_sim_vi_stats(const dem_sim *sim, dem_vi_stats *out);
  * settings. Completes the energy accounting of the last step first (it is otherwise done in the
  * next step's pair pass), which changes nothing a later step computes. */
 DEM_MUST_CHECK dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
+/* dem_sim_store, dem_system_check and dem_writer_put in one, with the contacts encoded from the
+ * store as the writer goes (no frame-sized contact table: the frame's own table is freed). The
+ * same bytes as the three calls. */
+struct dem_writer;
+DEM_MUST_CHECK dem_status dem_sim_put(dem_sim *sim, dem_system *frame, struct dem_writer *w, dem_error *err);
+/* dem_sim_store and dem_energy_reference (with settings) in one, the contacts streamed from the
+ * store (no frame-sized table; the frame's own is freed): the same bits. */
+DEM_MUST_CHECK dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err);
 
 #endif

@@ -10,6 +10,10 @@
 #            packing on the floor, the upper part still falling onto it, contacts forming and
 #            breaking (14 000 contacts, coordination 1.4, 1000 sphere-wall contacts), the
 #            neighbour list rebuilt often
+#   replica  the settled bed tiled TILE_X x TILE_Y (default 4 x 2: 160 000 spheres in a
+#            10 cm x 5 cm x 5.6 cm walled box), without contact history: the same physics
+#            per particle as settled on 8 times the data, so that its cost per particle-step
+#            against settled's measures the cache cliff (REPLICA_STEPS steps, default 300)
 #
 # Parameters (SI). Every one may be overridden from the environment (BENCH_N=5000 make step);
 # the cached state is keyed on all of them, so a change builds a new state.
@@ -61,9 +65,13 @@ SEED=${BENCH_SEED:-1}
 BOX=$X0,$Y0,$Z0,$X1,$Y1,$Z1
 CASE=${BENCH_CASE:-settled}
 case $CASE in
-settled | pour) ;;
-*) echo "case.sh: BENCH_CASE must be settled or pour, not '$CASE'" >&2; exit 2 ;;
+settled | pour | replica) ;;
+*) echo "case.sh: BENCH_CASE must be settled, pour or replica, not '$CASE'" >&2; exit 2 ;;
 esac
+TILE_X=${BENCH_TILE_X:-4}
+TILE_Y=${BENCH_TILE_Y:-2}
+# The settled bed's own size, box and key, which the replica is made from.
+BASE_N=$N BASE_X1=$X1 BASE_Y1=$Y1 BASE_BOX=$BOX
 
 # Where the settled state is kept between runs (gitignored).
 CACHE=${BENCH_CACHE:-$BENCH_DIR/cache}
@@ -80,6 +88,15 @@ case_key()
     echo "dem-bench-1 $N $R $BOX $RHO $E $NU $MU $EREST $G $SKIN $WARM_DT $WARM_STEPS $SEED" | cksum | cut -d' ' -f1
 }
 
+BASE_KEY=$(case_key)
+if [ "$CASE" = replica ]; then
+    N=$((N * TILE_X * TILE_Y))
+    X1=$(awk -v a="$X1" -v k="$TILE_X" 'BEGIN { printf "%.17g", a * k }')
+    Y1=$(awk -v a="$Y1" -v k="$TILE_Y" 'BEGIN { printf "%.17g", a * k }')
+    BOX=$X0,$Y0,$Z0,$X1,$Y1,$Z1
+    STEPS=${BENCH_REPLICA_STEPS:-300}
+fi
+
 # Seconds since the epoch with nanoseconds.
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
@@ -92,6 +109,7 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 case_state()
 {
     bin=$1
+    [ "$CASE" = replica ] && { replica_state "$bin"; return; }
     if [ "$CASE" = pour ]; then
         state=$CACHE/pour-$(case_key)-$POUR_STEPS.dem steps=$POUR_STEPS
     else
@@ -114,5 +132,46 @@ case_state()
     mv "$tmp.state" "$state"
     rm -f "$tmp.packed" "$tmp.warm"
     echo "# state built in $(elapsed "$t0" "$(now)") s" >&2
+    echo "$state"
+}
+
+# The replica: the settled state's particles (positions, velocities, spins) copied TILE_X x
+# TILE_Y times side by side, shifted by whole widths of the box, renumbered, in the box of that
+# size with the same six walls and material. Printed as case_state prints.
+replica_state()
+{
+    bin=$1
+    state=$CACHE/replica-$BASE_KEY-${TILE_X}x$TILE_Y.dem
+    if [ -s "$state" ]; then
+        echo "$state"
+        return 0
+    fi
+    base=$(CASE=settled N=$BASE_N X1=$BASE_X1 Y1=$BASE_Y1 BOX=$BASE_BOX; case_state "$bin") || return 1
+    tmp=$CACHE/.replica-$$
+    echo "# building the replica state once (cached as $state): the settled bed tiled ${TILE_X}x$TILE_Y" >&2
+    "$bin/dem-probe" --particles --last "$base" 2> /dev/null |
+        awk -F'\t' -v tx="$TILE_X" -v ty="$TILE_Y" -v lx="$BASE_X1" -v ly="$BASE_Y1" '
+        NR == 1 {
+            for (k = 1; k <= NF; k++) { name = $k; sub(/\[.*/, "", name); col[name] = k }
+            print "id\tx\ty\tz\tr\tvx\tvy\tvz\twx\twy\twz"
+            next
+        }
+        { row[++n] = $0 }
+        END {
+            id = 0
+            for (ix = 0; ix < tx; ix++)
+                for (iy = 0; iy < ty; iy++)
+                    for (k = 1; k <= n; k++) {
+                        split(row[k], f, "\t")
+                        printf "%d\t%.17g\t%.17g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ++id,
+                            f[col["x"]] + ix * lx, f[col["y"]] + iy * ly, f[col["z"]], f[col["r"]],
+                            f[col["vx"]], f[col["vy"]], f[col["vz"]], f[col["wx"]], f[col["wy"]], f[col["wz"]]
+                    }
+        }' > "$tmp.tsv" || { rm -f "$tmp".*; return 1; }
+    "$bin/dem-pack" --from "$tmp.tsv" --density "$RHO" --young "$E" --poisson "$NU" --friction "$MU" --restitution "$EREST" \
+        --wall "x=$X0" --wall "x=$X1" --wall "y=$Y0" --wall "y=$Y1" --wall "z=$Z0" --wall "z=$Z1" > "$tmp.dem" ||
+        { rm -f "$tmp".*; return 1; }
+    mv "$tmp.dem" "$state"
+    rm -f "$tmp.tsv"
     echo "$state"
 }

@@ -4,8 +4,8 @@
 # Usage: tools/bench/compare.sh        (make -C tools/bench compare; make bench runs it when
 #                                       lmp is installed)
 #
-# For each case of case.sh (BENCH_CASES, default "pour settled": the collapsing column and the
-# settled bed made from it), BENCH_REPEAT rounds (default 3), each round running in turn:
+# For each case of case.sh (BENCH_CASES, default "pour settled replica": the collapsing column, the
+# settled bed made from it and its 4x2 replica), BENCH_REPEAT rounds (default 3), each round running in turn:
 # 1. step.sh: dem-step timed with 1 and 2 threads (vv) and with the default vv-improved, and a
 #    cmp of the 1- and 2-thread outputs;
 # 2. lammps/run.sh: the same state, parameters and number of steps in LAMMPS on 1 MPI process,
@@ -33,7 +33,7 @@ mpi=0
 command -v mpirun > /dev/null && [ "$(nproc)" -ge 2 ] && mpi=1
 
 same=0
-for case in ${BENCH_CASES:-pour settled}; do
+for case in ${BENCH_CASES:-pour settled replica}; do
     export BENCH_CASE=$case
     rows=$OUT/$case.rows
     : > "$rows"

@@ -7,6 +7,9 @@
 # / time).
 #
 # Usage: tools/bench/instructions.sh [K]     (make -C tools/bench instructions; K default 100)
+# BENCH_INSTR_FROM=1: dem-step counts K + 1 steps minus 1 step instead, leaving out the spatial
+# sort and rebuild that the first step of the cached states makes (their step is a multiple of
+# neighbor.sort_every): the steady cost per step. BENCH_CASE=replica counts the 160k replica.
 # Prints TSV: code, particles, steps, instructions_per_particle_step. A few minutes: valgrind
 # runs the programs about 50 times slower. LAMMPS is skipped when lmp is not installed.
 set -eu
@@ -42,12 +45,13 @@ row()
         printf "%s\t%d\t%d\t%.0f\n", code, n, k, (ik - i0) / (n * k) }'
 }
 
-echo "# instructions per particle-step (valgrind --tool=cachegrind): $N spheres, $K steps minus 0 steps, dt=$DT"
+F=${BENCH_INSTR_FROM:-0}
+echo "# instructions per particle-step (valgrind --tool=cachegrind): $N spheres, $((F + K)) steps minus $F (dem-step), dt=$DT"
 printf 'code\tparticles\tsteps\tinstructions_per_particle_step\n'
 # shellcheck disable=SC2086 # DEM_STEP_OPTS is a list of options
 for integ in vv vv-improved; do
-    i0=$(count "$WORK/o0.dem" "$WORK/dem-step" -q -n 0 --integrator $integ $DEM_STEP_OPTS "$STATE")
-    ik=$(count "$WORK/ok.dem" "$WORK/dem-step" -q -n "$K" --integrator $integ $DEM_STEP_OPTS "$STATE")
+    i0=$(count "$WORK/o0.dem" "$WORK/dem-step" -q -n "$F" --integrator $integ $DEM_STEP_OPTS "$STATE")
+    ik=$(count "$WORK/ok.dem" "$WORK/dem-step" -q -n "$((F + K))" --integrator $integ $DEM_STEP_OPTS "$STATE")
     row "dem-step$([ $integ = vv ] || echo ":$integ")" "$i0" "$ik"
 done
 if command -v lmp > /dev/null; then

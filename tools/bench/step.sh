@@ -1,5 +1,5 @@
 #!/bin/sh
-# step.sh - time dem-step on a case of case.sh (BENCH_CASE: settled, the default, or pour),
+# step.sh - time dem-step on a case of case.sh (BENCH_CASE: settled, the default, pour or replica),
 # with 1 and 2 threads.
 #
 # Usage: tools/bench/step.sh [--profile]     (make -C tools/bench step | profile)

@@ -6,17 +6,28 @@
 #ifndef DEM_SIM_CONTACTS_H
 #define DEM_SIM_CONTACTS_H
 
+#include "io/stream.h"
 #include "sim/internal/state.h"
 
 dem_status store_alloc(dem_sim *sim, dem_error *err);
 void store_free(dem_sim *sim);
 
-/* A rebuild of the pair list: begin keeps a copy of every record with a history (*old, to free),
- * add appends a candidate pair (i < j), end sorts the list, carries the histories over by key,
- * and lays out results, adjacency and blocks. */
-dem_status store_begin_pairs(dem_sim *sim, dem_contact_rec **old, size_t *nold, dem_error *err);
+/* A rebuild of the pair list: begin keeps the records with a history (touching, or lost in the
+ * last evaluation) at the front of the list, in key order, without copying them elsewhere; add
+ * appends a candidate pair (i < j) as a 20-byte key; end sorts the keys (each particle's few
+ * among themselves when they come by particle, as the grid's scan gives them), merges the kept
+ * records into their new places in the list in place, and lays out results, adjacency and
+ * blocks. */
+dem_status store_begin_pairs(dem_sim *sim, dem_error *err);
 dem_status store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
-dem_status store_end_pairs(dem_sim *sim, dem_contact_rec *old, size_t nold, dem_error *err);
+/* A parallel scan: each thread adds its share's keys to a buffer of its own and puts them in
+ * order (store_keys_sort), and the buffers are appended in the shares' order (store_keys_append
+ * empties b; the first one appended is taken over without a copy): the same keys as one thread's
+ * scan. */
+dem_status store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
+void store_keys_sort(store_keys *b);
+dem_status store_keys_append(dem_sim *sim, store_keys *b, dem_error *err);
+dem_status store_end_pairs(dem_sim *sim, dem_error *err);
 /* The slots of the walls each particle can reach before the next rebuild (nbr_wall_near). Slots
  * that touch or hold a history keep them. */
 dem_status store_wall_slots(dem_sim *sim, dem_error *err);
@@ -33,5 +44,11 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err);
 /* The touching contacts into the frame, sorted by (wall, i, j, s), each pair named with the
  * smaller id first. */
 dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err);
+/* The same contacts, in the same order and bits, as a source for the stream writer
+ * (dem_writer_put_source), without the frame's table: open fills src; the store must not change
+ * until close. */
+typedef struct store_stream store_stream;
+dem_status store_stream_open(const dem_sim *sim, store_stream **ss, dem_contact_source *src, dem_error *err);
+void store_stream_close(store_stream *ss);
 
 #endif

@@ -41,6 +41,8 @@ dem_status nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, nbr_
  * the distance test in the pair's canonical orientation (i = min(a, b), so that either backend
  * computes the same bits), then into the store. */
 dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err);
+/* The same into the buffer keys (a thread's share of a parallel scan). */
+dem_status nbr_candidate_to(const dem_sim *sim, store_keys *keys, size_t a, size_t b, const int32_t sh[3], dem_error *err);
 
 /* The hierarchical grid (neighbor_multi.c): every candidate pair into the store, between
  * store_begin_pairs and store_end_pairs. */

@@ -94,6 +94,12 @@ typedef struct {
     uint64_t tests;         /* distance tests of the last build (pairs past the interaction masks) */
 } sim_neighbor;
 
+/* Candidate pairs of a rebuild as keys (contacts.c), one buffer per thread of the scan. */
+typedef struct {
+    struct store_key_s *k;
+    size_t n, cap;
+} store_keys;
+
 typedef struct {
     /* pairs within the neighbour cutoff, sorted by (i, j, s) */
     dem_contact_rec *pairs;
@@ -120,9 +126,12 @@ typedef struct {
     dem_contact_rec *whist; /* per slot: record, same layout as pairs (i: particle, j: wall) */
     dem_contact_out *wout;  /* per slot: the result of the last evaluation */
     uint8_t *wtouch;        /* per slot: 1 if the particle touched the wall at the last evaluation */
+    /* a rebuild's candidate pairs (i, j, s), 20 bytes each, sorted before they become records
+     * (contacts.c); freed at the end of the rebuild */
+    store_keys keys;
     /* rolling and twisting resistance (roll.h): side arrays beside pairs and whist, NULL unless a
-     * rolling or twisting model is on; rold holds the old list's during a rebuild */
-    struct dem_roll_rec_s *roll, *wroll, *rold;
+     * rolling or twisting model is on */
+    struct dem_roll_rec_s *roll, *wroll;
     int roll_on;            /* a rolling or twisting model is on (the one test the force sums make) */
 } sim_store;
 
