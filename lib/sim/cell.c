@@ -154,15 +154,25 @@ double cell_begin_step(dem_sim *sim)
     return field_power(sim);
 }
 
-/* x <- o + M (x - o) for the positions [lo, hi). */
-static PAR_RANGE void affine_range(dem_vec3 *x, size_t lo, size_t hi, dem_mat3 m, dem_vec3 o)
+/* Particles [lo, hi): x <- o + M (x - o); a free particle's fluctuation velocity u <- M^-1 u
+ * (minv), dk[a] the kinetic energy that gave it (cell.h). A fixed particle keeps its prescribed
+ * velocity. */
+static PAR_RANGE void affine_range(sim_particles *P, double *dk, size_t lo, size_t hi, dem_mat3 m, dem_mat3 minv, dem_vec3 o)
 {
-    for (size_t k = lo; k < hi; k++) x[k] = dem_v3_add(o, dem_m3_mulv(m, dem_v3_sub(x[k], o)));
+    for (size_t k = lo; k < hi; k++) {
+        P->x[k] = dem_v3_add(o, dem_m3_mulv(m, dem_v3_sub(P->x[k], o)));
+        dk[k] = 0.0;
+        if (P->flags[k] & DEM_PARTICLE_FIXED) continue;
+        dem_vec3 u = dem_m3_mulv(minv, P->v[k]);
+        dk[k] = 0.5 * P->m[k] * (dem_v3_norm2(u) - dem_v3_norm2(P->v[k]));
+        P->v[k] = u;
+    }
 }
 
 typedef struct {
-    dem_vec3 *x;
-    dem_mat3 m;
+    sim_particles *p;
+    double *dk;
+    dem_mat3 m, minv;
     dem_vec3 o;
 } affine_args;
 
@@ -170,18 +180,21 @@ static void affine_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
 {
     const affine_args *a = ctx;
     (void)t;
-    affine_range(a->x, lo, hi, a->m, a->o);
+    affine_range(a->p, a->dk, lo, hi, a->m, a->minv, a->o);
 }
 
 void cell_affine(dem_sim *sim, double h)
 {
     dem_cell *c = &sim->b.cell;
-    dem_mat3 m = cayley(c->vgrad, h);
-    dem_vec3 o = c->origin;
-    dem_vec3 *x = sim->p.x;
+    /* M^-1 as the map of -h: the same bits as the position map of the step reversed */
+    dem_mat3 m = cayley(c->vgrad, h), minv = cayley(c->vgrad, -h);
     size_t n = sim->p.n;
-    affine_args a = {x, m, o};
+    affine_args a = {&sim->p, sim->b.dkin, m, minv, c->origin};
     par_for(sim->pool, n, affine_share, &a); /* par.h */
+    /* the kinetic part of the stress power, in particle order (the same for any thread count) */
+    double dk = 0.0;
+    for (size_t k = 0; k < n; k++) dk += sim->b.dkin[k];
+    sim->e.energy[DEM_E_WORK_CELL] += dk;
     c->h = dem_m3_mul(m, c->h);
     c->deform = dem_m3_mul(m, c->deform);
     cell_inverse(sim);

@@ -64,6 +64,8 @@ typedef struct {
     int periodic[3];
     dem_mat3 hinv;
     int32_t (*wrapped)[3];  /* images crossed by each particle in this step's wrap */
+    double *dkin;           /* per particle: the kinetic energy the field's map of this half step
+                             * gave its fluctuation velocity (cell.c), J, summed in particle order */
     /* the deforming cell (cell.c) */
     int deforming;          /* L != 0 or a servo: the affine field acts */
     int servo;              /* the servo decides the stress-controlled components (off: replayed) */
