@@ -143,6 +143,19 @@ static dem_mat3 cayley(dem_mat3 l, double h)
     return dem_m3_mul(dem_m3_inverse(dem_m3_add(i, dem_m3_scale(a, -1.0))), dem_m3_add(i, a));
 }
 
+/* The same map less the identity, K = M - I = (I - h L / 2)^-1 h L, computed as such: the field
+ * moves a point by the increment K (x - o), whose rounding is relative to the increment, not to
+ * x. Adding it, and adding the increment of the map of -h (which is -K (x - o) to within the
+ * increment's rounding) in the reversed step, returns x bit for bit nearly always; the product
+ * M (x - o) rounds relative to x, and the same L every step (a constant rate) biases that
+ * rounding the same way every step, so that M(-h) M(h) x drifted by an ulp of x per step
+ * (README of examples/fcc-triaxial). */
+static dem_mat3 cayley_step(dem_mat3 l, double h)
+{
+    dem_mat3 i = dem_m3_identity();
+    return dem_m3_mul(dem_m3_inverse(dem_m3_add(i, dem_m3_scale(l, -0.5 * h))), dem_m3_scale(l, h));
+}
+
 double cell_begin_step(dem_sim *sim)
 {
     if (sim->b.servo) servo(sim);
@@ -154,25 +167,25 @@ double cell_begin_step(dem_sim *sim)
     return field_power(sim);
 }
 
-/* Particles [lo, hi): x <- o + M (x - o); a free particle's fluctuation velocity u <- M^-1 u
- * (minv), dk[a] the kinetic energy that gave it (cell.h). A fixed particle keeps its prescribed
- * velocity. */
-static PAR_RANGE void affine_range(sim_particles *P, double *dk, size_t lo, size_t hi, dem_mat3 m, dem_mat3 minv, dem_vec3 o)
+/* Particles [lo, hi): x <- x + K (x - o) (K = M - I); a free particle's fluctuation velocity
+ * u <- u + Kinv u (Kinv = M^-1 - I), dk[a] the kinetic energy that gave it (cell.h). A fixed
+ * particle keeps its prescribed velocity. */
+static PAR_RANGE void affine_range(sim_particles *P, double *dk, size_t lo, size_t hi, dem_mat3 k, dem_mat3 kinv, dem_vec3 o)
 {
-    for (size_t k = lo; k < hi; k++) {
-        P->x[k] = dem_v3_add(o, dem_m3_mulv(m, dem_v3_sub(P->x[k], o)));
-        dk[k] = 0.0;
-        if (P->flags[k] & DEM_PARTICLE_FIXED) continue;
-        dem_vec3 u = dem_m3_mulv(minv, P->v[k]);
-        dk[k] = 0.5 * P->m[k] * (dem_v3_norm2(u) - dem_v3_norm2(P->v[k]));
-        P->v[k] = u;
+    for (size_t a = lo; a < hi; a++) {
+        P->x[a] = dem_v3_add(P->x[a], dem_m3_mulv(k, dem_v3_sub(P->x[a], o)));
+        dk[a] = 0.0;
+        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
+        dem_vec3 u = P->v[a], du = dem_m3_mulv(kinv, u);
+        dk[a] = P->m[a] * (dem_v3_dot(u, du) + 0.5 * dem_v3_norm2(du));
+        P->v[a] = dem_v3_add(u, du);
     }
 }
 
 typedef struct {
     sim_particles *p;
     double *dk;
-    dem_mat3 m, minv;
+    dem_mat3 k, kinv;
     dem_vec3 o;
 } affine_args;
 
@@ -180,23 +193,23 @@ static void affine_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
 {
     const affine_args *a = ctx;
     (void)t;
-    affine_range(a->p, a->dk, lo, hi, a->m, a->minv, a->o);
+    affine_range(a->p, a->dk, lo, hi, a->k, a->kinv, a->o);
 }
 
 void cell_affine(dem_sim *sim, double h)
 {
     dem_cell *c = &sim->b.cell;
-    /* M^-1 as the map of -h: the same bits as the position map of the step reversed */
-    dem_mat3 m = cayley(c->vgrad, h), minv = cayley(c->vgrad, -h);
+    /* M^-1 - I as the map of -h: the same bits as the position map of the step reversed */
+    dem_mat3 k = cayley_step(c->vgrad, h), kinv = cayley_step(c->vgrad, -h);
     size_t n = sim->p.n;
-    affine_args a = {&sim->p, sim->b.dkin, m, minv, c->origin};
+    affine_args a = {&sim->p, sim->b.dkin, k, kinv, c->origin};
     par_for(sim->pool, n, affine_share, &a); /* par.h */
     /* the kinetic part of the stress power, in particle order (the same for any thread count) */
     double dk = 0.0;
-    for (size_t k = 0; k < n; k++) dk += sim->b.dkin[k];
+    for (size_t q = 0; q < n; q++) dk += sim->b.dkin[q];
     sim->e.energy[DEM_E_WORK_CELL] += dk;
-    c->h = dem_m3_mul(m, c->h);
-    c->deform = dem_m3_mul(m, c->deform);
+    c->h = dem_m3_add(c->h, dem_m3_mul(k, c->h));
+    c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
     cell_inverse(sim);
 }
 
