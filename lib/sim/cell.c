@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "sim/boundary.h"
+#include "sim/exact.h"
 #include "sim/par.h"
 
 /* a : b = sum_ab a_ab b_ab */
@@ -106,6 +107,11 @@ static void fabric(dem_sim *sim)
     sim->b.fab_ok = 1;
 }
 
+void cell_keep_sums(dem_sim *sim)
+{
+    if (sim->b.deforming && sim->forces_current && !sim->b.fab_ok) fabric(sim);
+}
+
 dem_mat3 cell_stress(dem_sim *sim)
 {
     if (!sim->b.fab_ok) fabric(sim);
@@ -201,6 +207,12 @@ void cell_affine(dem_sim *sim, double h)
     dem_cell *c = &sim->b.cell;
     /* M^-1 - I as the map of -h: the same bits as the position map of the step reversed */
     dem_mat3 k = cayley_step(c->vgrad, h), kinv = cayley_step(c->vgrad, -h);
+    if (sim->ex.on) { /* simple shear on the lattice (exact.h); F as in floating point */
+        sim->e.energy[DEM_E_WORK_CELL] += exact_field(sim, h);
+        c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
+        cell_inverse(sim);
+        return;
+    }
     size_t n = sim->p.n;
     affine_args a = {&sim->p, sim->b.dkin, k, kinv, c->origin};
     par_for(sim->pool, n, affine_share, &a); /* par.h */
@@ -243,8 +255,14 @@ dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err)
             if (i == j || !sim->b.periodic[i] || !sim->b.periodic[j]) continue;
             dem_vec3 hi = dem_m3_col(c->h, i), hj = dem_m3_col(c->h, j);
             double t = dem_v3_dot(hj, hi) / dem_v3_norm2(hi);
-            if (!(fabs(t) > 0.55)) continue;
-            int k = (int)lround(t);
+            int k;
+            if (sim->ex.on) { /* the one representation with t in [-1/2, 1/2): the same going back */
+                if (t >= -0.5 && t < 0.5) continue;
+                k = (int)floor(t + 0.5);
+            } else {
+                if (!(fabs(t) > 0.55)) continue;
+                k = (int)lround(t);
+            }
             dem_status st = reindex(sim, i, j, k, err);
             if (st) return st;
             for (int r = 0; r < 3; r++) c->h.m[r][j] -= k * c->h.m[r][i];

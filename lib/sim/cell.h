@@ -49,6 +49,11 @@ void cell_end_step(dem_sim *sim, double p0);
  * follow, so every contact keeps its history. Returns 1 if it flipped (the neighbour list must be
  * rebuilt). */
 dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err);
+/* The cell's sums over the contacts of the current forces, kept before a rebuild of the pair
+ * list takes the contacts' results away (the sort at fixed steps): the step's P(t) must be that
+ * of the forces at t whether they were computed by the step before or read from a frame, so that
+ * a run split at a sorting step keeps the same bits. */
+void cell_keep_sums(dem_sim *sim);
 /* The Love-Weber stress of the current forces (Pa, compression positive, symmetric). */
 dem_mat3 cell_stress(dem_sim *sim);
 

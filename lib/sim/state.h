@@ -174,6 +174,10 @@ typedef struct {
     int64_t tick;           /* time = tick dt */
     uint8_t *kbad;          /* per particle: a kick left the lattice's range in this evaluation */
     size_t wbad;            /* 1 + the first wall whose point left the lattice's range (0: none) */
+    /* a sheared cell (exact_field): x_i += round(n (x_j - o_j) / H_jj) quanta per half step, n the
+     * quanta the cell's face x_j = o_j + H_jj moves in it; i = sh_i, j = sh_j, H_jj = sh_hq quanta */
+    int shear, sh_i, sh_j;
+    int64_t sh_n, sh_hq;
 } sim_exact;
 
 /* The instability guards (guard.c). */
