@@ -256,8 +256,9 @@ dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err)
             dem_vec3 hi = dem_m3_col(c->h, i), hj = dem_m3_col(c->h, j);
             double t = dem_v3_dot(hj, hi) / dem_v3_norm2(hi);
             int k;
-            if (sim->ex.on) { /* the one representation with t in [-1/2, 1/2): the same going back */
-                if (t >= -0.5 && t < 0.5) continue;
+            if (sim->ex.on) { /* the one representation with t in [-1/2, 1/2): the same going back;
+                                * only the sheared vector leans (exact_field keeps row j of H diagonal) */
+                if (j != sim->ex.sh_j || i != sim->ex.sh_i || (t >= -0.5 && t < 0.5)) continue;
                 k = (int)floor(t + 0.5);
             } else {
                 if (!(fabs(t) > 0.55)) continue;
