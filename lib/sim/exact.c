@@ -232,6 +232,9 @@ static dem_status exact_shear_setup(dem_sim *sim, dem_error *err)
             return dem_fail(err, DEM_ERR_VALUE, "exact mode: simple shear %c%c needs row %c of the cell matrix H to be diagonal (H_%c%c = %g m): the cell's faces across %c must stay apart by H_%c%c",
                             "xyz"[ni], "xyz"[nj], "xyz"[nj], "xyz"[nj], "xyz"[k], c->h.m[nj][k], "xyz"[nj], "xyz"[nj], "xyz"[nj]);
     double hjj = c->h.m[nj][nj], qx = x->qx;
+    if (!(hjj / qx >= 1.0))
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: simple shear %c%c needs H_%c%c > 0 of at least one quantum (%g m): it is %g m",
+                        "xyz"[ni], "xyz"[nj], "xyz"[nj], "xyz"[nj], qx, hjj);
     double nq = round(c->vgrad.m[ni][nj] * 0.5 * sim->dt * hjj / qx);
     if (nq == 0.0 || !(fabs(nq) < LATTICE_MAX))
         return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the shear rate %g 1/s moves the cell's face by %g quanta per half step: choose a finer quantum than %g m",
