@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "sim/internal/boundary.h"
+#include "sim/internal/exact.h"
 #include "sim/internal/par.h"
 
 /* a : b = sum_ab a_ab b_ab */
@@ -106,6 +107,11 @@ static void fabric(dem_sim *sim)
     sim->b.fab_ok = 1;
 }
 
+void cell_keep_sums(dem_sim *sim)
+{
+    if (sim->b.deforming && sim->forces_current && !sim->b.fab_ok) fabric(sim);
+}
+
 dem_mat3 cell_stress(dem_sim *sim)
 {
     if (!sim->b.fab_ok) fabric(sim);
@@ -143,6 +149,19 @@ static dem_mat3 cayley(dem_mat3 l, double h)
     return dem_m3_mul(dem_m3_inverse(dem_m3_add(i, dem_m3_scale(a, -1.0))), dem_m3_add(i, a));
 }
 
+/* The same map less the identity, K = M - I = (I - h L / 2)^-1 h L, computed as such: the field
+ * moves a point by the increment K (x - o), whose rounding is relative to the increment, not to
+ * x. Adding it, and adding the increment of the map of -h (which is -K (x - o) to within the
+ * increment's rounding) in the reversed step, returns x bit for bit nearly always; the product
+ * M (x - o) rounds relative to x, and the same L every step (a constant rate) biases that
+ * rounding the same way every step, so that M(-h) M(h) x drifted by an ulp of x per step
+ * (README of examples/fcc-triaxial). */
+static dem_mat3 cayley_step(dem_mat3 l, double h)
+{
+    dem_mat3 i = dem_m3_identity();
+    return dem_m3_mul(dem_m3_inverse(dem_m3_add(i, dem_m3_scale(l, -0.5 * h))), dem_m3_scale(l, h));
+}
+
 double cell_begin_step(dem_sim *sim)
 {
     if (sim->b.servo) servo(sim);
@@ -174,15 +193,25 @@ dem_status cell_check_rate(const dem_sim *sim, dem_error *err)
                     (unsigned long long)sim->step, norm, strain, sim->dt, CELL_MAX_STRAIN_STEP);
 }
 
-/* x <- o + M (x - o) for the positions [lo, hi). */
-static PAR_RANGE void affine_range(dem_vec3 *x, size_t lo, size_t hi, dem_mat3 m, dem_vec3 o)
+/* Particles [lo, hi): x <- x + K (x - o) (K = M - I); a free particle's fluctuation velocity
+ * u <- u + Kinv u (Kinv = M^-1 - I), dk[a] the kinetic energy that gave it (cell.h). A fixed
+ * particle keeps its prescribed velocity. */
+static PAR_RANGE void affine_range(sim_particles *P, double *dk, size_t lo, size_t hi, dem_mat3 k, dem_mat3 kinv, dem_vec3 o)
 {
-    for (size_t k = lo; k < hi; k++) x[k] = dem_v3_add(o, dem_m3_mulv(m, dem_v3_sub(x[k], o)));
+    for (size_t a = lo; a < hi; a++) {
+        P->x[a] = dem_v3_add(P->x[a], dem_m3_mulv(k, dem_v3_sub(P->x[a], o)));
+        dk[a] = 0.0;
+        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
+        dem_vec3 u = P->v[a], du = dem_m3_mulv(kinv, u);
+        dk[a] = P->m[a] * (dem_v3_dot(u, du) + 0.5 * dem_v3_norm2(du));
+        P->v[a] = dem_v3_add(u, du);
+    }
 }
 
 typedef struct {
-    dem_vec3 *x;
-    dem_mat3 m;
+    sim_particles *p;
+    double *dk;
+    dem_mat3 k, kinv;
     dem_vec3 o;
 } affine_args;
 
@@ -190,20 +219,29 @@ static void affine_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
 {
     const affine_args *a = ctx;
     (void)t;
-    affine_range(a->x, lo, hi, a->m, a->o);
+    affine_range(a->p, a->dk, lo, hi, a->k, a->kinv, a->o);
 }
 
 void cell_affine(dem_sim *sim, double h)
 {
     dem_cell *c = &sim->b.cell;
-    dem_mat3 m = cayley(c->vgrad, h);
-    dem_vec3 o = c->origin;
-    dem_vec3 *x = sim->p.x;
+    /* M^-1 - I as the map of -h: the same bits as the position map of the step reversed */
+    dem_mat3 k = cayley_step(c->vgrad, h), kinv = cayley_step(c->vgrad, -h);
+    if (sim->ex.on) { /* simple shear on the lattice (exact.h); F as in floating point */
+        sim->e.energy[DEM_E_WORK_CELL] += exact_field(sim, h);
+        c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
+        cell_inverse(sim);
+        return;
+    }
     size_t n = sim->p.n;
-    affine_args a = {x, m, o};
+    affine_args a = {&sim->p, sim->b.dkin, k, kinv, c->origin};
     par_for(sim->pool, n, affine_share, &a); /* par.h */
-    c->h = dem_m3_mul(m, c->h);
-    c->deform = dem_m3_mul(m, c->deform);
+    /* the kinetic part of the stress power, in particle order (the same for any thread count) */
+    double dk = 0.0;
+    for (size_t q = 0; q < n; q++) dk += sim->b.dkin[q];
+    sim->e.energy[DEM_E_WORK_CELL] += dk;
+    c->h = dem_m3_add(c->h, dem_m3_mul(k, c->h));
+    c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
     cell_inverse(sim);
 }
 
@@ -237,8 +275,15 @@ dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err)
             if (i == j || !sim->b.periodic[i] || !sim->b.periodic[j]) continue;
             dem_vec3 hi = dem_m3_col(c->h, i), hj = dem_m3_col(c->h, j);
             double t = dem_v3_dot(hj, hi) / dem_v3_norm2(hi);
-            if (!(fabs(t) > 0.55)) continue;
-            int k = (int)lround(t);
+            int k;
+            if (sim->ex.on) { /* the one representation with t in [-1/2, 1/2): the same going back;
+                                * only the sheared vector leans (exact_field keeps row j of H diagonal) */
+                if (j != sim->ex.sh_j || i != sim->ex.sh_i || (t >= -0.5 && t < 0.5)) continue;
+                k = (int)floor(t + 0.5);
+            } else {
+                if (!(fabs(t) > 0.55)) continue;
+                k = (int)lround(t);
+            }
             dem_status st = reindex(sim, i, j, k, err);
             if (st) return st;
             for (int r = 0; r < 3; r++) c->h.m[r][j] -= k * c->h.m[r][i];

@@ -175,6 +175,80 @@ dem_status exact_range_check(const dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+/* round(a b / d), half away from zero (so that -a gives the negation), d > 0; 128-bit product */
+static int64_t mul_div_round(int64_t a, int64_t b, int64_t d)
+{
+    __int128 p = (__int128)a * b, m = p < 0 ? -p : p;
+    __int128 q = (2 * m + d) / (2 * (__int128)d);
+    return (int64_t)(p < 0 ? -q : q);
+}
+
+double exact_field(dem_sim *sim, double h)
+{
+    sim_exact *x = &sim->ex;
+    sim_particles *P = &sim->p;
+    const int i = x->sh_i, j = x->sh_j;
+    const int64_t n = h < 0.0 ? -x->sh_n : x->sh_n, hq = x->sh_hq;
+    const double qx = x->qx, iq = 1.0 / qx;
+    const int64_t oj = (int64_t)(dem_v3_get(sim->b.cell.origin, j) * iq);
+    double dk = 0.0;
+    for (size_t a = 0; a < P->n; a++) {
+        double c[3] = {P->x[a].x, P->x[a].y, P->x[a].z};
+        int64_t xi = (int64_t)(c[i] * iq), xj = (int64_t)(c[j] * iq);
+        c[i] = (double)(xi + mul_div_round(n, xj - oj, hq)) * qx;
+        P->x[a] = dem_v3(c[0], c[1], c[2]);
+        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
+        double e0 = dem_v3_norm2(P->v[a]);
+        x->V[a][i] -= mul_div_round(n, x->V[a][j], hq);
+        P->v[a] = dem_v3((double)x->V[a][0] * x->qv, (double)x->V[a][1] * x->qv, (double)x->V[a][2] * x->qv);
+        dk += 0.5 * P->m[a] * (dem_v3_norm2(P->v[a]) - e0);
+    }
+    /* H_i,c += n H_j,c / H_jj: n for c = j, 0 for the others (row j of H is diagonal) */
+    sim->b.cell.h.m[i][j] += (double)n * qx;
+    return dk;
+}
+
+/* Exact mode's deforming cell: simple shear at a fixed rate, L_ij alone (i != j, both periodic),
+ * row j of H diagonal; the rate is snapped so that the face moves a whole number of quanta per
+ * half step (exact_field). */
+static dem_status exact_shear_setup(dem_sim *sim, dem_error *err)
+{
+    dem_cell *c = &sim->b.cell;
+    sim_exact *x = &sim->ex;
+    x->shear = 0;
+    if (!sim->b.deforming) return DEM_OK;
+    if (c->stress_mask)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: a stress-controlled cell decides its rates from the forces each step, which the lattice cannot carry: give the rates with --cell-rate (simple shear), or run it in floating point");
+    int count = 0, ni = 0, nj = 0;
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++)
+            if (c->vgrad.m[r][k] != 0.0) count++, ni = r, nj = k;
+    if (count != 1 || ni == nj)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: the lattice can hold a deforming cell only in simple shear, one off-diagonal component of L (e.g. --cell-rate xy=10), whose map x_i += L_ij (x_j - o_j) dt is an integer shear of the lattice; a stretch (a diagonal component) maps positions by M (x - o), which does not carry the position lattice onto itself: the lattice cannot hold this deforming cell (run it in floating point)");
+    if (!sim->b.periodic[ni] || !sim->b.periodic[nj])
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: simple shear %c%c needs a cell periodic along %c and %c", "xyz"[ni], "xyz"[nj], "xyz"[ni], "xyz"[nj]);
+    for (int k = 0; k < 3; k++)
+        if (k != nj && c->h.m[nj][k] != 0.0)
+            return dem_fail(err, DEM_ERR_VALUE, "exact mode: simple shear %c%c needs row %c of the cell matrix H to be diagonal (H_%c%c = %g m): the cell's faces across %c must stay apart by H_%c%c",
+                            "xyz"[ni], "xyz"[nj], "xyz"[nj], "xyz"[nj], "xyz"[k], c->h.m[nj][k], "xyz"[nj], "xyz"[nj], "xyz"[nj]);
+    double hjj = c->h.m[nj][nj], qx = x->qx;
+    if (!(hjj / qx >= 1.0))
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: simple shear %c%c needs H_%c%c > 0 of at least one quantum (%g m): it is %g m",
+                        "xyz"[ni], "xyz"[nj], "xyz"[nj], "xyz"[nj], qx, hjj);
+    double nq = round(c->vgrad.m[ni][nj] * 0.5 * sim->dt * hjj / qx);
+    if (nq == 0.0 || !(fabs(nq) < LATTICE_MAX))
+        return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the shear rate %g 1/s moves the cell's face by %g quanta per half step: choose a finer quantum than %g m",
+                        c->vgrad.m[ni][nj], c->vgrad.m[ni][nj] * 0.5 * sim->dt * hjj / qx, qx);
+    x->shear = 1;
+    x->sh_i = ni;
+    x->sh_j = nj;
+    x->sh_n = (int64_t)nq;
+    x->sh_hq = (int64_t)llround(hjj / qx);
+    /* the rate the lattice carries (relative change below 1 / (2 n)): what the frames record */
+    c->vgrad.m[ni][nj] = nq * qx / (0.5 * sim->dt * hjj);
+    return DEM_OK;
+}
+
 /* Round x onto the lattice of quantum q; 1 if it fits (|x / q| < 2^53). */
 static int snap(double x, double q, double *out, int64_t *units)
 {
@@ -227,8 +301,6 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
     if (sim->st.tangential != 0 && dem_tangential_models[sim->st.tangential]->uses_history)
         return dem_fail(err, DEM_ERR_VALUE, "exact mode: the tangential model '%s' exerts torques, and spins have no lattice: use --tangential none",
                         dem_tangential_models[sim->st.tangential]->name);
-    if (sim->b.deforming)
-        return dem_fail(err, DEM_ERR_VALUE, "exact mode: a deforming periodic cell maps positions by M (x - o), which does not carry the position lattice onto itself: the lattice cannot hold a deforming cell (run it in floating point; dem-reverse then returns to round-off)");
     if (sim->bd.n)
         return dem_fail(err, DEM_ERR_VALUE, "exact mode: the frame holds %zu bonds, whose forces are not rounded onto the lattice one by one: run it in floating point",
                         sim->bd.n);
@@ -270,6 +342,9 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
             for (int c = 0; c < 3; c++) sim->b.cell.h.m[r][c] = dem_v3_get(cols[c], r);
         cell_inverse(sim);
     }
+    sim->ex.qx = qx; /* exact_shear_setup's quantum (set again below with the mode) */
+    dem_status shst = exact_shear_setup(sim, err);
+    if (shst) return shst;
     for (int k = 0; k < 3; k++) {
         uint8_t bad = 0;
         sim->ex.kg[k] = lattice_round(dem_v3_get(sim->st.gravity, k) * dt * dt / (2.0 * qx), &bad);

@@ -100,7 +100,8 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
         (st = books_alloc(sim, err)) || (st = exact_alloc(sim, err)) || (st = guard_alloc(sim, err)))
         return st;
     sim->b.wrapped = calloc(sim->p.n ? sim->p.n : 1, sizeof *sim->b.wrapped);
-    if (!sim->b.wrapped) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    sim->b.dkin = calloc(sim->p.n ? sim->p.n : 1, sizeof *sim->b.dkin);
+    if (!sim->b.wrapped || !sim->b.dkin) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
     return DEM_OK;
 }
 
@@ -172,6 +173,7 @@ void dem_sim_free(dem_sim *sim)
     bonds_free(sim);
     vi_free(sim);
     free(sim->b.wrapped);
+    free(sim->b.dkin);
     free(sim->b.walls);
     free(sim->b.wwork);
     free(sim->materials);

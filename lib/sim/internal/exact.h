@@ -29,6 +29,12 @@ void exact_kick(dem_sim *sim, size_t a);
 void exact_half_kick(dem_sim *sim);
 /* X += dir V (Hanley 2019, eq 14; reversed: eq 18); walls move by their lattice velocity. */
 void exact_drift(dem_sim *sim);
+/* A sheared periodic cell on the lattice (simple shear, L_ij alone, i != j): over half a step
+ * (h, signed) x_i += round(n (x_j - o_j) / H_jj), u_i -= round(n V_j / H_jj), H_i. += n e_j,
+ * all in quanta: an integer shear of the lattice that the same map with -h undoes exactly, and
+ * the same for every image of a particle (n (x_j + H_jj) / H_jj adds exactly n). Returns the
+ * kinetic energy the map of the velocities changed (J). */
+double exact_field(dem_sim *sim, double h);
 /* After a step: the first particle whose kick, velocity or position left the lattice's range. */
 DEM_MUST_CHECK dem_status exact_range_check(const dem_sim *sim, dem_error *err);
 

@@ -64,6 +64,8 @@ typedef struct {
     int periodic[3];
     dem_mat3 hinv;
     int32_t (*wrapped)[3];  /* images crossed by each particle in this step's wrap */
+    double *dkin;           /* per particle: the kinetic energy the field's map of this half step
+                             * gave its fluctuation velocity (cell.c), J, summed in particle order */
     /* the deforming cell (cell.c) */
     int deforming;          /* L != 0 or a servo: the affine field acts */
     int servo;              /* the servo decides the stress-controlled components (off: replayed) */
@@ -181,6 +183,10 @@ typedef struct {
     int64_t tick;           /* time = tick dt */
     uint8_t *kbad;          /* per particle: a kick left the lattice's range in this evaluation */
     size_t wbad;            /* 1 + the first wall whose point left the lattice's range (0: none) */
+    /* a sheared cell (exact_field): x_i += round(n (x_j - o_j) / H_jj) quanta per half step, n the
+     * quanta the cell's face x_j = o_j + H_jj moves in it; i = sh_i, j = sh_j, H_jj = sh_hq quanta */
+    int shear, sh_i, sh_j;
+    int64_t sh_n, sh_hq;
 } sim_exact;
 
 /* The instability guards (guard.c). */
