@@ -41,6 +41,7 @@
 #define cell_begin_step        dem_deform_begin_step
 #define cell_end_step          dem_deform_end_step
 #define cell_flip              dem_deform_flip
+#define cell_keep_sums         dem_deform_keep_sums
 #define cell_setup             dem_deform_setup
 #define cell_stress            dem_deform_stress
 #define cell_check_rate        dem_deform_check_rate

@@ -16,6 +16,7 @@
  * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
 #define exact_alloc            dem_exact_alloc
 #define exact_drift            dem_exact_drift
+#define exact_field            dem_exact_field
 #define exact_free             dem_exact_free
 #define exact_half_kick        dem_exact_half_kick
 #define exact_kick             dem_exact_kick
