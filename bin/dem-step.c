@@ -188,7 +188,10 @@ static const char usage_text[] =
 "                       eq 25); terminal velocity g dt / (1 - GD)\n"
 "      --ignore A:B[,A:B...]\n"
 "                       particles of group A do not interact with those of group B (groups\n"
-"                       1..32 are the bits of the particles' group field)\n"
+"                       1..32 are the bits of the particles' group field; every particle\n"
+"                       starts in group 1, dem-pack --group moves some). It warns when a rule\n"
+"                       leaves no two particles that interact, gives a group holding every\n"
+"                       particle, or names a group no particle is in\n"
 "      --skin S         neighbour-list skin, m (default 0.2 of the smallest radius)\n"
 "      --neighbor auto|bin|multi\n"
 "                       the neighbour search (setting neighbor.grid): bin, one grid of cells\n"
@@ -1035,6 +1038,16 @@ static void warn_inert_options(const struct cmdline *c, const dem_settings *st, 
         cli_warn("--carry: --tangential %s has no history to carry: it has no effect", dem_tangential_models[st->tangential]->name);
 }
 
+/* An --ignore given here that switches off more than can have been meant, or nothing (issue 28):
+ * said even with -q, like the time-step warnings. */
+static void warn_ignore(const struct cmdline *c, const dem_settings *st, const dem_system *s)
+{
+    char note[4][DEM_NOTE_MAX];
+    if (!c->ignore) return;
+    int n = dem_ignore_notes(st, s, note, 4);
+    for (int k = 0; k < n; k++) cli_warn("%s", note[k]);
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-step");
@@ -1049,6 +1062,7 @@ int main(int argc, char **argv)
     apply_overrides(&c, &st);
     warn_inert(&st, &s, c.quiet);
     warn_inert_options(&c, &st, c.quiet);
+    warn_ignore(&c, &st, &s);
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
     adhesion_note(&st, &s);

@@ -95,7 +95,7 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
                 memset(o, 0, sizeof *o);
             }
             if (!np->flags) return 0.0;
-            return dem_contact_forget(np, sim->hdt); /* contact lost: the history goes with it */
+            return dem_contact_forget(np, sim->hdt, adh); /* contact lost: the history goes with it */
         }
     } else {
         sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
@@ -234,7 +234,7 @@ static int eval_wall(dem_sim *sim, size_t slot, double *adh)
                 const dem_contact_out *o = &st->wout[slot];
                 *adh += adh_broken(&law, p, &st->whist[slot], o, near ? P->r[a] - gap : o->delta);
             }
-            sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt);
+            sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt, adh);
             if (st->wroll) roll_wall_lost(sim, slot);
             lost = sim->hdt != 0.0;
             memset(&st->wout[slot], 0, sizeof st->wout[slot]);
@@ -360,7 +360,7 @@ static void totals(dem_sim *sim)
             sim->e.energy[DEM_E_DISS_LOCAL] += ed[EDIS_LOCAL];
             sim->e.energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
         }
-        if (sim->e.badh) { /* adhesion: the law's work as contacts formed or broke (pairs by blocks, then walls) */
+        if (sim->e.badh) { /* the law's work as contacts formed or broke (pairs by blocks, then walls) */
             double w = 0.0;
             for (size_t b = 0; b < sim->c.nblk; b++) w += sim->e.badh[b];
             for (size_t a = 0; a < sim->p.n; a++) w += sim->e.wadh[a];
