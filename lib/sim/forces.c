@@ -81,7 +81,10 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
     double rs = P->r[i] + P->r[j], d2 = dem_v3_norm2(d);
     dem_contact_in c;
     dem_pair p;
-    if (d2 >= rs * rs) {
+    /* apart, or touching with an overlap that rounds to 0 (d2 just under rs^2 whose root rounds up to
+     * rs: an exact contact, as --minimize leaves them): no force, and a frame's contacts have overlap
+     * > 0 (issue 28) */
+    if (d2 >= rs * rs || !(rs - sqrt(d2) > 0.0)) {
         if (!(sim->c.ptouch[pi] | np->flags)) return 0.0; /* apart, as at the last step: most pairs */
         int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
         if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
