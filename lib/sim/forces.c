@@ -84,7 +84,8 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
     /* apart, or touching with an overlap that rounds to 0 (d2 just under rs^2 whose root rounds up to
      * rs: an exact contact, as --minimize leaves them): no force, and a frame's contacts have overlap
      * > 0 (issue 28) */
-    if (d2 >= rs * rs || !(rs - sqrt(d2) > 0.0)) {
+    double dist = d2 < rs * rs ? sqrt(d2) : rs; /* most pairs are apart: no root taken */
+    if (!(rs - dist > 0.0)) {
         if (!(sim->c.ptouch[pi] | np->flags)) return 0.0; /* apart, as at the last step: most pairs */
         int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
         if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
@@ -104,7 +105,7 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
         sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
     }
     c.d = d;
-    double dist = sqrt(d2);
+    if (d2 >= rs * rs) dist = sqrt(d2); /* a jkr neck held apart */
     c.delta = rs - dist;
     double rmin = P->r[i] < P->r[j] ? P->r[i] : P->r[j];
     if (c.delta > sim->g.ovl * rmin) k->bad = 1; /* guard.c reports it */
