@@ -12,7 +12,7 @@ set xlabel 'time t [s]'
 set ylabel 'fraction of the fines'
 set logscale y
 set yrange [1e-3:1.5]
-set key bottom left
+set key top right
 plot dir.'/deep.tsv' using (strcol(1) eq 'vv' ? $2 : NaN):($4/$3) skip 1 with linespoints lw 2 lc 1 title 'vv: in the bed', \
      ''              using (strcol(1) eq 'vv-improved' ? $2 : NaN):($4/$3) skip 1 with linespoints lw 2 lc 2 title 'vv-improved: in the bed', \
      ''              using (strcol(1) eq 'vv' ? $2 : NaN):($7/$3) skip 1 with linespoints lw 2 dt 2 lc 1 title 'vv: trapped', \
