@@ -733,6 +733,16 @@ static void warn_inert(const dem_settings *st, const dem_system *s)
     }
 }
 
+/* An --ignore given here that switches off more than can have been meant, or nothing (issue 28):
+ * a warning, printed even with -q. */
+static void warn_ignore(const struct cmdline *c, const dem_settings *st, const dem_system *s)
+{
+    char note[4][DEM_NOTE_MAX];
+    if (!cli_setting_given(&c->set, "interact.ignore")) return;
+    int n = dem_ignore_notes(st, s, note, 4);
+    for (int k = 0; k < n; k++) cli_warn("%s", note[k]);
+}
+
 int main(int argc, char **argv)
 {
     cli_init("dem-step");
@@ -747,6 +757,7 @@ int main(int argc, char **argv)
     cli_settings_apply(&c.set, &st); /* errors in values are usage errors */
     warn_inert(&st, &s);
     cli_warn_ranges(&s, 1); /* a slip of units (--young 70 for 70 GPa); warnings always print */
+    warn_ignore(&c, &st, &s);
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
     adhesion_note(&st, &s);

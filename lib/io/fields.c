@@ -154,7 +154,7 @@ static const dem_field energy_fields[] = {
     E("e_initial", DEM_E_INITIAL, "J", "the energy budget's reference: mechanical energy at step 0 (NaN: not known)"),
     E("e_ahead", DEM_E_AHEAD, "J", "part of the accumulators that belongs to the half step after the frame's time"),
     /* format 1.2 */
-    E("work_law", DEM_E_WORK_LAW, "J", "energy the contact law creates: a tangential stiffness that follows the overlap (Mindlin); adhesive contacts forming and breaking (dmt, jkr)"),
+    E("work_law", DEM_E_WORK_LAW, "J", "energy the contact law creates: a tangential stiffness that follows the overlap (Mindlin); adhesive contacts forming and breaking (dmt, jkr); minus what a tangential spring holds when its contact opens while it sticks"),
 };
 RECORD(dem_rec_energy, "ENRG", "energy", energy_fields, dem_system, 80);
 

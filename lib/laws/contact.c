@@ -17,9 +17,13 @@ void dem_law_init(dem_law *law, const dem_settings *st, double hdt)
     law->inline_history = law->tangential == &dem_law_tangential_history && law->cap_adh == 0.0;
 }
 
-double dem_contact_forget(dem_contact_rec *h, double hdt)
+double dem_contact_forget(dem_contact_rec *h, double hdt, double *law_work)
 {
     double lost = hdt != 0.0 ? -0.5 * hdt * h->prev[DEM_PREV_PT] + 0.5 * h->prev[DEM_PREV_STT] * h->prev[DEM_PREV_XI2] : 0.0;
+    if (!(h->flags & DEM_REC_SLIDING)) { /* a spring cut while it stuck: the law's work, not friction (laws.h) */
+        *law_work -= lost;
+        lost = 0.0;
+    }
     memset(h->prev, 0, sizeof h->prev);
     h->flags = 0;
     h->xi[0] = h->xi[1] = h->xi[2] = 0.0;

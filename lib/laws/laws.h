@@ -339,9 +339,15 @@ static inline void dem_spring_work_inline(dem_contact_rec *h, const dem_contact_
 /* The same as a work hook (tangential_history.c, tangential_none.c). */
 void dem_spring_work(dem_contact_rec *h, const dem_contact_out *o, dem_vec3 ut, double dt, int setup, double d[4]);
 
-/* A contact lost: the friction its spring still held goes (returned, J; 0 in a setup evaluation,
- * hdt = 0, which books nothing), and the history with it. */
-double dem_contact_forget(dem_contact_rec *h, double hdt);
+/* A contact lost: the energy its tangential spring still held goes (with the work of the spring's
+ * force over the half kick after its last evaluation; 0 in a setup evaluation, hdt = 0, which
+ * books nothing), and the history with it. If the contact was sliding at its last evaluation the
+ * Coulomb cap was unloading the spring, and what it held is friction: returned, J. If it was
+ * sticking, nothing slid: the spring is cut loaded as the normal contact opens, energy the law
+ * itself takes out of the motion (the incremental law keeps its force as the overlap closes, so
+ * its spring holds |f_s|^2 / (2 H_s) with H_s near 0; Hanley 2019 §4, Fig. 5): subtracted from
+ * *law_work (work_law, formats/dem-stream.md §5.9), and 0 returned. */
+double dem_contact_forget(dem_contact_rec *h, double hdt, double *law_work);
 
 /* ---- one contact, driven kinematically ------------------------------------------------------
  * Evaluate the contact law for a pair of spheres whose positions at t + dt and velocities at

@@ -214,7 +214,10 @@ const dem_setting dem_setting_table[] = {
     {"interact.ignore", "ignore", "A:B[,A:B...]", DEM_SETTING_GROUPS, OFF(ignore), 0, 0, 0, NULL, 0, DEM_WRITE_ALWAYS,
      NULL, NULL, NULL, 0, NULL, DEM_SECTION_OTHER,
      "particles of group A do not interact with those of group B (groups\n"
-     "1..32 are the bits of the particles' group field)"},
+     "1..32 are the bits of the particles' group field; every particle\n"
+     "starts in group 1, dem-pack --group moves some). It warns when a rule\n"
+     "leaves no two particles that interact, gives a group holding every\n"
+     "particle, or names a group no particle is in"},
     {"exact.quantum", NULL, NULL, DEM_SETTING_NUMBER, OFF(exact_quantum), 0, INF, LO | DEM_BOUND_POW2, NULL, 0, DEM_WRITE_ALWAYS,
      NULL, NULL, NULL, 0, NULL, NULL, NULL},
     {"variational.alpha", "alpha", "0|0.5", DEM_SETTING_NUMBER, OFF(vi_alpha), 0, 0.5, LO | HI, NULL, 0, DEM_WRITE_VARIATIONAL,
@@ -505,6 +508,69 @@ static void ignore_text(const dem_settings *st, char *buf, size_t size)
                 if (n < 0 || (size_t)n >= size - at) return;
                 at += (size_t)n;
             }
+}
+
+static int cmp_mask(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether any two of the particles can interact: over the distinct group masks (m of them, with
+ * their counts), a pair of different masks, or one mask held by two particles, that the rules
+ * let interact. */
+static int any_pair_interacts(const dem_settings *st, const uint32_t *mask, const size_t *count, size_t m)
+{
+    for (size_t x = 0; x < m; x++)
+        for (size_t y = x; y < m; y++)
+            if ((y > x || count[x] > 1) && dem_groups_interact(st, mask[x], mask[y])) return 1;
+    return 0;
+}
+
+int dem_ignore_notes(const dem_settings *st, const dem_system *s, char (*note)[DEM_NOTE_MAX], int max)
+{
+    size_t n = s->nparticles, in[DEM_GROUPS] = {0};
+    int k = 0, none = 0;
+    if (n < 2 || max < 1) return 0;
+    for (size_t p = 0; p < n; p++)
+        for (uint32_t g = s->particles[p].group; g; g &= g - 1) in[__builtin_ctz(g)]++;
+    for (int a = 0; a < DEM_GROUPS; a++)
+        for (int b = a; b < DEM_GROUPS && k < max; b++) {
+            if (!(st->ignore[a] >> b & 1u)) continue;
+            if (!in[a] || !in[b])
+                snprintf(note[k++], DEM_NOTE_MAX, "--ignore %d:%d: no particle is in group %d: the rule does nothing", a + 1, b + 1,
+                         in[a] ? b + 1 : a + 1);
+            else if (a == b && in[a] == n) {
+                snprintf(note[k++], DEM_NOTE_MAX,
+                         "--ignore %d:%d: all %zu particles are in group %d%s: no two particles interact, every contact between "
+                         "particles is off (dem-pack --group G:SEL puts a selection in group G)",
+                         a + 1, b + 1, n, a + 1, a == 0 ? " (every particle starts in group 1)" : "");
+                none = 1;
+            } else if (in[a] == n || in[b] == n) {
+                int all = in[a] == n ? a : b, other = all == a ? b : a;
+                snprintf(note[k++], DEM_NOTE_MAX,
+                         "--ignore %d:%d: all %zu particles are in group %d%s: the %zu of group %d touch no particle", a + 1, b + 1, n,
+                         all + 1, all == 0 ? " (every particle starts in group 1)" : "", in[other], other + 1);
+            }
+        }
+    if (!none && k < max) {
+        uint32_t *mask = malloc(n * sizeof *mask);
+        size_t *count = malloc(n * sizeof *count), m = 0;
+        if (mask && count) {
+            for (size_t p = 0; p < n; p++) mask[p] = s->particles[p].group;
+            qsort(mask, n, sizeof *mask, cmp_mask);
+            for (size_t p = 0; p < n; p++) {
+                if (m && mask[m - 1] == mask[p]) count[m - 1]++;
+                else { mask[m] = mask[p]; count[m++] = 1; }
+            }
+            if (!any_pair_interacts(st, mask, count, m))
+                snprintf(note[k++], DEM_NOTE_MAX, "the --ignore rules leave no two of the %zu particles that interact: every contact "
+                         "between particles is off", n);
+        }
+        free(mask);
+        free(count);
+    }
+    return k;
 }
 
 dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *err)

@@ -157,6 +157,15 @@ DEM_MUST_CHECK dem_status dem_settings_read(dem_settings *st, const dem_system *
 DEM_MUST_CHECK dem_status dem_settings_write(const dem_settings *st, dem_system *s, dem_error *err);
 /* Parse "2:2,1:3" (group a ignores group b, both ways) into st->ignore; "" clears. */
 DEM_MUST_CHECK dem_status dem_settings_parse_ignore(dem_settings *st, const char *text, dem_error *err);
+/* What the ignore rules of st do to the particles of s, in sentences for a warning (issue 28):
+ * every particle starts in group 1, so a rule on group 1 easily switches off far more than was
+ * meant. One sentence for a rule whose group holds every particle (a:a: no two particles
+ * interact; a:b: the particles of b touch no particle), one for a rule naming a group no particle
+ * is in (it does nothing), and one if no two particles can interact at all, whatever the rules.
+ * Writes at most max sentences of at most DEM_NOTE_MAX bytes into note; returns how many. */
+#define DEM_NOTE_MAX 320
+int dem_ignore_notes(const dem_settings *st, const dem_system *s, char (*note)[DEM_NOTE_MAX], int max);
+
 /* Whether two particles with group masks ga, gb interact. */
 static inline int dem_groups_interact(const dem_settings *st, uint32_t ga, uint32_t gb)
 {

@@ -22,7 +22,11 @@
  * 1/2 (1/H_new - 1/H_old) |f_s,old|^2 as the law's work (work_law), the rest of the change being
  * the spring force's own work -(f_old + f_new)/2 . v_t dt, exactly, for a sticking step (the
  * increment -H_new v_t dt gives |f_new|^2 - |f_old|^2 = H_new (-2 f_old . v_t dt + H_new |v_t
- * dt|^2); the rotations keep |f_s|). */
+ * dt|^2); the rotations keep |f_s|). So eel_t = |f_s|^2 / (2 H_s) is a convention (the one energy
+ * the frame's state defines): it diverges as H_s -> 0 under a held force, and work_law with it.
+ * When the contact opens while it sticks, the spring is cut with that energy in it, and
+ * dem_contact_forget books it as the law's work, not friction: over a contact that never slid
+ * work_law ends at minus the energy the spring kept (Hanley's Fig. 5: -1.655e-8 J; docs/models.md). */
 #include <math.h>
 
 #include "core/angle.h"

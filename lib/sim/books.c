@@ -18,7 +18,8 @@ dem_status books_alloc(dem_sim *sim, dem_error *err)
     e->wf = calloc(n, sizeof *e->wf);
     e->bsum = calloc(nb, sizeof *e->bsum);
     e->blost = calloc(nb, sizeof *e->blost);
-    if (dem_normal_models[sim->st.normal]->pulloff > 0.0) {
+    /* the law's work as contacts form or break: adhesive laws, and tangential springs cut loaded */
+    if (dem_normal_models[sim->st.normal]->pulloff > 0.0 || dem_tangential_models[sim->st.tangential]->uses_history) {
         e->badh = calloc(nb, sizeof *e->badh);
         e->wadh = calloc(n, sizeof *e->wadh);
         if (!e->badh || !e->wadh) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);

@@ -83,7 +83,11 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
     double rs = P->r[i] + P->r[j], d2 = dem_v3_norm2(d);
     dem_contact_in c;
     dem_pair p;
-    if (d2 >= rs * rs) {
+    /* apart, or touching with an overlap that rounds to 0 (d2 just under rs^2 whose root rounds up to
+     * rs: an exact contact, as --minimize leaves them): no force, and a frame's contacts have overlap
+     * > 0 (issue 28) */
+    double dist = d2 < rs * rs ? sqrt(d2) : rs; /* most pairs are apart: no root taken */
+    if (!(rs - dist > 0.0)) {
         if (!(sim->c.ptouch[pi] | np->flags)) return 0.0; /* apart, as at the last step: most pairs */
         int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
         if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
@@ -97,13 +101,13 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
                 memset(o, 0, sizeof *o);
             }
             if (!np->flags) return 0.0;
-            return dem_contact_forget(np, sim->hdt); /* contact lost: the history goes with it */
+            return dem_contact_forget(np, sim->hdt, adh); /* contact lost: the history goes with it */
         }
     } else {
         sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
     }
     c.d = d;
-    double dist = sqrt(d2);
+    if (d2 >= rs * rs) dist = sqrt(d2); /* a jkr neck held apart */
     c.delta = rs - dist;
     double rmin = P->r[i] < P->r[j] ? P->r[i] : P->r[j];
     if (c.delta > sim->g.ovl * rmin) k->bad = 1; /* guard.c reports it */
@@ -236,7 +240,7 @@ static int eval_wall(dem_sim *sim, size_t slot, double *adh)
                 const dem_contact_out *o = &st->wout[slot];
                 *adh += adh_broken(&law, p, &st->whist[slot], o, near ? P->r[a] - gap : o->delta);
             }
-            sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt);
+            sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt, adh);
             if (st->wroll) roll_wall_lost(sim, slot);
             lost = sim->hdt != 0.0;
             memset(&st->wout[slot], 0, sizeof st->wout[slot]);
@@ -380,7 +384,7 @@ static void totals(dem_sim *sim)
             sim->e.energy[DEM_E_DISS_LOCAL] += ed[EDIS_LOCAL];
             sim->e.energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
         }
-        if (sim->e.badh) { /* adhesion: the law's work as contacts formed or broke (pairs by blocks, then walls) */
+        if (sim->e.badh) { /* the law's work as contacts formed or broke (pairs by blocks, then walls) */
             double w = 0.0;
             for (size_t b = 0; b < sim->c.nblk; b++) w += sim->e.badh[b];
             for (size_t a = 0; a < sim->p.n; a++) w += sim->e.wadh[a];

@@ -25,6 +25,19 @@ HOOKE="--normal hooke --kn 1000 --tangential none"
     [ "$(col vx[m/s] < p.tsv | sort -u)" = "0" ]
 }
 
+@test "minimize: a pair whose overlap rounds to 0 is no contact, so dem-step continues the frame (issue 28)" {
+    # |d|^2 = 3.6099999999999997e-06 m^2 lies under (r_i + r_j)^2 = 3.61e-06, but its root rounds up to
+    # r_i + r_j = 1.9 mm: an exact contact, as --minimize leaves them. It was written with overlap 0,
+    # which dem-step refused ("overlap 0 m ... disagree with the positions")
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.00095\n2\t0.0018999999999999998\t1.4570297239117663e-11\t0\t0.00095\n' > z.tsv
+    dem-pack --from z.tsv > z.dem
+    dem-step -q --minimize $HOOKE z.dem > m.dem
+    [ "$(dem-probe --contacts m.dem | wc -l)" -eq 1 ]   # the header only
+    dem-step -q -n 1 m.dem > a.dem
+    dem-step -q -n 0 $HOOKE z.dem | dem-step -q -n 1 > b.dem
+    cmp a.dem b.dem
+}
+
 @test "minimize: a sphere on a floor under gravity settles at the overlap mg/kn; the budget restarts there" {
     printf 'x\ty\tz\tr\n0\t0\t0.0015\t0.001\n' > one.tsv
     dem-pack --from one.tsv --wall z=0 | dem-step -q --minimize $HOOKE --gravity 0,0,-9.81 > fl.dem

@@ -188,6 +188,31 @@ setup() {
     [ "$(awk -F'\t' 'NR == 2 { print $8 }' <<< "$output")" = 0.1 ]
 }
 
+@test "--ignore warns when a rule switches off every contact, or names a group nobody is in (issue 28)" {
+    printf 'id\tx\ty\tz\tr\n1\t0\t0\t0\t0.001\n2\t0.003\t0\t0\t0.001\n3\t0.006\t0\t0\t0.001\n' | dem-pack --from - > g1.dem
+    # a new user's try: --group 1 on some particles, but every particle starts in group 1
+    dem-pack --from g1.dem --group 1:ids=1-2 > g.dem
+    run --separate-stderr dem-step -q -n 1 --ignore 1:1 g.dem -o a.dem
+    [ "$status" -eq 0 ]
+    echo "$stderr"
+    [[ "$stderr" == *"warning: --ignore 1:1: all 3 particles are in group 1 (every particle starts in group 1): no two particles interact"* ]]
+    # a group no particle is in; rules that together leave no pair
+    run --separate-stderr dem-step -q -n 1 --ignore 1:1,3:5 g.dem -o a.dem
+    [[ "$stderr" == *"--ignore 3:5: no particle is in group 3: the rule does nothing"* ]]
+    dem-pack --from g1.dem --group 2:ids=3 > g2.dem
+    run --separate-stderr dem-step -q -n 1 --ignore 1:1,1:2 g2.dem -o a.dem
+    [[ "$stderr" == *"the --ignore rules leave no two of the 3 particles that interact"* ]]
+    run --separate-stderr dem-step -q -n 1 --ignore 1:2 g2.dem -o a.dem
+    [ -z "$stderr" ]
+    # what the percolation example does (the bed in group 1, the fines in group 2): nothing to say
+    run --separate-stderr dem-step -q -n 1 --ignore 1:1,2:2 g2.dem -o a.dem
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    # the rule stored in a frame is not said again by the stages that continue it
+    run --separate-stderr dem-step -q -n 1 a.dem -o b.dem
+    [ -z "$stderr" ]
+}
+
 @test "a particle leaving a periodic cell comes back on the other side, counting its image" {
     printf 'x\ty\tz\tr\tvx\n0.009\t0.005\t0.005\t0.001\t1\n' |
         dem-pack --from - --periodic 0,0,0,0.01,0.01,0.01 > p.dem

@@ -148,8 +148,9 @@ typedef struct {
                              * (friction, damp_n, damp_t, law, normal-dashpot power) */
     double *blost;          /* per block of particles: friction its pairs' contacts gave up as they were lost this step, J */
     double *wlost;          /* per particle-wall slot: the same (sized with the slots) */
-    double *badh, *wadh;    /* adhesive laws only (else NULL): per block of particles, and per particle for
-                             * its wall contacts, the law's work as contacts formed or broke this step (J) */
+    double *badh, *wadh;    /* adhesive laws and tangential springs only (else NULL): per block of particles,
+                             * and per particle for its wall contacts, the law's work as contacts formed or
+                             * broke this step (J): adhesion, springs cut loaded (dem_contact_forget) */
     /* The full-step accounting of the pairs of step k needs the velocities at t + dt, after the
      * second half kick; it is done in step k + 1's pair pass, which reads the same records anyway
      * (ACCT_SAVED), or by books_flush before anything that changes the pairs, dt or mode, and
