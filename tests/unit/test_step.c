@@ -509,7 +509,7 @@ static void test_streamed_frame(void)
     dem_system_init(&s);
     dem_material m = material(2500, 1e7, 0.25, 0.5, 0.5);
     m.rolling_friction = 0.05;
-    dem_system_push_material(&s, &m, &err);
+    CHECK(dem_system_push_material(&s, &m, &err) == DEM_OK);
     dem_lattice l = {DEM_LATTICE_FCC, {4, 4, 3}, 5e-4, 1e-3, {0.0, 0.0, 0.0}};
     CHECK(dem_pack_lattice(&s, &l, 0, &err) == DEM_OK);
     dem_vec3 per = dem_lattice_period(&l);
@@ -517,25 +517,30 @@ static void test_streamed_frame(void)
     dem_pack_wrap_into_cell(&s);
     for (size_t k = 0; k < s.nparticles; k++) s.particles[k].id = (uint64_t)((k * 7919u) % 100003u) + 1u;
     CHECK(dem_pack_random_velocity(&s, 0.05, 11, &err) == DEM_OK);
+    double zlo = INFINITY, zhi = -INFINITY; /* the outer layers' centres */
+    for (size_t k = 0; k < s.nparticles; k++) {
+        zlo = fmin(zlo, s.particles[k].pos.z);
+        zhi = fmax(zhi, s.particles[k].pos.z);
+    }
     for (int side = 0; side < 2; side++) { /* 1% of a radius into the outer layers */
         dem_wall w;
         memset(&w, 0, sizeof w);
         w.kind = DEM_WALL_PLANE;
         w.normal = dem_v3(0, 0, side ? -1 : 1);
-        w.point = dem_v3(0, 0, side ? per.z - 5e-6 : 5e-6);
-        dem_system_push_wall(&s, &w, &err);
+        w.point = dem_v3(0, 0, side ? zhi + 5e-4 - 5e-6 : zlo - 5e-4 + 5e-6);
+        CHECK(dem_system_push_wall(&s, &w, &err) == DEM_OK);
     }
     dem_settings st;
     dem_settings_default(&st);
     st.sort_every = 7;
     st.rolling = 1;
     st.twisting = 1;
-    dem_settings_write(&st, &s, &err);
+    CHECK(dem_settings_write(&st, &s, &err) == DEM_OK);
     dem_system a, b;
     dem_system_init(&a);
     dem_system_init(&b);
-    dem_system_copy(&a, &s, &err);
-    dem_system_copy(&b, &s, &err);
+    CHECK(dem_system_copy(&a, &s, &err) == DEM_OK);
+    CHECK(dem_system_copy(&b, &s, &err) == DEM_OK);
     dem_sim *sim = dem_sim_new(&a, &st, 2, &err);
     CHECK(sim != NULL);
     if (!sim) return;
@@ -543,7 +548,7 @@ static void test_streamed_frame(void)
     int same = 1;
     size_t shifted = 0, walls = 0;
     for (int k = 0; k <= 300; k++) {
-        if (k) dem_sim_step(sim, &err);
+        if (k) CHECK_MSG(dem_sim_step(sim, &err) == DEM_OK, "step %d: %s", k, err.msg);
         if (k % 100) continue;
         size_t la = 0, lb = 0;
         char *fa = frame_bytes(sim, &a, 0, &la), *fb = frame_bytes(sim, &b, 1, &lb);
@@ -584,7 +589,7 @@ static void test_pair_history_resort(void)
     dem_system_init(&s);
     dem_material m = material(2500, 1e7, 0.25, 0.5, 0.5);
     m.rolling_friction = 0.02;
-    dem_system_push_material(&s, &m, &err);
+    CHECK(dem_system_push_material(&s, &m, &err) == DEM_OK);
     double r = 0.001;
     for (int k = 0; k < 40; k++) { /* 20 stacks, 3 mm apart, sliding and rolling along x */
         double x = 0.003 * (k / 2 % 5), y = 0.003 * (k / 10), z = k % 2 ? 3.0 * r - 9.4e-7 - 7.5e-7 : r - 9.4e-7; /* about the static overlaps */
@@ -594,7 +599,7 @@ static void test_pair_history_resort(void)
     memset(&w, 0, sizeof w);
     w.kind = DEM_WALL_PLANE;
     w.normal = dem_v3(0, 0, 1);
-    dem_system_push_wall(&s, &w, &err);
+    CHECK(dem_system_push_wall(&s, &w, &err) == DEM_OK);
     double th = 10.0 * M_PI / 180.0;
     for (int v = 0; v < 3; v++) {
         dem_settings st;
@@ -604,11 +609,11 @@ static void test_pair_history_resort(void)
         st.rolling = 1;
         st.twisting = 1;
         dem_system_init(&out[v]);
-        dem_system_copy(&out[v], &s, &err);
+        CHECK(dem_system_copy(&out[v], &s, &err) == DEM_OK);
         dem_sim *sim = dem_sim_new(&out[v], &st, v == 2 ? 2 : 1, &err);
         dem_sim_set_dt(sim, 2e-6);
-        for (int k = 0; k < 2000; k++) dem_sim_step(sim, &err);
-        dem_sim_store(sim, &out[v], &err);
+        for (int k = 0; k < 2000; k++) CHECK(dem_sim_step(sim, &err) == DEM_OK);
+        CHECK(dem_sim_store(sim, &out[v], &err) == DEM_OK);
         dem_sim_free(sim);
     }
     int same = 1;

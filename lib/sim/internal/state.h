@@ -100,13 +100,34 @@ typedef struct {
     size_t n, cap;
 } store_keys;
 
+/* A neighbour pair (contacts.c): its key, and r, the index of its contact record in the pool of
+ * its block (the block of i), or STORE_NONE while the pair has none (24 bytes). */
+#define STORE_NONE UINT32_MAX
 typedef struct {
-    /* pairs within the neighbour cutoff, sorted by (i, j, s) */
-    dem_contact_rec *pairs;
+    uint32_t i, j;          /* i < j */
+    int32_t s[3];           /* j is seen through its periodic image x_j + H s */
+    uint32_t r;
+} store_pair;
+
+/* The contact records of one block of particles (PAIR_BLOCK of them, by i): one per pair that
+ * touches or holds a history, made when the pair starts to touch and dropped once it has neither;
+ * rec, out and roll (NULL unless a rolling or twisting model is on) share the index. Only the
+ * thread that runs the block's pairs changes it during a pass. */
+typedef struct {
+    dem_contact_rec *rec;
+    dem_contact_out *out;   /* the last evaluation's result, one cache line each */
+    struct dem_roll_rec_s *roll;
+    uint32_t *free;         /* indices not in use (nfree of them) */
+    uint32_t n, cap, nfree; /* n: indices handed out so far */
+    int nomem;              /* a record could not be made in the last pass */
+} store_pool;
+
+typedef struct {
+    /* pairs within the neighbour cutoff, sorted by (i, j, s): the compact list */
+    store_pair *nb;
     size_t npairs, cap_pairs;
-    dem_contact_out *out;   /* per pair: the last evaluation's result (64-byte aligned) */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
-    size_t cap_out;
+    store_pool *pool;       /* nblk pools: the contact records */
     /* Each particle sums its pairs in list order: first those where it is j (i < j: earlier in the
      * list sorted by i), from jadj, then its own i-range of the list, pairs istart[a] ..
      * istart[a+1]-1 (read in place: sequential). i < j in every pair: no particle reaches its
@@ -129,10 +150,12 @@ typedef struct {
     /* a rebuild's candidate pairs (i, j, s), 20 bytes each, sorted before they become records
      * (contacts.c); freed at the end of the rebuild */
     store_keys keys;
-    /* rolling and twisting resistance (roll.h): side arrays beside pairs and whist, NULL unless a
-     * rolling or twisting model is on */
-    struct dem_roll_rec_s *roll, *wroll;
+    /* rolling and twisting resistance (roll.h): a side array beside whist (the pairs': in their
+     * pools), NULL unless a rolling or twisting model is on */
+    struct dem_roll_rec_s *wroll;
     int roll_on;            /* a rolling or twisting model is on (the one test the force sums make) */
+    int renumbered;         /* the particles were renumbered since the list was built: the records
+                             * change pools at the next rebuild */
 } sim_store;
 
 enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
@@ -245,6 +268,28 @@ struct dem_sim {
     sim_bonds bd;
     struct sim_vi *vi;
 };
+
+/* Pair p's contact record and result (the pair must have a record: every touching pair has one;
+ * its rolling record: store_roll, roll.h). */
+static inline dem_contact_rec *store_rec(const sim_store *c, size_t p)
+{
+    const store_pair *e = &c->nb[p];
+    return &c->pool[e->i / PAIR_BLOCK].rec[e->r];
+}
+
+static inline dem_contact_out *store_out(const sim_store *c, size_t p)
+{
+    const store_pair *e = &c->nb[p];
+    return &c->pool[e->i / PAIR_BLOCK].out[e->r];
+}
+
+/* Pair p's result, exact zeros for a pair without a record (a sum over every pair adds them as it
+ * would a record's: the same bits). */
+static inline const dem_contact_out *store_out_any(const sim_store *c, size_t p)
+{
+    static const dem_contact_out none;
+    return c->nb[p].r == STORE_NONE ? &none : store_out(c, p);
+}
 
 /* A fixed particle that moves or spins: driven at its prescribed velocities. */
 static inline int dem_particle_driven(const sim_particles *P, size_t a)
