@@ -176,40 +176,49 @@ static int cmp_store_pair(const void *pa, const void *pb)
     return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
 }
 
-/* The records of the pools that moved to another block (the particles were renumbered) go to the
- * pools of their new blocks: new pools, sized to what they receive, replace the old ones. */
+/* The records with a history go to the pools of their blocks after a renumbering: new pools, each
+ * grown as it receives (by half, up to what it will hold), while each old pool is freed as soon as
+ * its records have moved, so that the records are not held twice at once. */
 static dem_status pools_redistribute(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
     size_t nb = c->nblk;
     int roll = c->roll_on;
     store_pool *np = calloc(nb ? nb : 1, sizeof *np);
-    if (!np) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    uint32_t *want = calloc(nb ? nb : 1, sizeof *want);
+    if (!np || !want) {
+        free(np);
+        free(want);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    }
     for (size_t b = 0; b < nb; b++) {
         const store_pool *pl = &c->pool[b];
         for (uint32_t r = 0; r < pl->n; r++)
-            if (pl->rec[r].i != STORE_NONE && pl->rec[r].flags) np[pl->rec[r].i / PAIR_BLOCK].cap++;
-    }
-    for (size_t b = 0; b < nb; b++) {
-        uint32_t want = np[b].cap;
-        np[b].cap = 0;
-        if (want && pool_reserve(&np[b], want, roll)) {
-            for (size_t q = 0; q < nb; q++) pool_free(&np[q]);
-            free(np);
-            return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-        }
+            if (pl->rec[r].i != STORE_NONE && pl->rec[r].flags) want[pl->rec[r].i / PAIR_BLOCK]++;
     }
     for (size_t b = 0; b < nb; b++) {
         store_pool *pl = &c->pool[b];
         for (uint32_t r = 0; r < pl->n; r++) {
             if (pl->rec[r].i == STORE_NONE || !pl->rec[r].flags) continue;
-            store_pool *to = &np[pl->rec[r].i / PAIR_BLOCK];
+            size_t d = pl->rec[r].i / PAIR_BLOCK;
+            store_pool *to = &np[d];
+            if (to->n == to->cap) {
+                uint32_t cap = to->cap ? to->cap + to->cap / 2 + 1 : 16;
+                if (cap > want[d]) cap = want[d];
+                if (pool_reserve(to, cap, roll)) {
+                    for (size_t q = 0; q < nb; q++) pool_free(&np[q]);
+                    free(np);
+                    free(want);
+                    return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+                }
+            }
             to->rec[to->n] = pl->rec[r];
             if (roll) to->roll[to->n] = pl->roll[r];
             to->n++;
         }
         pool_free(pl);
     }
+    free(want);
     free(c->pool);
     c->pool = np;
     return DEM_OK;

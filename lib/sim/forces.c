@@ -72,7 +72,7 @@ static int neck_holds(const dem_law *law, dem_pair p, double delta) { return del
 /* Pair pi at the new positions: its geometry, and if it touches, its place in the chunk for the
  * law (the caller flushes it when full). Returns the friction (J) its contact gave up if it was
  * lost in this step, else 0; an adhesive law's work as the contact formed or broke goes to *adh. */
-static double pair_geometry(dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k, double *adh)
+static double pair_geometry(dem_sim *sim, store_pool *pl, size_t pi, const dem_law *law, law_chunk *k, double *adh)
 {
     const sim_particles *P = &sim->p;
     sim_store *C = &sim->c;
@@ -88,12 +88,12 @@ static double pair_geometry(dem_sim *sim, size_t pi, const dem_law *law, law_chu
     dem_contact_out *o;
     if (d2 >= rs * rs) {
         if (e->r == STORE_NONE) return 0.0; /* apart, without a record: most pairs */
-        np = store_rec(C, pi);
+        np = &pl->rec[e->r];
         if (!(C->ptouch[pi] | np->flags)) { /* apart as at the last step, no history: the record goes */
             store_drop_record(C, pi);
             return 0.0;
         }
-        o = store_out(C, pi);
+        o = &pl->out[e->r];
         int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
         if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
         if (!neck || !neck_holds(law, p, rs - sqrt(d2))) {
@@ -110,12 +110,11 @@ static double pair_geometry(dem_sim *sim, size_t pi, const dem_law *law, law_chu
         }
     } else {
         if (e->r == STORE_NONE) { /* it starts to touch: a record as one that never touched */
-            const store_pool *pl = &C->pool[i / PAIR_BLOCK];
             if (!pl->nfree && pl->n == pl->cap) chunk_flush(law, k); /* the pool moves: the chunk points into it */
             if (store_make_record(sim, pi)) return 0.0; /* out of memory: guard_check_overlaps reports it */
         }
-        np = store_rec(C, pi);
-        o = store_out(C, pi);
+        np = &pl->rec[e->r];
+        o = &pl->out[e->r];
         sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
     }
     c.d = d;
@@ -164,6 +163,7 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0, adh = 0.0;
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
+    store_pool *pl = &sim->c.pool[b]; /* the block's records: this thread's alone during the pass */
     law_chunk k;
     k.count = 0;
     k.bad = 0;
@@ -174,11 +174,12 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
      * evaluation, as it must) */
     for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
         if (account && sim->c.ptouch[p]) {
-            dem_contact_rec *np = store_rec(&sim->c, p);
-            s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, store_out(&sim->c, p), np, sim->h, 0, s);
+            uint32_t r = sim->c.nb[p].r;
+            dem_contact_rec *np = &pl->rec[r];
+            s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &pl->out[r], np, sim->h, 0, s);
         }
         if (!eval) continue;
-        lost += pair_geometry(sim, p, &law, &k, &adh);
+        lost += pair_geometry(sim, pl, p, &law, &k, &adh);
         if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
     }
     chunk_flush(&law, &k);
@@ -340,6 +341,7 @@ static int particle_forces(dem_sim *sim, size_t a)
             t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta)); /* Vyas et al. 2025 Step 8 torque */
         }
     }
+    const dem_contact_out *own = c->pool[a / PAIR_BLOCK].out; /* the pairs where a is i: its block's */
     for (size_t p = c->istart[a], end = c->istart[a + 1]; p < end;) {
         size_t n = 0;
         for (size_t stop = end - p > SUM_GATHER ? p + SUM_GATHER : end; p < stop; p++) {
@@ -347,7 +349,7 @@ static int particle_forces(dem_sim *sim, size_t a)
             n += c->ptouch[p];
         }
         for (size_t k = 0; k < n; k++) {
-            const dem_contact_out *o = store_out(c, touch[k]);
+            const dem_contact_out *o = &own[c->nb[touch[k]].r];
             f = dem_v3_madd(f, dem_contact_force(o), 1.0);
             t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta));
         }

@@ -4,7 +4,8 @@
  *   particles   particles.c   per-particle arrays; allocation and reordering
  *   bounds      boundary.c    walls and the periodic cell (H, H^-1, images, wrap)
  *   nbr         neighbor.c    the cell grid, the Verlet list's build state, the spatial sort
- *   store       contacts.c    pair records and results, particle-wall slots, adjacency, blocks
+ *   store       contacts.c    the neighbour list, the contact records (pools by block), particle-wall
+ *                             slots, adjacency, blocks
  *   books       books.c       the energy accounting by mechanism
  *   ex          exact.c       the fixed-point lattice of the exact mode
  *   g           guard.c       the ranges a system must lie in, the instability guards
