@@ -227,7 +227,7 @@ static dem_status reindex(dem_sim *sim, int i, int j, int k, dem_error *err)
     for (size_t q = 0; q < sim->c.npairs; q++) { /* the list's keys and the records' */
         store_pair *e = &sim->c.nb[q];
         e->s[i] += k * e->s[j];
-        if (e->r != STORE_NONE) store_rec(&sim->c, q)->s[i] = e->s[i];
+        if (sim->c.loc[q] != STORE_NOLOC) store_rec(&sim->c, q)->s[i] = e->s[i];
     }
     return DEM_OK;
 }

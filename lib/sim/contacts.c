@@ -39,7 +39,7 @@ void store_free(dem_sim *sim)
     sim_store *c = &sim->c;
     if (c->pool)
         for (size_t b = 0; b < c->nblk; b++) pool_free(&c->pool[b]);
-    void *ptrs[] = {c->nb, c->pool, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
+    void *ptrs[] = {c->nb, c->loc, c->pool, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
                     c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost,
                     c->wroll, c->keys.k, sim->e.wrlost};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
@@ -115,14 +115,14 @@ void store_pair_constants(const dem_sim *sim, size_t p, dem_contact_rec *h)
 int store_make_record(dem_sim *sim, size_t p)
 {
     sim_store *c = &sim->c;
-    store_pair *e = &c->nb[p];
-    store_pool *pl = &c->pool[e->i / PAIR_BLOCK];
+    size_t b = c->nb[p].i / PAIR_BLOCK;
+    store_pool *pl = &c->pool[b];
     uint32_t r = pool_take(pl, c->roll_on);
     if (r == STORE_NONE) {
         pl->nomem = 1;
         return -1;
     }
-    e->r = r;
+    c->loc[p] = (uint64_t)b << 32 | r;
     store_pair_constants(sim, p, &pl->rec[r]);
     memset(&pl->out[r], 0, sizeof pl->out[r]);
     if (pl->roll) memset(&pl->roll[r], 0, sizeof pl->roll[r]);
@@ -131,9 +131,9 @@ int store_make_record(dem_sim *sim, size_t p)
 
 void store_drop_record(sim_store *c, size_t p)
 {
-    store_pair *e = &c->nb[p];
-    pool_drop(&c->pool[e->i / PAIR_BLOCK], e->r);
-    e->r = STORE_NONE;
+    uint64_t l = c->loc[p];
+    pool_drop(&c->pool[l >> 32], (uint32_t)l);
+    c->loc[p] = STORE_NOLOC;
 }
 
 dem_status store_pass_status(dem_sim *sim, dem_error *err)
@@ -328,7 +328,7 @@ static PAR_RANGE void fill_share(void *ctx, size_t lo, size_t hi, int t)
         e->i = key[k].i;
         e->j = key[k].j;
         memcpy(e->s, key[k].s, sizeof e->s);
-        e->r = STORE_NONE;
+        c->loc[k] = STORE_NOLOC;
         c->ptouch[k] = 0;
     }
 }
@@ -370,7 +370,7 @@ static PAR_RANGE void carry_share(void *ctx, size_t lo, size_t hi, int t)
             dem_contact_rec *h = &pl->rec[idx[a]];
             while (p < end && key_order(c->nb[p].i, c->nb[p].j, c->nb[p].s, h->i, h->j, h->s) < 0) p++;
             if (p < end && key_order(c->nb[p].i, c->nb[p].j, c->nb[p].s, h->i, h->j, h->s) == 0) {
-                c->nb[p].r = idx[a];
+                c->loc[p] = (uint64_t)b << 32 | idx[a];
                 pair_constants(sim, h);
                 memset(&pl->out[idx[a]], 0, sizeof pl->out[idx[a]]);
                 p++;
@@ -446,7 +446,9 @@ dem_status store_end_pairs(dem_sim *sim, dem_error *err)
         if (l) c->nb = l;
         uint8_t *t = realloc(c->ptouch, cap);
         if (t) c->ptouch = t;
-        if (!l || !t) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", nnew);
+        uint64_t *g = realloc(c->loc, cap * sizeof *g);
+        if (g) c->loc = g;
+        if (!l || !t || !g) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", nnew);
         else c->cap_pairs = cap;
     }
     if (!st) {
@@ -653,7 +655,7 @@ void store_shift_pairs(sim_store *c, const int32_t (*e)[3])
     for (size_t p = 0; p < c->npairs; p++) {
         store_pair *np = &c->nb[p];
         for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
-        if (np->r != STORE_NONE) memcpy(store_rec(c, p)->s, np->s, sizeof np->s);
+        if (c->loc[p] != STORE_NOLOC) memcpy(store_rec(c, p)->s, np->s, sizeof np->s);
     }
 }
 
@@ -833,7 +835,7 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
         store_pair *e = st->npairs ? bsearch(&key, st->nb, st->npairs, sizeof key, cmp_store_pair) : NULL;
         if (!e) continue; /* not within the cutoff any more: cannot be touching */
         size_t p = (size_t)(e - st->nb);
-        if (e->r == STORE_NONE && store_make_record(sim, p)) {
+        if (st->loc[p] == STORE_NOLOC && store_make_record(sim, p)) {
             st->pool[e->i / PAIR_BLOCK].nomem = 0;
             free(ids);
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact records of frame %llu", (unsigned long long)s->step);

@@ -87,13 +87,13 @@ static double pair_geometry(dem_sim *sim, store_pool *pl, size_t pi, const dem_l
     dem_contact_rec *np;
     dem_contact_out *o;
     if (d2 >= rs * rs) {
-        if (e->r == STORE_NONE) return 0.0; /* apart, without a record: most pairs */
-        np = &pl->rec[e->r];
+        if (C->loc[pi] == STORE_NOLOC) return 0.0; /* apart, without a record: most pairs */
+        np = &pl->rec[(uint32_t)C->loc[pi]];
         if (!(C->ptouch[pi] | np->flags)) { /* apart as at the last step, no history: the record goes */
             store_drop_record(C, pi);
             return 0.0;
         }
-        o = &pl->out[e->r];
+        o = &pl->out[(uint32_t)C->loc[pi]];
         int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
         if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
         if (!neck || !neck_holds(law, p, rs - sqrt(d2))) {
@@ -109,12 +109,12 @@ static double pair_geometry(dem_sim *sim, store_pool *pl, size_t pi, const dem_l
             return dem_contact_forget(np, sim->hdt); /* contact lost: the history goes with it */
         }
     } else {
-        if (e->r == STORE_NONE) { /* it starts to touch: a record as one that never touched */
+        if (C->loc[pi] == STORE_NOLOC) { /* it starts to touch: a record as one that never touched */
             if (!pl->nfree && pl->n == pl->cap) chunk_flush(law, k); /* the pool moves: the chunk points into it */
             if (store_make_record(sim, pi)) return 0.0; /* out of memory: guard_check_overlaps reports it */
         }
-        np = &pl->rec[e->r];
-        o = &pl->out[e->r];
+        np = &pl->rec[(uint32_t)C->loc[pi]];
+        o = &pl->out[(uint32_t)C->loc[pi]];
         sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
     }
     c.d = d;
@@ -174,7 +174,7 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
      * evaluation, as it must) */
     for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
         if (account && sim->c.ptouch[p]) {
-            uint32_t r = sim->c.nb[p].r;
+            uint32_t r = (uint32_t)sim->c.loc[p];
             dem_contact_rec *np = &pl->rec[r];
             s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &pl->out[r], np, sim->h, 0, s);
         }
@@ -349,7 +349,7 @@ static int particle_forces(dem_sim *sim, size_t a)
             n += c->ptouch[p];
         }
         for (size_t k = 0; k < n; k++) {
-            const dem_contact_out *o = &own[c->nb[touch[k]].r];
+            const dem_contact_out *o = &own[(uint32_t)c->loc[touch[k]]];
             f = dem_v3_madd(f, dem_contact_force(o), 1.0);
             t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta));
         }

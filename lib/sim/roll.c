@@ -35,7 +35,7 @@ static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp,
 
 void roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
 {
-    if (sim->c.nb[p].r == STORE_NONE) return; /* no record: nothing to forget */
+    if (sim->c.loc[p] == STORE_NOLOC) return; /* no record: nothing to forget */
     dem_roll_rec *r = store_roll(&sim->c, p);
     if (!sim->c.ptouch[p]) {
         if (r->flags) dem_roll_forget(r, sim->hdt, lost);
@@ -140,11 +140,11 @@ dem_vec3 roll_torque(const dem_sim *sim, size_t a, dem_vec3 t)
     static const double zero[3] = {0.0, 0.0, 0.0};
     const sim_store *c = &sim->c;
     for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) {
-        const double *m = c->nb[c->jadj[e]].r == STORE_NONE ? zero : store_roll(c, c->jadj[e])->m; /* a pair without a record adds exact zeros, as its record would */
+        const double *m = c->loc[c->jadj[e]] == STORE_NOLOC ? zero : store_roll(c, c->jadj[e])->m; /* a pair without a record adds exact zeros, as its record would */
         t = dem_v3_sub(t, dem_v3(m[0], m[1], m[2]));
     }
     for (size_t p = c->istart[a]; p < c->istart[a + 1]; p++) {
-        const double *m = c->nb[p].r == STORE_NONE ? zero : store_roll(c, p)->m;
+        const double *m = c->loc[p] == STORE_NOLOC ? zero : store_roll(c, p)->m;
         t = dem_v3_add(t, dem_v3(m[0], m[1], m[2]));
     }
     for (size_t q = c->wstart[a]; q < c->wstart[a + 1]; q++) {

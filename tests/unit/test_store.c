@@ -34,7 +34,7 @@ static size_t records_in_use(const dem_sim *sim)
 static size_t pairs_with_record(const dem_sim *sim)
 {
     size_t n = 0;
-    for (size_t p = 0; p < sim->c.npairs; p++) n += sim->c.nb[p].r != STORE_NONE;
+    for (size_t p = 0; p < sim->c.npairs; p++) n += sim->c.loc[p] != STORE_NOLOC;
     return n;
 }
 
@@ -79,15 +79,15 @@ static void test_lifecycle(void)
             phase = 2;
         }
         /* touching: a record; apart before the collision: none */
-        if (touch) bad += !(sim->c.nb[0].r != STORE_NONE && records_in_use(sim) == 1);
-        else if (phase == 0) bad += !(sim->c.nb[0].r == STORE_NONE && records_in_use(sim) == 0);
+        if (touch) bad += !(sim->c.loc[0] != STORE_NOLOC && records_in_use(sim) == 1);
+        else if (phase == 0) bad += !(sim->c.loc[0] == STORE_NOLOC && records_in_use(sim) == 0);
     }
     CHECK_MSG(phase == 2 && steps_touching > 10, "phase %d, %zu steps touching", phase, steps_touching);
     CHECK_MSG(bad == 0, "%zu steps with a record where none belongs or none where one does", bad);
     CHECK(sim->c.npairs == 1); /* still neighbours: the same list */
     /* the step that found them apart forgot the history; the next evaluation drops the record */
     CHECK(dem_sim_step(sim, &err) == DEM_OK);
-    CHECK_MSG(sim->c.nb[0].r == STORE_NONE && records_in_use(sim) == 0, "record %u, %zu in use", sim->c.nb[0].r, records_in_use(sim));
+    CHECK_MSG(sim->c.loc[0] == STORE_NOLOC && records_in_use(sim) == 0, "record %llx, %zu in use", (unsigned long long)sim->c.loc[0], records_in_use(sim));
     CHECK(sim->c.npairs == 1);
     dem_sim_free(sim);
     dem_system_free(&s);
@@ -123,7 +123,7 @@ static void test_lattice(int threads)
     CHECK_MSG(with == touching && used == touching, "%zu pairs with a record, %zu records in use, %zu touching", with, used, touching);
     CHECK_MSG(sim->c.npairs == touching + 2 * 240, "%zu neighbour pairs", sim->c.npairs); /* and 8 x 5 x 6 along y, as many along z */
     for (size_t p = 0; p < sim->c.npairs; p++)
-        if (sim->c.ptouch[p]) CHECK(sim->c.nb[p].r != STORE_NONE);
+        if (sim->c.ptouch[p]) CHECK(sim->c.loc[p] != STORE_NOLOC);
     dem_sim_free(sim);
     dem_system_free(&s);
 }

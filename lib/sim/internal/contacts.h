@@ -1,5 +1,5 @@
 /* contacts.h - the contact store: the neighbour list (every pair within the cutoff, keyed by
- * (i, j, image shift) and sorted by it, 24 bytes a pair), a contact record only for the pairs that
+ * (i, j, image shift) and sorted by it, 20 bytes a pair, and 8 more that locate its record), a contact record only for the pairs that
  * touch or hold a history (in the pool of the block of i), and one record per particle-wall slot;
  * each record carries the law's history and the books' state, and keeps them across rebuilds of
  * the list, re-sorts of the particles and frames (load and store). Also the per-particle

@@ -13,8 +13,8 @@
 /* Pair p's rolling record (the pair must have a contact record). */
 static inline dem_roll_rec *store_roll(const sim_store *c, size_t p)
 {
-    const store_pair *e = &c->nb[p];
-    return &c->pool[e->i / PAIR_BLOCK].roll[e->r];
+    uint64_t l = c->loc[p];
+    return &c->pool[l >> 32].roll[(uint32_t)l];
 }
 
 /* The pairs' part of the pair pass (forces.c), block by block over the threads: account (1), the

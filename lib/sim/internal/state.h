@@ -101,13 +101,13 @@ typedef struct {
     size_t n, cap;
 } store_keys;
 
-/* A neighbour pair (contacts.c): its key, and r, the index of its contact record in the pool of
- * its block (the block of i), or STORE_NONE while the pair has none (24 bytes). */
-#define STORE_NONE UINT32_MAX
+/* A neighbour pair (contacts.c): its key (20 bytes). Where its contact record is, if it has one,
+ * is in store.loc. */
+#define STORE_NONE UINT32_MAX   /* a free record of a pool (its i) */
+#define STORE_NOLOC UINT64_MAX  /* a pair without a record */
 typedef struct {
     uint32_t i, j;          /* i < j */
     int32_t s[3];           /* j is seen through its periodic image x_j + H s */
-    uint32_t r;
 } store_pair;
 
 /* The contact records of one block of particles (PAIR_BLOCK of them, by i): one per pair that
@@ -127,6 +127,8 @@ typedef struct {
     /* pairs within the neighbour cutoff, sorted by (i, j, s): the compact list */
     store_pair *nb;
     size_t npairs, cap_pairs;
+    uint64_t *loc;          /* per pair: its record's block (the block of i) << 32 | its index in the
+                             * block's pool, or STORE_NOLOC: what the sums read to find a result */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
     store_pool *pool;       /* nblk pools: the contact records */
     /* Each particle sums its pairs in list order: first those where it is j (i < j: earlier in the
@@ -274,14 +276,14 @@ struct dem_sim {
  * its rolling record: store_roll, roll.h). */
 static inline dem_contact_rec *store_rec(const sim_store *c, size_t p)
 {
-    const store_pair *e = &c->nb[p];
-    return &c->pool[e->i / PAIR_BLOCK].rec[e->r];
+    uint64_t l = c->loc[p];
+    return &c->pool[l >> 32].rec[(uint32_t)l];
 }
 
 static inline dem_contact_out *store_out(const sim_store *c, size_t p)
 {
-    const store_pair *e = &c->nb[p];
-    return &c->pool[e->i / PAIR_BLOCK].out[e->r];
+    uint64_t l = c->loc[p];
+    return &c->pool[l >> 32].out[(uint32_t)l];
 }
 
 /* Pair p's result, exact zeros for a pair without a record (a sum over every pair adds them as it
@@ -289,7 +291,7 @@ static inline dem_contact_out *store_out(const sim_store *c, size_t p)
 static inline const dem_contact_out *store_out_any(const sim_store *c, size_t p)
 {
     static const dem_contact_out none;
-    return c->nb[p].r == STORE_NONE ? &none : store_out(c, p);
+    return c->loc[p] == STORE_NOLOC ? &none : store_out(c, p);
 }
 
 /* A fixed particle that moves or spins: driven at its prescribed velocities. */
