@@ -1,5 +1,6 @@
 /* boundary.c - the periodic cell and the walls' motion (see boundary.h). */
 #include "sim/internal/boundary.h"
+#include "sim/internal/contacts.h"
 
 #include <math.h>
 
@@ -56,10 +57,7 @@ dem_status cell_wrap(dem_sim *sim, dem_error *err)
     }
     if (!any) return DEM_OK;
     /* x_i - (x_j + H s) must not change: s' = s - e_i + e_j */
-    for (size_t p = 0; p < sim->c.npairs; p++) {
-        dem_contact_rec *np = &sim->c.pairs[p];
-        for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
-    }
+    store_shift_pairs(&sim->c, e);
     return DEM_OK;
 }
 
