@@ -39,7 +39,7 @@ static int cmp_idx(const void *pa, const void *pb)
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-dem_status bonds_load(dem_sim *sim, const dem_system *s, dem_error *err)
+dem_status dem_bonds_load(dem_sim *sim, const dem_system *s, dem_error *err)
 {
     sim_bonds *B = &sim->bd;
     size_t nb = s->nbonds, n = sim->p.n;
@@ -80,7 +80,7 @@ dem_status bonds_load(dem_sim *sim, const dem_system *s, dem_error *err)
     return build_adjacency(sim, err);
 }
 
-void bonds_free(dem_sim *sim)
+void dem_bonds_free(dem_sim *sim)
 {
     sim_bonds *B = &sim->bd;
     free(B->i); free(B->j); free(B->c); free(B->kb); free(B->delta); free(B->f);
@@ -88,7 +88,7 @@ void bonds_free(dem_sim *sim)
     memset(B, 0, sizeof *B);
 }
 
-void bonds_renumber(dem_sim *sim, const uint32_t *inv)
+void dem_bonds_renumber(dem_sim *sim, const uint32_t *inv)
 {
     sim_bonds *B = &sim->bd;
     if (!B->n) return;
@@ -101,21 +101,21 @@ void bonds_renumber(dem_sim *sim, const uint32_t *inv)
 }
 
 /* Bond k's current shift s = C - image_i + image_j. */
-void bonds_shift(const dem_sim *sim, size_t k, int32_t s[3])
+void dem_bonds_shift(const dem_sim *sim, size_t k, int32_t s[3])
 {
     const sim_bonds *B = &sim->bd;
     for (int d = 0; d < 3; d++)
         s[d] = (int32_t)(B->c[k][d] - sim->p.image[B->i[k]][d] + sim->p.image[B->j[k]][d]);
 }
 
-void bonds_eval(dem_sim *sim)
+void dem_bonds_eval(dem_sim *sim)
 {
     sim_bonds *B = &sim->bd;
     const sim_particles *P = &sim->p;
     for (size_t k = 0; k < B->n; k++) {
         uint32_t i = B->i[k], j = B->j[k];
         int32_t s[3];
-        bonds_shift(sim, k, s);
+        dem_bonds_shift(sim, k, s);
         dem_vec3 xj = P->x[j];
         if (s[0] | s[1] | s[2]) xj = dem_v3_add(xj, cell_shift(sim, s));
         dem_vec3 d = dem_v3_sub(P->x[i], xj);
@@ -128,7 +128,7 @@ void bonds_eval(dem_sim *sim)
     }
 }
 
-dem_vec3 bonds_add(const dem_sim *sim, size_t a, dem_vec3 f)
+dem_vec3 dem_bonds_add(const dem_sim *sim, size_t a, dem_vec3 f)
 {
     const sim_bonds *B = &sim->bd;
     for (size_t e = B->start[a]; e < B->start[a + 1]; e++) {
@@ -138,13 +138,13 @@ dem_vec3 bonds_add(const dem_sim *sim, size_t a, dem_vec3 f)
     return f;
 }
 
-int bonds_excluded(const dem_sim *sim, size_t a, size_t b, const int32_t sh[3])
+int dem_bonds_excluded(const dem_sim *sim, size_t a, size_t b, const int32_t sh[3])
 {
     const sim_bonds *B = &sim->bd;
     for (size_t e = B->start[a]; e < B->start[a + 1]; e++) {
         size_t k = B->list[e] >> 1;
         int32_t s[3];
-        bonds_shift(sim, k, s);
+        dem_bonds_shift(sim, k, s);
         /* (i, j, s) and (j, i, -s) are the same pair */
         if (B->i[k] == a && B->j[k] == b && s[0] == sh[0] && s[1] == sh[1] && s[2] == sh[2]) return 1;
         if (B->j[k] == a && B->i[k] == b && s[0] == -sh[0] && s[1] == -sh[1] && s[2] == -sh[2]) return 1;
@@ -152,7 +152,7 @@ int bonds_excluded(const dem_sim *sim, size_t a, size_t b, const int32_t sh[3])
     return 0;
 }
 
-double bonds_energy(const dem_sim *sim)
+double dem_bonds_energy(const dem_sim *sim)
 {
     const sim_bonds *B = &sim->bd;
     double e = 0.0;
@@ -160,14 +160,14 @@ double bonds_energy(const dem_sim *sim)
     return e;
 }
 
-void bonds_write(const dem_sim *sim, dem_system *out)
+void dem_bonds_write(const dem_sim *sim, dem_system *out)
 {
     const sim_bonds *B = &sim->bd;
     for (size_t k = 0; k < B->n && k < out->nbonds; k++) {
         dem_bond *b = &out->bonds[k];
         b->i = sim->p.id[B->i[k]];
         b->j = sim->p.id[B->j[k]];
-        bonds_shift(sim, k, b->shift);
+        dem_bonds_shift(sim, k, b->shift);
         b->kb = B->kb[k];
         b->delta = B->delta[k];
         b->f = B->f[k];

@@ -9,7 +9,7 @@
 #include "sim/internal/forces.h"
 #include "sim/internal/roll.h"
 
-dem_status books_alloc(dem_sim *sim, dem_error *err)
+dem_status dem_books_alloc(dem_sim *sim, dem_error *err)
 {
     sim_books *e = &sim->e;
     size_t n = sim->p.n ? sim->p.n : 1, nb = sim->c.nblk ? sim->c.nblk : 1;
@@ -34,7 +34,7 @@ dem_status books_alloc(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-void books_free(dem_sim *sim)
+void dem_books_free(dem_sim *sim)
 {
     sim_books *e = &sim->e;
     free(e->edis);
@@ -46,10 +46,10 @@ void books_free(dem_sim *sim)
     free(e->wadh);
     free(e->rsum);
     free(e->rlost);
-    /* wlost grows with the wall slots: store_free frees it */
+    /* wlost grows with the wall slots: dem_store_free frees it */
 }
 
-void books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem_vec3 *v, const dem_vec3 *w, int setup, double s[5])
+void dem_books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem_vec3 *v, const dem_vec3 *w, int setup, double s[5])
 {
     for (size_t p = p0; p < p1; p++) {
         if (!sim->c.ptouch[p]) continue;
@@ -57,12 +57,12 @@ void books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem_vec
         s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, store_out(&sim->c, p), np, sim->h, setup, s);
         if (sim->c.roll_on) { /* only setup calls this for the whole list: nothing to add */
             double e[3] = {0.0, 0.0, 0.0};
-            roll_account_pair(sim, w, p, setup, e);
+            dem_roll_account_pair(sim, w, p, setup, e);
         }
     }
 }
 
-void books_account_walls(dem_sim *sim, int setup, double s[5])
+void dem_books_account_walls(dem_sim *sim, int setup, double s[5])
 {
     const sim_store *c = &sim->c;
     for (size_t q = 0; q < c->nwslots; q++)
@@ -71,7 +71,7 @@ void books_account_walls(dem_sim *sim, int setup, double s[5])
                                    sim->h, setup, s);
 }
 
-void books_finish(dem_sim *sim)
+void dem_books_finish(dem_sim *sim)
 {
     sim_books *b = &sim->e;
     double e[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
@@ -95,26 +95,26 @@ void books_finish(dem_sim *sim)
     b->acct = ACCT_NONE;
 }
 
-void books_flush(dem_sim *sim)
+void dem_books_flush(dem_sim *sim)
 {
     if (sim->e.acct == ACCT_NONE) return;
-    forces_pair_pass(sim, 1, 0);
-    books_finish(sim);
+    dem_forces_pair_pass(sim, 1, 0);
+    dem_books_finish(sim);
 }
 
-double books_contacts_setup(dem_sim *sim)
+double dem_books_contacts_setup(dem_sim *sim)
 {
     double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
-    books_account_pairs(sim, 0, sim->c.npairs, sim->p.v, sim->p.w, 1, s);
-    books_account_walls(sim, 1, s);
+    dem_books_account_pairs(sim, 0, sim->c.npairs, sim->p.v, sim->p.w, 1, s);
+    dem_books_account_walls(sim, 1, s);
     if (sim->e.rsum) {
         double e[3] = {0.0, 0.0, 0.0};
-        roll_account_walls(sim, 1, e);
+        dem_roll_account_walls(sim, 1, e);
     }
     return s[4];
 }
 
-void books_apply_setup(dem_sim *sim)
+void dem_books_apply_setup(dem_sim *sim)
 {
     sim_books *b = &sim->e;
     if (!b->setup_pending) return;
@@ -127,7 +127,7 @@ void books_apply_setup(dem_sim *sim)
     b->setup_pending = 0;
 }
 
-void books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUNT])
+void dem_books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUNT])
 {
     sim_books *b = &sim->e;
     b->deforming = sim->b.deforming;
@@ -135,7 +135,7 @@ void books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUN
     b->dstep = sim->b.lsym;
     b->wlstep = sim->b.wl;
     for (int k = 0; k < 5; k++) b->pend_w[k] = 0.0;
-    books_account_walls(sim, 0, b->pend_w);
+    dem_books_account_walls(sim, 0, b->pend_w);
     /* friction of contacts lost in this step: the pairs' by blocks, then the walls' in slot order */
     double lost = 0.0;
     for (size_t k = 0; k < sim->c.nblk; k++) lost += b->blost[k];
@@ -147,7 +147,7 @@ void books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUN
     b->pend_lost = lost;
     if (b->rsum) { /* rolling and twisting: the walls' accounting now, the springs lost in this step */
         for (int k = 0; k < 3; k++) b->pend_r[k] = 0.0;
-        roll_account_walls(sim, 0, b->pend_r);
+        dem_roll_account_walls(sim, 0, b->pend_r);
         double rl[2] = {0.0, 0.0};
         for (size_t k = 0; k < sim->c.nblk; k++)
             for (int m = 0; m < 2; m++) rl[m] += b->rlost[k][m];
@@ -186,14 +186,14 @@ static void restore_touching(dem_sim *sim, const dem_pair *p, size_t q, int wall
     else restore_contact_state(sim, p, store_rec(c, q), store_out(c, q));
 }
 
-void books_restore(dem_sim *sim)
+void dem_books_restore(dem_sim *sim)
 {
-    store_each_touching(sim, restore_touching);
-    if (sim->e.rsum) roll_restore(sim);
-    books_contacts_setup(sim);
+    dem_store_each_touching(sim, restore_touching);
+    if (sim->e.rsum) dem_roll_restore(sim);
+    dem_books_contacts_setup(sim);
 }
 
-double books_wall_power(const dem_sim *sim)
+double dem_books_wall_power(const dem_sim *sim)
 {
     const sim_store *c = &sim->c;
     double p = 0.0;
@@ -204,6 +204,6 @@ double books_wall_power(const dem_sim *sim)
         const dem_contact_out *o = &c->wout[q];
         p += dem_v3_dot(dem_contact_force(o), wall_velocity_at(wl, wall_contact_point(sim, a, o->n, o->delta)));
     }
-    if (c->wroll) p += roll_wall_power(sim);
+    if (c->wroll) p += dem_roll_wall_power(sim);
     return p;
 }

@@ -4,12 +4,12 @@
 
 #include <math.h>
 
-void cell_inverse(dem_sim *sim)
+void dem_boundary_cell_inverse(dem_sim *sim)
 {
     sim->b.hinv = dem_m3_inverse(sim->b.cell.h);
 }
 
-double cell_width(const dem_cell *c, int a)
+double dem_boundary_cell_width(const dem_cell *c, int a)
 {
     /* H scaled by a power of two near its largest component, so that det H and |u x w| neither
      * overflow nor underflow (a 1e100 m cell was "0 m wide": inf / inf); the scaling is exact,
@@ -28,7 +28,7 @@ double cell_width(const dem_cell *c, int a)
 
 /* Pairs see their partner through an image that changes with it. Done every step so that it
  * happens at the same step in any run. */
-dem_status cell_wrap(dem_sim *sim, dem_error *err)
+dem_status dem_boundary_cell_wrap(dem_sim *sim, dem_error *err)
 {
     if (!sim->b.cell.flags) return DEM_OK;
     int32_t (*e)[3] = sim->b.wrapped;
@@ -57,11 +57,11 @@ dem_status cell_wrap(dem_sim *sim, dem_error *err)
     }
     if (!any) return DEM_OK;
     /* x_i - (x_j + H s) must not change: s' = s - e_i + e_j */
-    store_shift_pairs(&sim->c, e);
+    dem_store_shift_pairs(&sim->c, e);
     return DEM_OK;
 }
 
-void walls_move(dem_sim *sim, double h)
+void dem_boundary_walls_move(dem_sim *sim, double h)
 {
     for (size_t k = 0; k < sim->b.nwalls; k++)
         sim->b.walls[k].point = dem_v3_madd(sim->b.walls[k].point, sim->b.walls[k].vel, h);

@@ -61,7 +61,7 @@ static void field_of(dem_sim *sim)
     sim->b.wl = dem_v3(0.5 * (l.m[2][1] - l.m[1][2]), 0.5 * (l.m[0][2] - l.m[2][0]), 0.5 * (l.m[1][0] - l.m[0][1]));
 }
 
-void cell_setup(dem_sim *sim)
+void dem_deform_setup(dem_sim *sim)
 {
     dem_cell *c = &sim->b.cell;
     c->stress_mask &= c->flags ? 7u : 0u; /* diagonal components only (dem_sim_new refuses others) */
@@ -107,12 +107,12 @@ static void fabric(dem_sim *sim)
     sim->b.fab_ok = 1;
 }
 
-void cell_keep_sums(dem_sim *sim)
+void dem_deform_keep_sums(dem_sim *sim)
 {
     if (sim->b.deforming && sim->forces_current && !sim->b.fab_ok) fabric(sim);
 }
 
-dem_mat3 cell_stress(dem_sim *sim)
+dem_mat3 dem_deform_stress(dem_sim *sim)
 {
     if (!sim->b.fab_ok) fabric(sim);
     /* sigma = (1/V) sym(sum_pairs d (x) f - sum_walls (c - x) (x) f): the transposes of the sums */
@@ -134,7 +134,7 @@ static double field_power(dem_sim *sim)
 static void servo(dem_sim *sim)
 {
     dem_cell *c = &sim->b.cell;
-    dem_mat3 sigma = cell_stress(sim);
+    dem_mat3 sigma = dem_deform_stress(sim);
     for (int k = 0; k < 3; k++) {
         if (!(c->stress_mask >> k & 1u)) continue;
         double r = sim->b.gain * (sigma.m[k][k] - c->target_stress.m[k][k]);
@@ -162,7 +162,7 @@ static dem_mat3 cayley_step(dem_mat3 l, double h)
     return dem_m3_mul(dem_m3_inverse(dem_m3_add(i, dem_m3_scale(l, -0.5 * h))), dem_m3_scale(l, h));
 }
 
-double cell_begin_step(dem_sim *sim)
+double dem_deform_begin_step(dem_sim *sim)
 {
     if (sim->b.servo) servo(sim);
     field_of(sim);
@@ -173,7 +173,7 @@ double cell_begin_step(dem_sim *sim)
     return field_power(sim);
 }
 
-dem_status cell_check_rate(const dem_sim *sim, dem_error *err)
+dem_status dem_deform_check_rate(const dem_sim *sim, dem_error *err)
 {
     const dem_mat3 l = sim->b.cell.vgrad;
     double big = 0.0, sum = 0.0; /* |L|_F scaled by its largest component: 1e300 does not overflow */
@@ -222,30 +222,30 @@ static void affine_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
     affine_range(a->p, a->dk, lo, hi, a->k, a->kinv, a->o);
 }
 
-void cell_affine(dem_sim *sim, double h)
+void dem_deform_affine(dem_sim *sim, double h)
 {
     dem_cell *c = &sim->b.cell;
     /* M^-1 - I as the map of -h: the same bits as the position map of the step reversed */
     dem_mat3 k = cayley_step(c->vgrad, h), kinv = cayley_step(c->vgrad, -h);
     if (sim->ex.on) { /* simple shear on the lattice (exact.h); F as in floating point */
-        sim->e.energy[DEM_E_WORK_CELL] += exact_field(sim, h);
+        sim->e.energy[DEM_E_WORK_CELL] += dem_exact_field(sim, h);
         c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
-        cell_inverse(sim);
+        dem_boundary_cell_inverse(sim);
         return;
     }
     size_t n = sim->p.n;
     affine_args a = {&sim->p, sim->b.dkin, k, kinv, c->origin};
-    par_for(sim->pool, n, affine_share, &a); /* par.h */
+    dem_par_for(sim->pool, n, affine_share, &a); /* par.h */
     /* the kinetic part of the stress power, in particle order (the same for any thread count) */
     double dk = 0.0;
     for (size_t q = 0; q < n; q++) dk += sim->b.dkin[q];
     sim->e.energy[DEM_E_WORK_CELL] += dk;
     c->h = dem_m3_add(c->h, dem_m3_mul(k, c->h));
     c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
-    cell_inverse(sim);
+    dem_boundary_cell_inverse(sim);
 }
 
-void cell_end_step(dem_sim *sim, double p0)
+void dem_deform_end_step(dem_sim *sim, double p0)
 {
     double p1 = field_power(sim);
     sim->e.energy[DEM_E_WORK_CELL] += 0.5 * sim->h * (p0 + p1);
@@ -270,7 +270,7 @@ static dem_status reindex(dem_sim *sim, int i, int j, int k, dem_error *err)
     return DEM_OK;
 }
 
-dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err)
+dem_status dem_deform_flip(dem_sim *sim, int *flipped, dem_error *err)
 {
     dem_cell *c = &sim->b.cell;
     *flipped = 0;
@@ -281,7 +281,7 @@ dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err)
             double t = dem_v3_dot(hj, hi) / dem_v3_norm2(hi);
             int k;
             if (sim->ex.on) { /* the one representation with t in [-1/2, 1/2): the same going back;
-                                * only the sheared vector leans (exact_field keeps row j of H diagonal) */
+                                * only the sheared vector leans (dem_exact_field keeps row j of H diagonal) */
                 if (j != sim->ex.sh_j || i != sim->ex.sh_i || (t >= -0.5 && t < 0.5)) continue;
                 k = (int)floor(t + 0.5);
             } else {
@@ -291,7 +291,7 @@ dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err)
             dem_status st = reindex(sim, i, j, k, err);
             if (st) return st;
             for (int r = 0; r < 3; r++) c->h.m[r][j] -= k * c->h.m[r][i];
-            cell_inverse(sim);
+            dem_boundary_cell_inverse(sim);
             sim->b.flips++;
             *flipped = 1;
         }

@@ -10,7 +10,7 @@
 #include "sim/internal/par.h"
 #include "sim/internal/roll.h"
 
-dem_status store_alloc(dem_sim *sim, dem_error *err)
+dem_status dem_store_alloc(dem_sim *sim, dem_error *err)
 {
     size_t n = sim->p.n ? sim->p.n : 1;
     sim_store *c = &sim->c;
@@ -34,7 +34,7 @@ static void pool_free(store_pool *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-void store_free(dem_sim *sim)
+void dem_store_free(dem_sim *sim)
 {
     sim_store *c = &sim->c;
     if (c->pool)
@@ -102,7 +102,7 @@ static void pair_constants(const dem_sim *sim, dem_contact_rec *np)
     np->kt = p.kt;
 }
 
-void store_pair_constants(const dem_sim *sim, size_t p, dem_contact_rec *h)
+void dem_store_pair_constants(const dem_sim *sim, size_t p, dem_contact_rec *h)
 {
     const store_pair *e = &sim->c.nb[p];
     memset(h, 0, sizeof *h);
@@ -112,7 +112,7 @@ void store_pair_constants(const dem_sim *sim, size_t p, dem_contact_rec *h)
     pair_constants(sim, h);
 }
 
-int store_make_record(dem_sim *sim, size_t p)
+int dem_store_make_record(dem_sim *sim, size_t p)
 {
     sim_store *c = &sim->c;
     size_t b = c->nb[p].i / PAIR_BLOCK;
@@ -123,20 +123,20 @@ int store_make_record(dem_sim *sim, size_t p)
         return -1;
     }
     c->loc[p] = (uint64_t)b << 32 | r;
-    store_pair_constants(sim, p, &pl->rec[r]);
+    dem_store_pair_constants(sim, p, &pl->rec[r]);
     memset(&pl->out[r], 0, sizeof pl->out[r]);
     if (pl->roll) memset(&pl->roll[r], 0, sizeof pl->roll[r]);
     return 0;
 }
 
-void store_drop_record(sim_store *c, size_t p)
+void dem_store_drop_record(sim_store *c, size_t p)
 {
     uint64_t l = c->loc[p];
     pool_drop(&c->pool[l >> 32], (uint32_t)l);
     c->loc[p] = STORE_NOLOC;
 }
 
-dem_status store_pass_status(dem_sim *sim, dem_error *err)
+dem_status dem_store_pass_status(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
     for (size_t b = 0; b < c->nblk; b++)
@@ -226,8 +226,8 @@ static dem_status pools_redistribute(dem_sim *sim, dem_error *err)
 
 /* A rebuild begins: the records without a history (flags 0) go; those with one stay in their
  * pools, packed to the front (after a renumbering, in the pools of their new blocks). The list
- * itself is rebuilt from the keys in store_end_pairs. */
-dem_status store_begin_pairs(dem_sim *sim, dem_error *err)
+ * itself is rebuilt from the keys in dem_store_end_pairs. */
+dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
     c->keys.n = 0;
@@ -253,7 +253,7 @@ dem_status store_begin_pairs(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-dem_status store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
+dem_status dem_store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap + b->cap / 2 : 1024;
@@ -269,12 +269,12 @@ dem_status store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s
     return DEM_OK;
 }
 
-dem_status store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
+dem_status dem_store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
 {
-    return store_keys_add(&sim->c.keys, i, j, s, err);
+    return dem_store_keys_add(&sim->c.keys, i, j, s, err);
 }
 
-dem_status store_keys_append(dem_sim *sim, store_keys *b, dem_error *err)
+dem_status dem_store_keys_append(dem_sim *sim, store_keys *b, dem_error *err)
 {
     store_keys *to = &sim->c.keys;
     if (!b->n) return DEM_OK;
@@ -298,7 +298,7 @@ dem_status store_keys_append(dem_sim *sim, store_keys *b, dem_error *err)
 /* The keys in order: the grid's scan gives them by i, so each particle's few are sorted among
  * themselves (insertion sort); any other order (the hierarchical grid) is sorted whole. The
  * keys are unique, so either gives the one sorted order. */
-void store_keys_sort(store_keys *b)
+void dem_store_keys_sort(store_keys *b)
 {
     store_key *k = b->k;
     size_t n = b->n, p = 1;
@@ -433,11 +433,11 @@ static void pair_blocks_bounds(dem_sim *sim)
     c->pblk[c->nblk] = c->npairs;
 }
 
-dem_status store_end_pairs(dem_sim *sim, dem_error *err)
+dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
     dem_status st = DEM_OK;
-    store_keys_sort(&c->keys);
+    dem_store_keys_sort(&c->keys);
     size_t nnew = c->keys.n;
     if (nnew > c->cap_pairs) {
         size_t cap = c->cap_pairs ? c->cap_pairs + c->cap_pairs / 2 : 1024;
@@ -453,13 +453,13 @@ dem_status store_end_pairs(dem_sim *sim, dem_error *err)
     }
     if (!st) {
         c->npairs = nnew;
-        par_for(sim->pool, nnew, fill_share, sim);
+        dem_par_for(sim->pool, nnew, fill_share, sim);
     }
     free(c->keys.k); /* the keys live only during a rebuild */
     memset(&c->keys, 0, sizeof c->keys);
     if (st) return st;
     pair_blocks_bounds(sim);
-    par_for(sim->pool, c->nblk, carry_share, sim);
+    dem_par_for(sim->pool, c->nblk, carry_share, sim);
     for (size_t b = 0; b < c->nblk; b++)
         if (c->pool[b].nomem) {
             c->pool[b].nomem = 0;
@@ -533,7 +533,7 @@ static PAR_RANGE void wall_count_share(void *ctx, size_t lo, size_t hi, int t)
     (void)t;
     for (size_t a = lo; a < hi; a++) {
         size_t m = 0;
-        for (size_t k = 0; k < nw; k++) m += (size_t)nbr_wall_near(sim, a, k);
+        for (size_t k = 0; k < nw; k++) m += (size_t)dem_nbr_wall_near(sim, a, k);
         sim->c.wstart[a + 1] = m;
     }
 }
@@ -555,7 +555,7 @@ static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
     }
     for (size_t a = lo; a < hi; a++)
         for (size_t k = 0; k < nw; k++) {
-            if (!nbr_wall_near(sim, a, k)) continue;
+            if (!dem_nbr_wall_near(sim, a, k)) continue;
             c->wowner[q] = (uint32_t)a;
             c->wwall[q] = (uint32_t)k;
             while (e < nkeep && (keep[e].a < a || (keep[e].a == a && keep[e].k < k))) e++; /* out of reach now: gone */
@@ -577,7 +577,7 @@ static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
         }
 }
 
-dem_status store_wall_slots(dem_sim *sim, dem_error *err)
+dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
     size_t nkeep = 0;
@@ -603,12 +603,12 @@ dem_status store_wall_slots(dem_sim *sim, dem_error *err)
     /* on the pool: each particle's count of walls in reach, their offsets, then the slots */
     wall_slot_args wa = {sim, keep, nkeep};
     size_t n = sim->p.n;
-    par_for(sim->pool, n, wall_count_share, &wa);
+    dem_par_for(sim->pool, n, wall_count_share, &wa);
     c->wstart[0] = 0;
     for (size_t a = 0; a < n; a++) c->wstart[a + 1] += c->wstart[a];
     dem_status st = grow_wall_slots(sim, c->wstart[n], err); /* the kept slots are copied out: free to move */
     if (!st) {
-        par_for(sim->pool, n, wall_fill_share, &wa);
+        dem_par_for(sim->pool, n, wall_fill_share, &wa);
         c->nwslots = c->wstart[n];
     }
     free(keep);
@@ -631,10 +631,10 @@ static void renumber_key(const uint32_t *inv, uint32_t *i, uint32_t *j, int32_t 
     }
 }
 
-void store_renumber(dem_sim *sim, const uint32_t *inv)
+void dem_store_renumber(dem_sim *sim, const uint32_t *inv)
 {
     sim_store *c = &sim->c;
-    for (size_t q = 0; q < c->nwslots; q++) c->wowner[q] = inv[c->wowner[q]]; /* store_wall_slots re-sorts them */
+    for (size_t q = 0; q < c->nwslots; q++) c->wowner[q] = inv[c->wowner[q]]; /* dem_store_wall_slots re-sorts them */
     for (size_t p = 0; p < c->npairs; p++) {
         store_pair *e = &c->nb[p];
         renumber_key(inv, &e->i, &e->j, e->s, NULL);
@@ -650,7 +650,7 @@ void store_renumber(dem_sim *sim, const uint32_t *inv)
     c->renumbered = 1;
 }
 
-void store_shift_pairs(sim_store *c, const int32_t (*e)[3])
+void dem_store_shift_pairs(sim_store *c, const int32_t (*e)[3])
 {
     for (size_t p = 0; p < c->npairs; p++) {
         store_pair *np = &c->nb[p];
@@ -722,7 +722,7 @@ static void load_record(dem_contact_rec *h, dem_contact_out *out, const dem_cont
 }
 
 /* The frame's rolling and twisting slots (3-11, formats/dem-stream.md §5.8) as a side record;
- * zeros from a frame without them (roll_restore completes it). */
+ * zeros from a frame without them (dem_roll_restore completes it). */
 static void load_roll(dem_roll_rec *r, const dem_contact *c, uint32_t slots)
 {
     memset(r, 0, sizeof *r);
@@ -761,7 +761,7 @@ static double carry_factor(const dem_sim *sim, const history_carry *hc, size_t a
     return stt > 0.0 ? -1.0 / stt : 0.0;
 }
 
-dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
+dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err)
 {
     sim_store *st = &sim->c;
     size_t n = sim->p.n;
@@ -835,7 +835,7 @@ dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err)
         store_pair *e = st->npairs ? bsearch(&key, st->nb, st->npairs, sizeof key, cmp_store_pair) : NULL;
         if (!e) continue; /* not within the cutoff any more: cannot be touching */
         size_t p = (size_t)(e - st->nb);
-        if (st->loc[p] == STORE_NOLOC && store_make_record(sim, p)) {
+        if (st->loc[p] == STORE_NOLOC && dem_store_make_record(sim, p)) {
             st->pool[e->i / PAIR_BLOCK].nomem = 0;
             free(ids);
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact records of frame %llu", (unsigned long long)s->step);
@@ -898,7 +898,7 @@ static dem_contact make_contact(const out_contact *oc, int history, int necks)
     return c;
 }
 
-dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
+dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err)
 {
     const sim_store *st = &sim->c;
     const uint64_t *id = sim->p.id;
@@ -949,7 +949,7 @@ dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err)
 }
 
 /* ---- a frame's contacts, streamed ------------------------------------------------------------
- * The frame's order (wall, i, j, s) with ids, as store_write sorts them, found without a table of
+ * The frame's order (wall, i, j, s) with ids, as dem_store_write sorts them, found without a table of
  * all contacts: the particles in id order (16 bytes a particle), and for each the touching pairs
  * in which it has the smaller id, sorted among themselves (a handful); then, again in id order,
  * each particle's touching wall slots (already in wall order). */
@@ -1051,7 +1051,7 @@ static dem_status stream_next(void *ctx, dem_contact *c, dem_error *err)
                     (unsigned long long)ss->emitted);
 }
 
-dem_status store_stream_open(const dem_sim *sim, store_stream **out, dem_contact_source *src, dem_error *err)
+dem_status dem_store_stream_open(const dem_sim *sim, store_stream **out, dem_contact_source *src, dem_error *err)
 {
     const sim_store *st = &sim->c;
     size_t n = sim->p.n, count = 0;
@@ -1080,7 +1080,7 @@ dem_status store_stream_open(const dem_sim *sim, store_stream **out, dem_contact
     return DEM_OK;
 }
 
-void store_stream_close(store_stream *ss)
+void dem_store_stream_close(store_stream *ss)
 {
     if (!ss) return;
     free(ss->order);
@@ -1088,7 +1088,7 @@ void store_stream_close(store_stream *ss)
     free(ss);
 }
 
-void store_each_touching(dem_sim *sim, store_touching_fn fn)
+void dem_store_each_touching(dem_sim *sim, store_touching_fn fn)
 {
     sim_store *c = &sim->c;
     const uint32_t *mat = sim->p.mat;

@@ -10,7 +10,7 @@
 #include "sim/internal/forces.h"
 #include "sim/internal/par.h"
 
-dem_status exact_alloc(dem_sim *sim, dem_error *err)
+dem_status dem_exact_alloc(dem_sim *sim, dem_error *err)
 {
     sim_exact *x = &sim->ex;
     size_t n = sim->p.n ? sim->p.n : 1, nw = sim->b.nwalls ? sim->b.nwalls : 1;
@@ -24,7 +24,7 @@ dem_status exact_alloc(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-void exact_free(dem_sim *sim)
+void dem_exact_free(dem_sim *sim)
 {
     sim_exact *x = &sim->ex;
     free(x->V);
@@ -54,7 +54,7 @@ static inline void lattice_add(int64_t k[3], dem_vec3 f, double c, uint8_t *bad)
     k[2] += lattice_round(f.z * c, bad);
 }
 
-void exact_kick(dem_sim *sim, size_t a)
+void dem_exact_kick(dem_sim *sim, size_t a)
 {
     uint8_t bad = 0;
     double c = sim->ex.kc[a];
@@ -101,12 +101,12 @@ static void exact_kick_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
     exact_kick_range(a->sim, lo, hi, a->dir);
 }
 
-void exact_half_kick(dem_sim *sim)
+void dem_exact_half_kick(dem_sim *sim)
 {
     size_t n = sim->p.n;
     int64_t dir = sim->dir;
     exact_kick_args a = {sim, dir};
-    par_for(sim->pool, n, exact_kick_share, &a); /* par.h */
+    dem_par_for(sim->pool, n, exact_kick_share, &a); /* par.h */
 }
 
 /* X += dir V on the lattice of quantum qx (iq = 1/qx, a power of two). */
@@ -141,13 +141,13 @@ static void exact_drift_share(void *ctx, size_t lo, size_t hi, int t) /* par.h *
     exact_drift_range(a->sim, lo, hi, a->dir, a->qx, a->iq);
 }
 
-void exact_drift(dem_sim *sim)
+void dem_exact_drift(dem_sim *sim)
 {
     size_t n = sim->p.n;
     int64_t dir = sim->dir;
     double qx = sim->ex.qx, iq = 1.0 / qx;
     exact_drift_args a = {sim, dir, qx, iq};
-    par_for(sim->pool, n, exact_drift_share, &a); /* par.h */
+    dem_par_for(sim->pool, n, exact_drift_share, &a); /* par.h */
     for (size_t k = 0; k < sim->b.nwalls; k++) {
         dem_vec3 *p = &sim->b.walls[k].point;
         int64_t X[3] = {(int64_t)(p->x * iq) + dir * sim->ex.wV[k][0], (int64_t)(p->y * iq) + dir * sim->ex.wV[k][1],
@@ -157,7 +157,7 @@ void exact_drift(dem_sim *sim)
     }
 }
 
-dem_status exact_range_check(const dem_sim *sim, dem_error *err)
+dem_status dem_exact_range_check(const dem_sim *sim, dem_error *err)
 {
     if (sim->ex.wbad)
         return dem_fail(err, DEM_ERR_LIMIT,
@@ -183,7 +183,7 @@ static int64_t mul_div_round(int64_t a, int64_t b, int64_t d)
     return (int64_t)(p < 0 ? -q : q);
 }
 
-double exact_field(dem_sim *sim, double h)
+double dem_exact_field(dem_sim *sim, double h)
 {
     sim_exact *x = &sim->ex;
     sim_particles *P = &sim->p;
@@ -210,7 +210,7 @@ double exact_field(dem_sim *sim, double h)
 
 /* Exact mode's deforming cell: simple shear at a fixed rate, L_ij alone (i != j, both periodic),
  * row j of H diagonal; the rate is snapped so that the face moves a whole number of quanta per
- * half step (exact_field). */
+ * half step (dem_exact_field). */
 static dem_status exact_shear_setup(dem_sim *sim, dem_error *err)
 {
     dem_cell *c = &sim->b.cell;
@@ -295,7 +295,7 @@ double dem_exact_quantum(const dem_system *s)
 dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
 {
     int e;
-    books_flush(sim);
+    dem_books_flush(sim);
     if (!(quantum > 0.0) || !isfinite(quantum) || frexp(quantum, &e) != 0.5)
         return dem_fail(err, DEM_ERR_VALUE, "exact quantum %g m: must be a positive power of two", quantum);
     if (sim->st.tangential != 0 && dem_tangential_models[sim->st.tangential]->uses_history)
@@ -340,7 +340,7 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
         if (!snap3(&sim->b.cell.origin, qx, u, &moved)) return dem_fail(err, DEM_ERR_LIMIT, "exact mode: the periodic cell exceeds the lattice's range");
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) sim->b.cell.h.m[r][c] = dem_v3_get(cols[c], r);
-        cell_inverse(sim);
+        dem_boundary_cell_inverse(sim);
     }
     sim->ex.qx = qx; /* exact_shear_setup's quantum (set again below with the mode) */
     dem_status shst = exact_shear_setup(sim, err);
@@ -363,9 +363,9 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
     dem_vec3 *f0 = malloc((n ? n : 1) * sizeof *f0);
     if (!f0) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     memcpy(f0, sim->p.f, n * sizeof *f0);
-    forces_evaluate_only(sim);
+    dem_forces_evaluate_only(sim);
     if (moved || (n && memcmp(f0, sim->p.f, n * sizeof *f0))) sim->forces_current = 0;
     free(f0);
-    return exact_range_check(sim, err);
+    return dem_exact_range_check(sim, err);
 }
 

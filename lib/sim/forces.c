@@ -94,7 +94,7 @@ static double pair_geometry(dem_sim *sim, store_pool *pl, size_t pi, const dem_l
         if (C->loc[pi] == STORE_NOLOC) return 0.0; /* apart, without a record: most pairs */
         np = &pl->rec[(uint32_t)C->loc[pi]];
         if (!(C->ptouch[pi] | np->flags)) { /* apart as at the last step, no history: the record goes */
-            store_drop_record(C, pi);
+            dem_store_drop_record(C, pi);
             return 0.0;
         }
         o = &pl->out[(uint32_t)C->loc[pi]];
@@ -115,7 +115,7 @@ static double pair_geometry(dem_sim *sim, store_pool *pl, size_t pi, const dem_l
     } else {
         if (C->loc[pi] == STORE_NOLOC) { /* it starts to touch: a record as one that never touched */
             if (!pl->nfree && pl->n == pl->cap) chunk_flush(law, k); /* the pool moves: the chunk points into it */
-            if (store_make_record(sim, pi)) return 0.0; /* out of memory: guard_check_overlaps reports it */
+            if (dem_store_make_record(sim, pi)) return 0.0; /* out of memory: dem_guard_check_overlaps reports it */
         }
         np = &pl->rec[(uint32_t)C->loc[pi]];
         o = &pl->out[(uint32_t)C->loc[pi]];
@@ -126,7 +126,7 @@ static double pair_geometry(dem_sim *sim, store_pool *pl, size_t pi, const dem_l
     c.delta = rs - dist;
     double rmin = P->r[i] < P->r[j] ? P->r[i] : P->r[j];
     if (c.delta > sim->g.ovl * rmin) k->bad = 1; /* guard.c reports it */
-    if (c.delta > k->worst * rmin) { /* the run's largest overlap (guard_track_overlaps): rarely true */
+    if (c.delta > k->worst * rmin) { /* the run's largest overlap (dem_guard_track_overlaps): rarely true */
         k->worst = c.delta / rmin;
         k->worst_pair = pi;
     }
@@ -221,15 +221,15 @@ static size_t pair_pass_work(const void *wctx, size_t k)
     return sim->c.pblk[k] + k * (PAIR_BLOCK / 2);
 }
 
-void forces_pair_pass(dem_sim *sim, int account, int eval)
+void dem_forces_pair_pass(dem_sim *sim, int account, int eval)
 {
     /* rolling and twisting (roll.h): the couples' accounting before this pass re-evaluates the
      * pairs, their evaluation after it (they need the forces); passes of their own, so that the
      * default pass stays as it was */
-    if (sim->c.roll_on && account) roll_pass(sim, 1);
+    if (sim->c.roll_on && account) dem_roll_pass(sim, 1);
     pair_pass_args a = {sim, account, eval};
-    par_for_work(sim->pool, sim->c.nblk, pair_pass_work, sim, pair_pass_share, &a); /* par.h: shares of equal work */
-    if (sim->c.roll_on && eval) roll_pass(sim, 0);
+    dem_par_for_work(sim->pool, sim->c.nblk, pair_pass_work, sim, pair_pass_share, &a); /* par.h: shares of equal work */
+    if (sim->c.roll_on && eval) dem_roll_pass(sim, 0);
 }
 
 /* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
@@ -258,7 +258,7 @@ static int eval_wall(dem_sim *sim, size_t slot, double *adh)
                 *adh += adh_broken(&law, p, &st->whist[slot], o, near ? P->r[a] - gap : o->delta);
             }
             sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt, adh);
-            if (st->wroll) roll_wall_lost(sim, slot);
+            if (st->wroll) dem_roll_wall_lost(sim, slot);
             lost = sim->hdt != 0.0;
             memset(&st->wout[slot], 0, sizeof st->wout[slot]);
             st->wtouch[slot] = 0;
@@ -287,7 +287,7 @@ touching:;
     if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it (and the run stops) */
     if (law.cap_adh != 0.0 && law.hdt != 0.0 && !(h->flags & DEM_REC_TOUCH)) *adh += adh_formed(&law, p, c.delta, dem_v3_dot(c.vij, c.n));
     dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
-    if (st->wroll) roll_wall(sim, &law, slot, &c, &p);
+    if (st->wroll) dem_roll_wall(sim, &law, slot, &c, &p);
     return 0;
 }
 
@@ -365,15 +365,15 @@ static int particle_forces(dem_sim *sim, size_t a)
         f = dem_v3_add(f, dem_contact_force(o));
         t = dem_v3_add(t, dem_v3_scale(dem_contact_moment(o), -(r - 0.5 * o->delta)));
     }
-    if (sim->bd.n) f = bonds_add(sim, a, f); /* bonds.c: after the contacts, in bond order */
-    if (c->roll_on) t = roll_torque(sim, a, t); /* rolling and twisting couples (roll.h) */
+    if (sim->bd.n) f = dem_bonds_add(sim, a, f); /* bonds.c: after the contacts, in bond order */
+    if (c->roll_on) t = dem_roll_torque(sim, a, t); /* rolling and twisting couples (roll.h) */
     /* a fixed particle is never kicked: local damping does not act on it */
     double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
     ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
     if (sim->e.wadh) sim->e.wadh[a] = adh;
     sim->p.f[a] = f;
     sim->p.t[a] = t;
-    if (sim->ex.on) exact_kick(sim, a);
+    if (sim->ex.on) dem_exact_kick(sim, a);
     return lost;
 }
 
@@ -430,7 +430,7 @@ static void totals(dem_sim *sim)
         wl->torque = dem_v3_sub(wl->torque, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
         work[k] += dem_v3_dot(fc, wall_velocity_at(wl, cp)) * sim->hdt;
     }
-    if (c->wroll) roll_wall_totals(sim, work);
+    if (c->wroll) dem_roll_wall_totals(sim, work);
     for (size_t k = 0; k < nw; k++) {
         walls[k].work += work[k];
         sim->e.energy[DEM_E_WORK_WALLS] += work[k];
@@ -475,10 +475,10 @@ static size_t force_passes(dem_sim *sim, int account)
 {
     size_t n = sim->p.n, lost = 0, nbad = 0;
     sim->b.fab_ok = 0; /* the cell's sums over the contacts belong to these forces (cell.c) */
-    forces_pair_pass(sim, account, 1);
-    if (account) books_finish(sim);
-    if (sim->bd.n) bonds_eval(sim);
-    par_for_work(sim->pool, n, particle_forces_work, sim, particle_forces_share, sim); /* par.h; counts add up the same in any order */
+    dem_forces_pair_pass(sim, account, 1);
+    if (account) dem_books_finish(sim);
+    if (sim->bd.n) dem_bonds_eval(sim);
+    dem_par_for_work(sim->pool, n, particle_forces_work, sim, particle_forces_share, sim); /* par.h; counts add up the same in any order */
     for (int t = 0; t < sim->threads; t++) {
         lost += sim->part[t].count[0];
         nbad += sim->part[t].count[1];
@@ -487,7 +487,7 @@ static size_t force_passes(dem_sim *sim, int account)
     return lost;
 }
 
-size_t forces_compute(dem_sim *sim)
+size_t dem_forces_compute(dem_sim *sim)
 {
     sim->hdt = sim->h;
     size_t lost = force_passes(sim, sim->e.acct != ACCT_NONE);
@@ -496,7 +496,7 @@ size_t forces_compute(dem_sim *sim)
     return lost;
 }
 
-void forces_setup(dem_sim *sim)
+void dem_forces_setup(dem_sim *sim)
 {
     size_t n = sim->p.n;
     sim->hdt = 0.0;
@@ -506,15 +506,15 @@ void forces_setup(dem_sim *sim)
     sim->forces_current = 1;
     sim->hdt = sim->h;
     double pl = 0.0;
-    sim->e.setup_p[0] = books_contacts_setup(sim);
+    sim->e.setup_p[0] = dem_books_contacts_setup(sim);
     for (size_t a = 0; a < n; a++) pl += sim->e.edis[a * EDIS + EDIS_LOCAL];
     sim->e.setup_p[1] = pl;
-    sim->e.setup_p[2] = books_wall_power(sim);
+    sim->e.setup_p[2] = dem_books_wall_power(sim);
     sim->e.setup_p[3] = sim->p.nfixed ? drive_power(sim) : 0.0;
     sim->e.setup_pending = 1;
 }
 
-void forces_evaluate_only(dem_sim *sim)
+void dem_forces_evaluate_only(dem_sim *sim)
 {
     sim->hdt = 0.0;
     force_passes(sim, 0);

@@ -33,7 +33,7 @@ void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim)
     memset(sim->g.bbad, 0, sim->c.nblk ? sim->c.nblk : 1);
 }
 
-dem_status guard_alloc(dem_sim *sim, dem_error *err)
+dem_status dem_guard_alloc(dem_sim *sim, dem_error *err)
 {
     sim_guard *g = &sim->g;
     dem_sim_limits_default(&g->lim);
@@ -46,7 +46,7 @@ dem_status guard_alloc(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-void guard_free(dem_sim *sim)
+void dem_guard_free(dem_sim *sim)
 {
     free(sim->g.bbad);
     free(sim->g.pbad);
@@ -54,7 +54,7 @@ void guard_free(dem_sim *sim)
     free(sim->g.bworst_pair);
 }
 
-dem_status guard_check_system(const dem_sim *sim, dem_error *err)
+dem_status dem_guard_check_system(const dem_sim *sim, dem_error *err)
 {
     const sim_particles *P = &sim->p;
     dem_vec3 gv = sim->st.gravity;
@@ -125,7 +125,7 @@ static void overlap_advice(dem_sim *sim, char *buf, size_t size)
         dt_advice(sim, buf, size);
 }
 
-dem_status guard_check_finite(dem_sim *sim, dem_error *err)
+dem_status dem_guard_check_finite(dem_sim *sim, dem_error *err)
 {
     const sim_particles *P = &sim->p;
     for (int k = 0; k < DEM_E_COUNT; k++)
@@ -150,12 +150,12 @@ dem_status guard_check_finite(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-dem_status guard_check_move(dem_sim *sim, dem_error *err)
+dem_status dem_guard_check_move(dem_sim *sim, dem_error *err)
 {
     const sim_particles *P = &sim->p;
     double h = fabs(sim->h);
     if (sim->g.nonfinite) { /* a speed or spin whose step overflows: never on to a NaN orientation */
-        dem_status st = guard_check_finite(sim, err);
+        dem_status st = dem_guard_check_finite(sim, err);
         if (st) return st;
         for (size_t a = 0; a < P->n; a++) {
             if (surface_step2(P, a, h) <= DBL_MAX) continue;
@@ -188,12 +188,12 @@ dem_status guard_check_move(dem_sim *sim, dem_error *err)
                     dem_v3_norm(P->v[worst]), dem_v3_norm(P->w[worst]) * P->r[worst], sim->g.lim.move, sim->nbr.skin, advice);
 }
 
-dem_status guard_check_overlaps(dem_sim *sim, dem_error *err)
+dem_status dem_guard_check_overlaps(dem_sim *sim, dem_error *err)
 {
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
     char advice[400];
-    dem_status st = store_pass_status(sim, err); /* a pass that could not make a record */
+    dem_status st = dem_store_pass_status(sim, err); /* a pass that could not make a record */
     if (st) return st;
     for (size_t b = 0; b < c->nblk; b++) {
         if (!sim->g.bbad[b]) continue;
@@ -249,7 +249,7 @@ static dem_overlap_record overlap_now(const dem_sim *sim, uint64_t step)
     return m;
 }
 
-void guard_track_overlaps(dem_sim *sim)
+void dem_guard_track_overlaps(dem_sim *sim)
 {
     dem_overlap_record now = overlap_now(sim, sim->step + 1); /* called before the step is counted */
     if (now.ratio > sim->g.most.ratio) sim->g.most = now;
@@ -265,7 +265,7 @@ dem_overlap_record dem_sim_current_overlap(const dem_sim *sim)
     return overlap_now(sim, sim->step);
 }
 
-dem_status guard_check_cell(const dem_sim *sim, dem_error *err)
+dem_status dem_guard_check_cell(const dem_sim *sim, dem_error *err)
 {
     if (!sim->b.cell.flags) return DEM_OK;
     double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach, det = dem_m3_det(sim->b.cell.h);
@@ -273,9 +273,9 @@ dem_status guard_check_cell(const dem_sim *sim, dem_error *err)
         return dem_fail(err, DEM_ERR_UNSTABLE, "step %llu: the periodic cell's volume det H = %g is no longer positive and finite (velocity gradient too large for the time step?)",
                         (unsigned long long)sim->step, det);
     for (int k = 0; k < 3; k++)
-        if (sim->b.periodic[k] && cell_width(&sim->b.cell, k) < cutoff)
+        if (sim->b.periodic[k] && dem_boundary_cell_width(&sim->b.cell, k) < cutoff)
             return dem_fail(err, sim->b.deforming ? DEM_ERR_UNSTABLE : DEM_ERR_VALUE,
                             "%sthe periodic cell is %g m wide along cell vector %c, less than the neighbour cutoff %g m (largest diameter plus skin): a particle would touch its own image",
-                            sim->b.deforming ? "the deforming cell became too thin: " : "", cell_width(&sim->b.cell, k), "abc"[k], cutoff);
+                            sim->b.deforming ? "the deforming cell became too thin: " : "", dem_boundary_cell_width(&sim->b.cell, k), "abc"[k], cutoff);
     return DEM_OK;
 }

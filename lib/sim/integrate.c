@@ -75,10 +75,10 @@ static void half_kick(dem_sim *sim)
             memcpy(sim->e.vf, P->v, n * sizeof *sim->e.vf);
             memcpy(sim->e.wf, P->w, n * sizeof *sim->e.wf);
         }
-        exact_half_kick(sim);
+        dem_exact_half_kick(sim);
     } else {
         kick_args a = {sim, h, save};
-        par_for(sim->pool, n, kick_share, &a); /* par.h */
+        dem_par_for(sim->pool, n, kick_share, &a); /* par.h */
     }
     if (save) sim->e.acct = ACCT_SAVED;
 }
@@ -170,21 +170,21 @@ static void drift(dem_sim *sim)
     double move2 = 0.0;
     int nonfinite = 0;
     if (sim->ex.on) {
-        exact_drift(sim);
+        dem_exact_drift(sim);
         for (size_t a = 0; a < n; a++) move2 = fmax(move2, surface_step2(P, a, d.h));
         sim->g.move2 = move2;
         sim->g.nonfinite = 0;
         return;
     }
     drift_args a = {sim, &d};
-    par_for(sim->pool, n, drift_share, &a); /* par.h; the maxima are the same in any order */
+    dem_par_for(sim->pool, n, drift_share, &a); /* par.h; the maxima are the same in any order */
     for (int t = 0; t < sim->threads; t++) {
         move2 = fmax(move2, sim->part[t].max[0]);
         nonfinite = nonfinite || sim->part[t].count[0];
     }
     sim->g.move2 = move2;
     sim->g.nonfinite = nonfinite;
-    walls_move(sim, d.h);
+    dem_boundary_walls_move(sim, d.h);
 }
 
 static dem_status vv_step(dem_sim *sim, dem_error *err)
@@ -193,46 +193,46 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     if (sim->step == UINT64_MAX)
         return dem_fail(err, DEM_ERR_LIMIT, "the step counter is at its largest value, 2^64 - 1: no further step can be counted");
     if (sim->nbr.sort_every && sim->step % sim->nbr.sort_every == 0 && sim->nbr.sorted_step != sim->step) {
-        cell_keep_sums(sim);
-        books_flush(sim);
-        if ((st = nbr_rebuild(sim, 1, err))) return st;
+        dem_deform_keep_sums(sim);
+        dem_books_flush(sim);
+        if ((st = dem_nbr_rebuild(sim, 1, err))) return st;
         sim->nbr.sorted_step = sim->step;
     }
     if (!sim->forces_current) {
-        forces_setup(sim);
-        if ((st = guard_check_overlaps(sim, err))) return st;
+        dem_forces_setup(sim);
+        if ((st = dem_guard_check_overlaps(sim, err))) return st;
     }
-    double p0 = sim->b.deforming ? cell_begin_step(sim) : 0.0;
-    if (sim->b.deforming && (st = cell_check_rate(sim, err))) return st;
+    double p0 = sim->b.deforming ? dem_deform_begin_step(sim) : 0.0;
+    if (sim->b.deforming && (st = dem_deform_check_rate(sim, err))) return st;
     half_kick(sim);
-    if (sim->b.deforming) cell_affine(sim, 0.5 * sim->h); /* the field, half a step each side (cell.h) */
+    if (sim->b.deforming) dem_deform_affine(sim, 0.5 * sim->h); /* the field, half a step each side (cell.h) */
     drift(sim);
-    if (sim->b.deforming) cell_affine(sim, 0.5 * sim->h);
-    if ((st = guard_check_move(sim, err)) || (st = cell_wrap(sim, err))) return st;
+    if (sim->b.deforming) dem_deform_affine(sim, 0.5 * sim->h);
+    if ((st = dem_guard_check_move(sim, err)) || (st = dem_boundary_cell_wrap(sim, err))) return st;
     int flipped = 0;
-    if (sim->b.deforming && ((st = cell_flip(sim, &flipped, err)) || (flipped && (st = cell_wrap(sim, err))) ||
-                             (st = guard_check_cell(sim, err))))
+    if (sim->b.deforming && ((st = dem_deform_flip(sim, &flipped, err)) || (flipped && (st = dem_boundary_cell_wrap(sim, err))) ||
+                             (st = dem_guard_check_cell(sim, err))))
         return st;
-    if (flipped || nbr_needs_rebuild(sim)) {
+    if (flipped || dem_nbr_needs_rebuild(sim)) {
         /* a blown-up state would ask for a rebuild: say why, rather than grid it */
-        if ((st = guard_check_finite(sim, err))) return st;
-        books_flush(sim);
-        if ((st = nbr_rebuild(sim, 0, err))) return st;
+        if ((st = dem_guard_check_finite(sim, err))) return st;
+        dem_books_flush(sim);
+        if ((st = dem_nbr_rebuild(sim, 0, err))) return st;
     }
-    books_apply_setup(sim);
+    dem_books_apply_setup(sim);
     double before[DEM_E_COUNT];
     memcpy(before, sim->e.energy, sizeof before);
-    size_t nlost = forces_compute(sim);
-    if (sim->b.deforming) cell_end_step(sim, p0);
-    if ((st = guard_check_overlaps(sim, err))) return st;
-    guard_track_overlaps(sim);
+    size_t nlost = dem_forces_compute(sim);
+    if (sim->b.deforming) dem_deform_end_step(sim, p0);
+    if ((st = dem_guard_check_overlaps(sim, err))) return st;
+    dem_guard_track_overlaps(sim);
     half_kick(sim);
-    books_close_step(sim, nlost, before);
+    dem_books_close_step(sim, nlost, before);
     sim->step++;
     if (sim->ex.on) sim->time = (double)(sim->ex.tick += sim->dir) * sim->dt;
     else sim->time += sim->h;
-    if (sim->ex.on && (st = exact_range_check(sim, err))) return st;
-    if (sim->step % 64 == 0 && (st = guard_check_finite(sim, err))) return st;
+    if (sim->ex.on && (st = dem_exact_range_check(sim, err))) return st;
+    if (sim->step % 64 == 0 && (st = dem_guard_check_finite(sim, err))) return st;
     return DEM_OK;
 }
 
@@ -240,10 +240,10 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
 static const sim_integrator integrators[] = {
     {"vv", 0, vv_step},
     {"vv-improved", 1, vv_step},
-    {"variational", 0, vi_step}, /* variational.c: De Klerk et al. 2022's implicit integrator */
+    {"variational", 0, dem_vi_step}, /* variational.c: De Klerk et al. 2022's implicit integrator */
 };
 
-const sim_integrator *sim_integrator_get(int which)
+const sim_integrator *dem_integrate_get(int which)
 {
     return &integrators[which];
 }

@@ -52,12 +52,12 @@ static dem_status evaluate(mz *m)
 {
     dem_sim *sim = m->sim;
     dem_status st;
-    if ((st = cell_wrap(sim, m->err))) return st;
-    if (nbr_needs_rebuild(sim)) {
-        if ((st = guard_check_finite(sim, m->err))) return st;
-        if ((st = nbr_rebuild(sim, 0, m->err))) return st;
+    if ((st = dem_boundary_cell_wrap(sim, m->err))) return st;
+    if (dem_nbr_needs_rebuild(sim)) {
+        if ((st = dem_guard_check_finite(sim, m->err))) return st;
+        if ((st = dem_nbr_rebuild(sim, 0, m->err))) return st;
     }
-    forces_evaluate_only(sim);
+    dem_forces_evaluate_only(sim);
     m->evals++;
     return DEM_OK;
 }
@@ -110,7 +110,7 @@ double dem_sim_potential_energy(const dem_sim *sim)
         sim_pair_properties(sim, &p, P->mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
         e += nm->energy(&p, c->wout[q].delta);
     }
-    if (sim->bd.n) e += bonds_energy(sim);
+    if (sim->bd.n) e += dem_bonds_energy(sim);
     dem_vec3 g = sim->st.gravity;
     if (g.x != 0.0 || g.y != 0.0 || g.z != 0.0)
         for (size_t a = 0; a < P->n; a++) {
@@ -247,7 +247,7 @@ dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimi
         return dem_fail(err, DEM_ERR_VALUE, "--minimize: the tangential model '%s' has friction, whose force is not the gradient of an energy: minimise frictionless contacts (--tangential none)",
                         dem_tangential_models[sim->st.tangential]->name);
     if (!(o->ftol >= 0.0)) return dem_fail(err, DEM_ERR_ARG, "--minimize: the force tolerance %g N must be >= 0", o->ftol);
-    books_flush(sim);
+    dem_books_flush(sim);
     size_t n = sim->p.n;
     mz m = {sim, calloc(n ? n : 1, sizeof(dem_vec3)), calloc(n ? n : 1, sizeof(dem_vec3)), 0.0, INFINITY, 0, 0, err};
     dem_vec3 *v0 = malloc((n ? n : 1) * sizeof *v0), *w0 = malloc((n ? n : 1) * sizeof *w0);

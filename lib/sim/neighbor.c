@@ -12,7 +12,7 @@
 #include "sim/internal/par.h"
 #include "sim/internal/particles.h"
 
-dem_status nbr_alloc(dem_sim *sim, dem_error *err)
+dem_status dem_nbr_alloc(dem_sim *sim, dem_error *err)
 {
     size_t n = sim->p.n ? sim->p.n : 1, nw = sim->b.nwalls ? sim->b.nwalls : 1;
     sim->nbr.x_build = calloc(n, sizeof *sim->nbr.x_build);
@@ -23,16 +23,16 @@ dem_status nbr_alloc(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-void nbr_free(dem_sim *sim)
+void dem_nbr_free(dem_sim *sim)
 {
     free(sim->nbr.x_build);
     free(sim->nbr.cell_items);
     free(sim->nbr.wall_build);
     free(sim->nbr.cell_start);
-    nbr_multi_free(sim);
+    dem_nbr_multi_free(sim);
 }
 
-double nbr_default_skin(const dem_sim *sim)
+double dem_nbr_default_skin(const dem_sim *sim)
 {
     double rmin = INFINITY;
     for (size_t a = 0; a < sim->p.n; a++)
@@ -55,7 +55,7 @@ static dem_status empty_grid(grid *g)
     return DEM_OK;
 }
 
-dem_status nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, grid *g, dem_error *err)
+dem_status dem_nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, grid *g, dem_error *err)
 {
     if (sim->p.n == 0) return empty_grid(g);
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -72,7 +72,7 @@ dem_status nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, grid
      * (a particle 1e12 m away must not overflow an int). */
     double max_cells = 8.0 * (double)nitems + 27.0, nc[3];
     for (int k = 0; k < 3; k++) {
-        double width = sim->b.cell.flags ? cell_width(&sim->b.cell, k) : 1.0; /* metres per unit */
+        double width = sim->b.cell.flags ? dem_boundary_cell_width(&sim->b.cell, k) : 1.0; /* metres per unit */
         double cut = cutoff / width;                                           /* cutoff in these units */
         if (sim->b.periodic[k]) {
             g->lo[k] = 0.0;
@@ -140,12 +140,12 @@ static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_er
     return DEM_OK;
 }
 
-dem_status nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err)
+dem_status dem_nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err)
 {
-    return nbr_candidate_to(sim, &sim->c.keys, a, b, sh, err);
+    return dem_nbr_candidate_to(sim, &sim->c.keys, a, b, sh, err);
 }
 
-dem_status nbr_candidate_to(const dem_sim *sim, store_keys *keys, size_t a, size_t b, const int32_t sh[3], dem_error *err)
+dem_status dem_nbr_candidate_to(const dem_sim *sim, store_keys *keys, size_t a, size_t b, const int32_t sh[3], dem_error *err)
 {
     int32_t s[3] = {sh[0], sh[1], sh[2]};
     if (a == b) { /* own image: keep s > 0 */
@@ -165,11 +165,11 @@ dem_status nbr_candidate_to(const dem_sim *sim, store_keys *keys, size_t a, size
     if (d2 == 0.0) /* no normal: the contact law is undefined */
         return dem_fail(err, DEM_ERR_VALUE, "particles %llu and %llu have the same centre (%g, %g, %g) m: no contact normal is defined",
                         (unsigned long long)sim->p.id[a], (unsigned long long)sim->p.id[b], xb.x, xb.y, xb.z);
-    if (sim->bd.n && bonds_excluded(sim, a, b, s)) return DEM_OK; /* bonded: the bond alone acts */
-    return store_keys_add(keys, (uint32_t)a, (uint32_t)b, s, err);
+    if (sim->bd.n && dem_bonds_excluded(sim, a, b, s)) return DEM_OK; /* bonded: the bond alone acts */
+    return dem_store_keys_add(keys, (uint32_t)a, (uint32_t)b, s, err);
 }
 
-int nbr_uses_multi(const dem_sim *sim)
+int dem_nbr_uses_multi(const dem_sim *sim)
 {
     if (sim->st.grid != DEM_NEIGHBOR_AUTO) return sim->st.grid == DEM_NEIGHBOR_MULTI;
     double rmin = INFINITY;
@@ -209,7 +209,7 @@ static dem_status scan_neighbours(const dem_sim *sim, const grid *g, size_t a, c
                     if (a == b && !(sh[0] | sh[1] | sh[2])) continue; /* itself */
                     if (!dem_groups_interact(&sim->st, sim->p.group[a], sim->p.group[b])) continue; /* before any distance */
                     (*tests)++;
-                    if ((st = nbr_candidate_to(sim, keys, a, b, sh, err))) return st;
+                    if ((st = dem_nbr_candidate_to(sim, keys, a, b, sh, err))) return st;
                 }
             }
     return DEM_OK;
@@ -242,14 +242,14 @@ static PAR_RANGE void scan_share(void *ctx, size_t lo, size_t hi, int t)
         int c[3] = {(int)(ca % g->n[0]), (int)(ca / g->n[0] % g->n[1]), (int)(ca / g->n[0] / g->n[1])};
         p->st = scan_neighbours(sa->sim, g, a, c, &p->keys, &p->tests, &p->err);
     }
-    store_keys_sort(&p->keys);
+    dem_store_keys_sort(&p->keys);
 }
 
 static dem_status scan_all(dem_sim *sim, const grid *g, const uint32_t *cellof, dem_error *err)
 {
     scan_args sa = {sim, g, cellof, calloc((size_t)sim->threads, sizeof(scan_part))};
     if (!sa.part) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the neighbour search");
-    par_for(sim->pool, sim->p.n, scan_share, &sa);
+    dem_par_for(sim->pool, sim->p.n, scan_share, &sa);
     dem_status st = DEM_OK;
     for (int t = 0; t < sim->threads; t++) {
         scan_part *p = &sa.part[t];
@@ -258,24 +258,24 @@ static dem_status scan_all(dem_sim *sim, const grid *g, const uint32_t *cellof, 
             st = p->st;
             *err = p->err;
         }
-        if (!st) st = store_keys_append(sim, &p->keys, err);
+        if (!st) st = dem_store_keys_append(sim, &p->keys, err);
         free(p->keys.k);
     }
     free(sa.part);
     return st;
 }
 
-dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
+dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
 {
     dem_status st;
     double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach;
-    int multi = nbr_uses_multi(sim);
+    int multi = dem_nbr_uses_multi(sim);
     grid g = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     uint32_t *cellof = NULL;
     /* the single-level grid orders the particles for either backend (the sort decides the order
      * of every sum, so both must sort alike to give the same bits); multi needs it only then */
     if (!multi || sort) {
-        if ((st = nbr_grid_setup(sim, cutoff, sim->p.n, &g, err))) return st;
+        if ((st = dem_nbr_grid_setup(sim, cutoff, sim->p.n, &g, err))) return st;
         cellof = malloc((sim->p.n ? sim->p.n : 1) * sizeof *cellof);
         if (!cellof) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
         if ((st = grid_bin(sim, &g, cellof, err))) { free(cellof); return st; }
@@ -285,7 +285,7 @@ dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
      * Done at fixed steps only (see the integrators): the order decides the order of every sum,
      * so it must be a function of the step and the state. */
     if (sort) {
-        if ((st = particles_reorder(sim, items, err))) { free(cellof); return st; }
+        if ((st = dem_particles_reorder(sim, items, err))) { free(cellof); return st; }
         uint32_t *c2 = malloc((sim->p.n ? sim->p.n : 1) * sizeof *c2);
         if (!c2) { free(cellof); return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid"); }
         for (size_t k = 0; k < sim->p.n; k++) c2[k] = cellof[items[k]];
@@ -293,21 +293,21 @@ dem_status nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
         cellof = c2;
         for (size_t k = 0; k < sim->p.n; k++) items[k] = k;
     }
-    if ((st = store_begin_pairs(sim, err))) { free(cellof); return st; }
+    if ((st = dem_store_begin_pairs(sim, err))) { free(cellof); return st; }
     sim->nbr.tests = 0;
     sim->nbr.used_multi = multi;
     if (multi) {
-        if ((st = nbr_multi_pairs(sim, err))) { free(cellof); return st; }
+        if ((st = dem_nbr_multi_pairs(sim, err))) { free(cellof); return st; }
     } else if ((st = scan_all(sim, &g, cellof, err))) {
         free(cellof);
         return st;
     }
     free(cellof);
-    if ((st = store_end_pairs(sim, err))) return st;
+    if ((st = dem_store_end_pairs(sim, err))) return st;
     memcpy(sim->nbr.x_build, sim->p.x, sim->p.n * sizeof *sim->p.x);
     sim->nbr.h_build = sim->b.cell.h;
     for (size_t k = 0; k < sim->b.nwalls; k++) sim->nbr.wall_build[k] = sim->b.walls[k].point;
-    if ((st = store_wall_slots(sim, err))) return st;
+    if ((st = dem_store_wall_slots(sim, err))) return st;
     sim->nbr.rebuilds++;
     return DEM_OK;
 }
@@ -337,7 +337,7 @@ static int needs_rebuild_deforming(const dem_sim *sim)
            (sim->b.nwalls && sqrt(t1) + sqrt(w2) >= sim->nbr.skin);
 }
 
-int nbr_needs_rebuild(const dem_sim *sim)
+int dem_nbr_needs_rebuild(const dem_sim *sim)
 {
     if (sim->b.deforming) return needs_rebuild_deforming(sim);
     double m1 = 0.0, m2 = 0.0;
@@ -346,14 +346,14 @@ int nbr_needs_rebuild(const dem_sim *sim)
         if (d2 > m1) { m2 = m1; m1 = d2; }
         else if (d2 > m2) m2 = d2;
     }
-    /* a particle and a moving wall closing the skin between them (store_wall_slots) */
+    /* a particle and a moving wall closing the skin between them (dem_store_wall_slots) */
     double w2 = 0.0;
     for (size_t k = 0; k < sim->b.nwalls; k++)
         w2 = fmax(w2, dem_v3_norm2(dem_v3_sub(sim->b.walls[k].point, sim->nbr.wall_build[k])));
     return sqrt(m1) + sqrt(m2) >= sim->nbr.skin || sqrt(m1) + sqrt(w2) >= sim->nbr.skin;
 }
 
-int nbr_wall_near(const dem_sim *sim, size_t a, size_t k)
+int dem_nbr_wall_near(const dem_sim *sim, size_t a, size_t k)
 {
     dem_vec3 n;
     double gap;

@@ -1,5 +1,5 @@
 /* neighbor_multi.c - the hierarchical grid for large size ratios: the second backend of
- * nbr_rebuild (neighbor.h), after Ogarko and Luding (2012) and the collections of LAMMPS'
+ * dem_nbr_rebuild (neighbor.h), after Ogarko and Luding (2012) and the collections of LAMMPS'
  * `neighbor multi` (cited in Vyas et al. 2025, §1); written from their descriptions, not their code.
  *
  * Levels. The particles are put into levels by radius: with q = neighbor.level_ratio (default 2)
@@ -17,7 +17,7 @@
  * before its distance test: fines that ignore each other cost nothing among themselves.
  *
  * Same bits. A pair is a candidate when its centres are closer than r_i + r_j + skin through
- * some image: a geometric set, which both backends find whole; nbr_candidate tests each in its
+ * some image: a geometric set, which both backends find whole; dem_nbr_candidate tests each in its
  * canonical orientation (i < j), and the store sorts the list by (i, j, s). So the list, and
  * everything after it, is the same bits as the single-level grid's, for any thread count. */
 #include <math.h>
@@ -52,7 +52,7 @@ struct nbr_multi {
     double width[3];                /* metres per grid unit along each axis (the cell's widths, or 1) */
 };
 
-void nbr_multi_free(dem_sim *sim)
+void dem_nbr_multi_free(dem_sim *sim)
 {
     struct nbr_multi *m = sim->nbr.multi;
     if (!m) return;
@@ -64,7 +64,7 @@ void nbr_multi_free(dem_sim *sim)
     sim->nbr.multi = NULL;
 }
 
-int nbr_multi_levels(const dem_sim *sim, double *rmax, size_t *count, int most)
+int dem_nbr_multi_levels(const dem_sim *sim, double *rmax, size_t *count, int most)
 {
     const struct nbr_multi *m = sim->nbr.multi;
     if (!m) return 0;
@@ -119,7 +119,7 @@ static dem_status bin_levels(dem_sim *sim, struct nbr_multi *m, dem_error *err)
     size_t base[ML_MAX + 1];
     base[0] = 0;
     for (int l = 0; l < m->nlev; l++) {
-        if ((st = nbr_grid_setup(sim, 2.0 * m->rmax[l] + sim->nbr.skin + sim->nbr.reach, m->count[l], &m->g[l], err))) return st;
+        if ((st = dem_nbr_grid_setup(sim, 2.0 * m->rmax[l] + sim->nbr.skin + sim->nbr.reach, m->count[l], &m->g[l], err))) return st;
         size_t ncells = (size_t)m->g[l].n[0] * m->g[l].n[1] * m->g[l].n[2];
         if (ncells + 1 > m->cap_cells[l]) {
             size_t *s = realloc(m->start[l], (ncells + 1) * sizeof *s);
@@ -188,7 +188,7 @@ static dem_status scan_level(dem_sim *sim, const struct nbr_multi *m, size_t a, 
     const nbr_grid *g = &m->g[l];
     double e = sim->p.r[a] + m->rmax[l] + sim->nbr.skin + sim->nbr.reach;
     double re2 = e * (1.0 + 1e-6);
-    re2 *= re2; /* a prefilter: the exact test, in the pair's orientation, is nbr_candidate's */
+    re2 *= re2; /* a prefilter: the exact test, in the pair's orientation, is dem_nbr_candidate's */
     long lo[3], hi[3];
     for (int k = 0; k < 3; k++) {
         double c = dem_v3_get(sa, k), ek = e / m->width[k];
@@ -230,13 +230,13 @@ static dem_status scan_level(dem_sim *sim, const struct nbr_multi *m, size_t a, 
                     /* prefilter in a's orientation with the box's reach (>= the pair's) */
                     dem_vec3 xb = dem_v3_add(it->x, shift);
                     if (dem_v3_norm2(dem_v3_sub(xa, xb)) >= re2) continue;
-                    if ((st = nbr_candidate(sim, a, b, sh, err))) return st;
+                    if ((st = dem_nbr_candidate(sim, a, b, sh, err))) return st;
                 }
             }
     return DEM_OK;
 }
 
-dem_status nbr_multi_pairs(dem_sim *sim, dem_error *err)
+dem_status dem_nbr_multi_pairs(dem_sim *sim, dem_error *err)
 {
     struct nbr_multi *m = sim->nbr.multi;
     dem_status st;
@@ -258,7 +258,7 @@ dem_status nbr_multi_pairs(dem_sim *sim, dem_error *err)
     if (!n) return DEM_OK;
     assign_levels(sim, m);
     if ((st = bin_levels(sim, m, err))) return st;
-    for (int k = 0; k < 3; k++) m->width[k] = sim->b.cell.flags ? cell_width(&sim->b.cell, k) : 1.0;
+    for (int k = 0; k < 3; k++) m->width[k] = sim->b.cell.flags ? dem_boundary_cell_width(&sim->b.cell, k) : 1.0;
     /* each level's particles in cell order (the order of the search does not matter: the store
      * sorts the list; this one reads neighbouring cells from memory that is near) */
     for (int la = 0; la < m->nlev; la++) {

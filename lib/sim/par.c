@@ -24,7 +24,7 @@ struct par_pool {
     par_range_fn f;          /* the current loop, written before gen moves on */
     void *ctx;
     size_t n;
-    size_t *cut;             /* nt + 1 share bounds of a loop split by work (par_for_work), or NULL */
+    size_t *cut;             /* nt + 1 share bounds of a loop split by work (dem_par_for_work), or NULL */
     int by_work;             /* the current loop uses cut */
 };
 
@@ -88,7 +88,7 @@ static void *worker(void *arg)
 
 static void run_loop(par_pool *p, size_t n, par_range_fn f, void *ctx);
 
-void par_for(par_pool *p, size_t n, par_range_fn f, void *ctx)
+void dem_par_for(par_pool *p, size_t n, par_range_fn f, void *ctx)
 {
     if (!p) {
         f(ctx, 0, n, 0);
@@ -98,7 +98,7 @@ void par_for(par_pool *p, size_t n, par_range_fn f, void *ctx)
     run_loop(p, n, f, ctx);
 }
 
-void par_for_work(par_pool *p, size_t n, par_work_fn work, const void *wctx, par_range_fn f, void *ctx)
+void dem_par_for_work(par_pool *p, size_t n, par_work_fn work, const void *wctx, par_range_fn f, void *ctx)
 {
     if (!p) {
         f(ctx, 0, n, 0);
@@ -149,7 +149,7 @@ static void stop_workers(par_pool *p, int started)
     for (int k = 0; k < started; k++) pthread_join(p->tid[k], NULL);
 }
 
-dem_status par_pool_new(int nt, par_pool **out, dem_error *err)
+dem_status dem_par_pool_new(int nt, par_pool **out, dem_error *err)
 {
     *out = NULL;
     if (nt <= 1) return DEM_OK;
@@ -172,7 +172,7 @@ dem_status par_pool_new(int nt, par_pool **out, dem_error *err)
             free(a);
             stop_workers(p, k);
             p->nt = 0;
-            par_pool_free(p);
+            dem_par_pool_free(p);
             return dem_fail(err, DEM_ERR_NOMEM, "cannot start thread %d of %d", k + 2, nt);
         }
     }
@@ -180,7 +180,7 @@ dem_status par_pool_new(int nt, par_pool **out, dem_error *err)
     return DEM_OK;
 }
 
-void par_pool_free(par_pool *p)
+void dem_par_pool_free(par_pool *p)
 {
     if (!p) return;
     if (p->nt > 1) stop_workers(p, p->nt - 1);

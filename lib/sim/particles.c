@@ -7,7 +7,7 @@
 #include "sim/internal/bonds.h"
 #include "sim/internal/contacts.h"
 
-dem_status particles_alloc(dem_sim *sim, dem_error *err)
+dem_status dem_particles_alloc(dem_sim *sim, dem_error *err)
 {
     sim_particles *P = &sim->p;
     size_t n = P->n ? P->n : 1;
@@ -21,7 +21,7 @@ nomem:
     return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", P->n);
 }
 
-void particles_free(dem_sim *sim)
+void dem_particles_free(dem_sim *sim)
 {
     sim_particles *P = &sim->p;
     void *ptrs[] = {P->x, P->v, P->w, P->f, P->t, P->q, P->r, P->m, P->inertia, P->inv_m, P->inv_i,
@@ -29,7 +29,7 @@ void particles_free(dem_sim *sim)
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
 }
 
-void particles_load(dem_sim *sim, const dem_system *s)
+void dem_particles_load(dem_sim *sim, const dem_system *s)
 {
     sim_particles *P = &sim->p;
     P->rmax = 0.0;
@@ -49,7 +49,7 @@ void particles_load(dem_sim *sim, const dem_system *s)
     }
 }
 
-void particles_write(const dem_sim *sim, dem_system *out)
+void dem_particles_write(const dem_sim *sim, dem_system *out)
 {
     const sim_particles *P = &sim->p;
     for (size_t a = 0; a < P->n; a++) {
@@ -70,7 +70,7 @@ static void permute(void *arr, size_t elem, size_t n, const size_t *from, void *
     memcpy(a, t, n * elem);
 }
 
-dem_status particles_reorder(dem_sim *sim, const size_t *from, dem_error *err)
+dem_status dem_particles_reorder(dem_sim *sim, const size_t *from, dem_error *err)
 {
     sim_particles *P = &sim->p;
     size_t n = P->n;
@@ -93,8 +93,8 @@ dem_status particles_reorder(dem_sim *sim, const size_t *from, dem_error *err)
     P_(sim->nbr.x_build);
 #undef P_
     for (size_t k = 0; k < n; k++) inv[from[k]] = (uint32_t)k;
-    store_renumber(sim, inv);
-    bonds_renumber(sim, inv);
+    dem_store_renumber(sim, inv);
+    dem_bonds_renumber(sim, inv);
     free(tmp);
     free(inv);
     return DEM_OK;

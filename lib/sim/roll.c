@@ -33,7 +33,7 @@ static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp,
     }
 }
 
-void roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
+void dem_roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
 {
     if (sim->c.loc[p] == STORE_NOLOC) return; /* no record: nothing to forget */
     dem_roll_rec *r = store_roll(&sim->c, p);
@@ -81,8 +81,8 @@ static PAR_RANGE void roll_blocks(dem_sim *sim, size_t lo, size_t hi, int accoun
     for (size_t b = lo; b < hi; b++) {
         double e[3] = {0.0, 0.0, 0.0};
         for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
-            if (!account) roll_pair(sim, &law, p, e);
-            else if (sim->c.ptouch[p]) roll_account_pair(sim, w, p, 0, e);
+            if (!account) dem_roll_pair(sim, &law, p, e);
+            else if (sim->c.ptouch[p]) dem_roll_account_pair(sim, w, p, 0, e);
         }
         if (account) memcpy(sim->e.rsum[b], e, sizeof e);
         else memcpy(sim->e.rlost[b], e, 2 * sizeof e[0]);
@@ -101,13 +101,13 @@ static void roll_pass_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
     roll_blocks(a->sim, lo, hi, a->account);
 }
 
-void roll_pass(dem_sim *sim, int account)
+void dem_roll_pass(dem_sim *sim, int account)
 {
     roll_pass_args a = {sim, account};
-    par_for(sim->pool, sim->c.nblk, roll_pass_share, &a);
+    dem_par_for(sim->pool, sim->c.nblk, roll_pass_share, &a);
 }
 
-void roll_wall_lost(dem_sim *sim, size_t q)
+void dem_roll_wall_lost(dem_sim *sim, size_t q)
 {
     sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
     dem_roll_forget(&sim->c.wroll[q], sim->hdt, sim->e.wrlost[q]);
@@ -120,7 +120,7 @@ static dem_vec3 wall_wrel(dem_vec3 w, const dem_wall *wl, int deforming, dem_vec
     return dem_v3_sub(w, wl->omega);
 }
 
-void roll_wall(dem_sim *sim, const dem_law *law, size_t q, const dem_contact_in *c, const dem_pair *pp)
+void dem_roll_wall(dem_sim *sim, const dem_law *law, size_t q, const dem_contact_in *c, const dem_pair *pp)
 {
     const sim_particles *P = &sim->p;
     size_t a = sim->c.wowner[q];
@@ -135,7 +135,7 @@ void roll_wall(dem_sim *sim, const dem_law *law, size_t q, const dem_contact_in 
     dem_roll_eval(&sim->st, &in, &sim->c.wroll[q]);
 }
 
-dem_vec3 roll_torque(const dem_sim *sim, size_t a, dem_vec3 t)
+dem_vec3 dem_roll_torque(const dem_sim *sim, size_t a, dem_vec3 t)
 {
     static const double zero[3] = {0.0, 0.0, 0.0};
     const sim_store *c = &sim->c;
@@ -155,13 +155,13 @@ dem_vec3 roll_torque(const dem_sim *sim, size_t a, dem_vec3 t)
     return t;
 }
 
-void roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int setup, double e[3])
+void dem_roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int setup, double e[3])
 {
     const dem_contact_rec *np = store_rec(&sim->c, p);
     dem_roll_work(store_roll(&sim->c, p), store_out(&sim->c, p)->n, np->rstar, dem_v3_sub(w[np->i], w[np->j]), sim->h, setup, e);
 }
 
-void roll_account_walls(dem_sim *sim, int setup, double e[3])
+void dem_roll_account_walls(dem_sim *sim, int setup, double e[3])
 {
     const sim_store *c = &sim->c;
     for (size_t q = 0; q < c->nwslots; q++) {
@@ -172,7 +172,7 @@ void roll_account_walls(dem_sim *sim, int setup, double e[3])
     }
 }
 
-double roll_wall_power(const dem_sim *sim)
+double dem_roll_wall_power(const dem_sim *sim)
 {
     const sim_store *c = &sim->c;
     double pw = 0.0;
@@ -184,7 +184,7 @@ double roll_wall_power(const dem_sim *sim)
     return pw;
 }
 
-void roll_wall_totals(dem_sim *sim, double *work)
+void dem_roll_wall_totals(dem_sim *sim, double *work)
 {
     const sim_store *c = &sim->c;
     for (size_t q = 0; q < c->nwslots; q++) {
@@ -216,7 +216,7 @@ static void restore_touching(dem_sim *sim, const dem_pair *p, size_t q, int wall
     else restore_one(sim, p, store_out(c, q), store_roll(c, q));
 }
 
-void roll_restore(dem_sim *sim)
+void dem_roll_restore(dem_sim *sim)
 {
-    store_each_touching(sim, restore_touching);
+    dem_store_each_touching(sim, restore_touching);
 }

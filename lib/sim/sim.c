@@ -96,8 +96,8 @@ static double adhesive_reach(const dem_sim *sim)
 static dem_status alloc_all(dem_sim *sim, dem_error *err)
 {
     dem_status st;
-    if ((st = particles_alloc(sim, err)) || (st = nbr_alloc(sim, err)) || (st = store_alloc(sim, err)) ||
-        (st = books_alloc(sim, err)) || (st = exact_alloc(sim, err)) || (st = guard_alloc(sim, err)))
+    if ((st = dem_particles_alloc(sim, err)) || (st = dem_nbr_alloc(sim, err)) || (st = dem_store_alloc(sim, err)) ||
+        (st = dem_books_alloc(sim, err)) || (st = dem_exact_alloc(sim, err)) || (st = dem_guard_alloc(sim, err)))
         return st;
     sim->b.wrapped = calloc(sim->p.n ? sim->p.n : 1, sizeof *sim->b.wrapped);
     sim->b.dkin = calloc(sim->p.n ? sim->p.n : 1, sizeof *sim->b.dkin);
@@ -109,10 +109,10 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
 {
     dem_status r;
     sim->st = *st;
-    sim->integ = sim_integrator_get(st->integrator);
+    sim->integ = dem_integrate_get(st->integrator);
     size_t most = s->nparticles / DEM_SIM_PARTICLES_PER_THREAD; /* sim.h: threads pay only with work */
     sim->threads = threads < 1 || most < 2 ? 1 : (size_t)threads < most ? threads : (int)most;
-    if ((r = par_pool_new(sim->threads, &sim->pool, err))) return r;
+    if ((r = dem_par_pool_new(sim->threads, &sim->pool, err))) return r;
     if (!(sim->part = aligned_alloc(64, (size_t)sim->threads * sizeof *sim->part)))
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %d threads", sim->threads);
     sim->dt = s->dt;
@@ -126,22 +126,22 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     sim->b.cell = s->cell;
     memcpy(sim->e.energy, s->energy, sizeof sim->e.energy);
     if ((r = alloc_all(sim, err)) || (r = load_materials_walls(sim, s, err))) return r;
-    particles_load(sim, s);
-    if ((r = bonds_load(sim, s, err))) return r;
+    dem_particles_load(sim, s);
+    if ((r = dem_bonds_load(sim, s, err))) return r;
     for (int k = 0; k < 3; k++) sim->b.periodic[k] = (s->cell.flags >> k) & 1;
-    if (s->cell.flags) cell_inverse(sim);
-    cell_setup(sim);
-    sim->nbr.skin = st->skin > 0.0 ? st->skin : nbr_default_skin(sim);
+    if (s->cell.flags) dem_boundary_cell_inverse(sim);
+    dem_deform_setup(sim);
+    sim->nbr.skin = st->skin > 0.0 ? st->skin : dem_nbr_default_skin(sim);
     sim->nbr.reach = adhesive_reach(sim);
     sim->nbr.sort_every = (uint64_t)st->sort_every;
     sim->nbr.sorted_step = UINT64_MAX;
-    if ((r = guard_check_cell(sim, err)) || (r = guard_check_system(sim, err))) return r;
+    if ((r = dem_guard_check_cell(sim, err)) || (r = dem_guard_check_system(sim, err))) return r;
     sim->forces_current = (s->flags & DEM_HEAD_FORCES_CURRENT) != 0;
-    if (sim->p.n && (r = nbr_rebuild(sim, 0, err))) return r;
+    if (sim->p.n && (r = dem_nbr_rebuild(sim, 0, err))) return r;
     /* With current forces, the frame's contacts stand for this step's results too, so that a
      * frame stored before any step equals the one read. */
-    if (sim->p.n && (r = store_load(sim, s, err))) return r;
-    if (sim->forces_current) books_restore(sim);
+    if (sim->p.n && (r = dem_store_load(sim, s, err))) return r;
+    if (sim->forces_current) dem_books_restore(sim);
     return DEM_OK;
 }
 
@@ -162,16 +162,16 @@ int dem_sim_threads(const dem_sim *sim) { return sim->threads; }
 void dem_sim_free(dem_sim *sim)
 {
     if (!sim) return;
-    par_pool_free(sim->pool);
+    dem_par_pool_free(sim->pool);
     free(sim->part);
-    particles_free(sim);
-    nbr_free(sim);
-    store_free(sim);
-    books_free(sim);
-    exact_free(sim);
-    guard_free(sim);
-    bonds_free(sim);
-    vi_free(sim);
+    dem_particles_free(sim);
+    dem_nbr_free(sim);
+    dem_store_free(sim);
+    dem_books_free(sim);
+    dem_exact_free(sim);
+    dem_guard_free(sim);
+    dem_bonds_free(sim);
+    dem_vi_free(sim);
     free(sim->b.wrapped);
     free(sim->b.dkin);
     free(sim->b.walls);
@@ -184,14 +184,14 @@ void dem_sim_free(dem_sim *sim)
 
 void dem_sim_set_dt(dem_sim *sim, double dt)
 {
-    books_flush(sim);
+    dem_books_flush(sim);
     sim->dt = dt;
     sim->h = sim->dir * dt;
 }
 
 void dem_sim_set_direction(dem_sim *sim, int dir)
 {
-    books_flush(sim);
+    dem_books_flush(sim);
     sim->dir = dir < 0 ? -1 : 1;
     sim->h = sim->dir * sim->dt;
 }
@@ -204,7 +204,7 @@ int dem_sim_exact(const dem_sim *sim, double *quantum)
 
 void dem_sim_set_energy(dem_sim *sim, int index, double value)
 {
-    books_flush(sim);
+    dem_books_flush(sim);
     sim->e.energy[index] = value;
 }
 
@@ -225,7 +225,7 @@ void dem_sim_neighbor_info(const dem_sim *sim, dem_neighbor_info *info)
 {
     memset(info, 0, sizeof *info);
     info->multi = sim->nbr.used_multi;
-    if (info->multi) info->levels = nbr_multi_levels(sim, info->rmax, info->count, DEM_NEIGHBOR_MAX_LEVELS);
+    if (info->multi) info->levels = dem_nbr_multi_levels(sim, info->rmax, info->count, DEM_NEIGHBOR_MAX_LEVELS);
     info->tests = sim->nbr.tests;
     info->pairs = sim->c.npairs;
 }
@@ -374,7 +374,7 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
         const dem_normal_model *nm = dem_normal_models[st->normal];
         for (size_t p = 0; p < sim->c.npairs; p++) {
             dem_contact_rec rec; /* the pair's constants (it may have no record) */
-            store_pair_constants(sim, p, &rec);
+            dem_store_pair_constants(sim, p, &rec);
             const dem_contact_rec *np = &rec;
             dem_vec3 xj = sim->p.x[np->j];
             if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
@@ -407,19 +407,19 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
 static dem_status store_state(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
-    books_flush(sim);
-    if (!sim->forces_current) forces_setup(sim);
-    if ((st = guard_check_finite(sim, err))) return st; /* a frame never holds a non-finite state */
-    books_apply_setup(sim);
+    dem_books_flush(sim);
+    if (!sim->forces_current) dem_forces_setup(sim);
+    if ((st = dem_guard_check_finite(sim, err))) return st; /* a frame never holds a non-finite state */
+    dem_books_apply_setup(sim);
     out->step = sim->step;
     out->time = sim->time;
     out->dt = sim->dt;
     out->cell = sim->b.cell; /* the same, or put onto the exact lattice */
     out->flags |= DEM_HEAD_FORCES_CURRENT;
     memcpy(out->energy, sim->e.energy, sizeof out->energy);
-    particles_write(sim, out);
+    dem_particles_write(sim, out);
     if (sim->b.nwalls) memcpy(out->walls, sim->b.walls, sim->b.nwalls * sizeof *sim->b.walls);
-    bonds_write(sim, out);
+    dem_bonds_write(sim, out);
     return dem_settings_write(&sim->st, out, err);
 }
 
@@ -427,7 +427,7 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
     if ((st = store_state(sim, out, err))) return st;
-    return store_write(sim, out, err);
+    return dem_store_write(sim, out, err);
 }
 
 /* The frame's state without its contacts, which stay in the store: the frame's table (the
@@ -440,7 +440,7 @@ static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream *
     free(frame->contacts);
     frame->contacts = NULL;
     frame->ncontacts = frame->cap_contacts = 0;
-    if ((st = dem_system_check(frame, err)) || (st = store_stream_open(sim, ss, src, err))) return st;
+    if ((st = dem_system_check(frame, err)) || (st = dem_store_stream_open(sim, ss, src, err))) return st;
     frame->hist_slots = src->hist_slots;
     return DEM_OK;
 }
@@ -451,7 +451,7 @@ dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error
     dem_contact_source src;
     dem_status st = store_streamed(sim, frame, &ss, &src, err);
     if (!st) st = dem_writer_put_source(w, frame, &src, err);
-    store_stream_close(ss);
+    dem_store_stream_close(ss);
     return st;
 }
 
@@ -461,13 +461,13 @@ dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_s
     dem_contact_source src;
     dem_status st = store_streamed(sim, frame, &ss, &src, err);
     if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
-    store_stream_close(ss);
+    dem_store_stream_close(ss);
     return st;
 }
 
 void dem_sim_set_cell_rate(dem_sim *sim, const dem_mat3 *l)
 {
-    books_flush(sim);
+    dem_books_flush(sim);
     sim->b.cell.vgrad = *l;
     sim->b.servo = 0;
     sim->b.deforming = sim->b.cell.flags != 0;
@@ -482,13 +482,13 @@ unsigned dem_sim_cell_mask(const dem_sim *sim) { return sim->b.cell.stress_mask;
 dem_mat3 dem_sim_cell_stress(dem_sim *sim)
 {
     if (!sim->b.cell.flags) return dem_m3_zero();
-    if (!sim->forces_current) forces_setup(sim);
-    return cell_stress(sim);
+    if (!sim->forces_current) dem_forces_setup(sim);
+    return dem_deform_stress(sim);
 }
 
 double dem_sim_unbalanced(dem_sim *sim)
 {
-    if (!sim->forces_current) forces_setup(sim);
+    if (!sim->forces_current) dem_forces_setup(sim);
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
     dem_unbalanced_sum u = {0.0, 0.0, 0, 0}; /* the one definition, shared with dem-probe */
@@ -503,7 +503,7 @@ double dem_sim_unbalanced(dem_sim *sim)
 
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)
 {
-    if (!sim->forces_current) forces_setup(sim);
+    if (!sim->forces_current) dem_forces_setup(sim);
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
     size_t n = 0, nfly = 0;

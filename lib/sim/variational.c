@@ -62,7 +62,7 @@ struct sim_vi {
 
 static int is_free(const dem_sim *sim, size_t a) { return !(sim->p.flags[a] & DEM_PARTICLE_FIXED); }
 
-void vi_free(dem_sim *sim)
+void dem_vi_free(dem_sim *sim)
 {
     struct sim_vi *v = sim->vi;
     if (!v) return;
@@ -165,7 +165,7 @@ static dem_status build_links(dem_sim *sim, const dem_vec3 *x, dem_error *err)
         vi_link l;
         dem_pair p;
         dem_contact_rec rec; /* the pair's constants (it may have no record) */
-        store_pair_constants(sim, q, &rec);
+        dem_store_pair_constants(sim, q, &rec);
         sim_pair_properties(sim, &p, P->mat[i], P->mat[j], &rec);
         l.i = i; l.j = j;
         l.dist = sqrt(d2);
@@ -202,7 +202,7 @@ static dem_status build_links(dem_sim *sim, const dem_vec3 *x, dem_error *err)
     for (size_t k = 0; k < sim->bd.n; k++) {
         uint32_t i = sim->bd.i[k], j = sim->bd.j[k];
         int32_t s[3];
-        bonds_shift(sim, k, s);
+        dem_bonds_shift(sim, k, s);
         dem_vec3 xj = x[j];
         if (s[0] | s[1] | s[2]) xj = dem_v3_add(xj, cell_shift(sim, s));
         dem_vec3 d = dem_v3_sub(x[i], xj);
@@ -229,7 +229,7 @@ static void move_links(dem_sim *sim, const dem_vec3 *x)
         }
         int32_t s[3];
         if (l->kind == LINK_PAIR) memcpy(s, sim->c.nb[l->src].s, sizeof s);
-        else bonds_shift(sim, l->src, s);
+        else dem_bonds_shift(sim, l->src, s);
         dem_vec3 xj = x[l->j];
         if (s[0] | s[1] | s[2]) xj = dem_v3_add(xj, cell_shift(sim, s));
         dem_vec3 d = dem_v3_sub(x[l->i], xj);
@@ -414,28 +414,28 @@ static dem_status neighbours(dem_sim *sim, dem_error *err)
 {
     dem_status st;
     if (sim->nbr.sort_every && sim->step % sim->nbr.sort_every == 0 && sim->nbr.sorted_step != sim->step) {
-        if ((st = nbr_rebuild(sim, 1, err))) return st;
+        if ((st = dem_nbr_rebuild(sim, 1, err))) return st;
         sim->nbr.sorted_step = sim->step;
     }
     struct sim_vi *v = sim->vi;
     size_t n = sim->p.n;
     memcpy(v->q0, sim->p.x, n * sizeof *v->q0);
     for (size_t a = 0; a < n; a++) sim->p.x[a] = dem_v3_madd(sim->p.x[a], sim->p.v[a], sim->h);
-    int rebuild = nbr_needs_rebuild(sim);
+    int rebuild = dem_nbr_needs_rebuild(sim);
     memcpy(sim->p.x, v->q0, n * sizeof *v->q0);
-    if (rebuild && (st = nbr_rebuild(sim, 0, err))) return st;
+    if (rebuild && (st = dem_nbr_rebuild(sim, 0, err))) return st;
     return DEM_OK;
 }
 
-dem_status vi_step(dem_sim *sim, dem_error *err)
+dem_status dem_vi_step(dem_sim *sim, dem_error *err)
 {
     dem_status st;
     if (sim->step == UINT64_MAX)
         return dem_fail(err, DEM_ERR_LIMIT, "the step counter is at its largest value, 2^64 - 1: no further step can be counted");
     if (!sim->vi) {
         if ((st = check_supported(sim, err)) || (st = vi_alloc(sim, err))) return st;
-        books_flush(sim); /* a pending velocity-Verlet accounting first; this integrator books each step at once */
-        books_apply_setup(sim);
+        dem_books_flush(sim); /* a pending velocity-Verlet accounting first; this integrator books each step at once */
+        dem_books_apply_setup(sim);
         sim->e.acct = ACCT_NONE;
     }
     struct sim_vi *v = sim->vi;
@@ -560,7 +560,7 @@ dem_status vi_step(dem_sim *sim, dem_error *err)
     }
     sim->g.move2 = move2;
     sim->g.nonfinite = nonfinite;
-    if ((st = guard_check_move(sim, err)) || (st = cell_wrap(sim, err))) return st;
+    if ((st = dem_guard_check_move(sim, err)) || (st = dem_boundary_cell_wrap(sim, err))) return st;
     v->stats.steps++;
     v->stats.last_newton = it;
     v->stats.last_residual = rel;
@@ -570,14 +570,14 @@ dem_status vi_step(dem_sim *sim, dem_error *err)
     sim->time += h;
     /* the frame's forces and the overlap guards: the force module's evaluation of the new state
      * (nothing booked: this integrator books its own) */
-    if (nbr_needs_rebuild(sim)) {
-        if ((st = guard_check_finite(sim, err))) return st;
-        if ((st = nbr_rebuild(sim, 0, err))) return st;
+    if (dem_nbr_needs_rebuild(sim)) {
+        if ((st = dem_guard_check_finite(sim, err))) return st;
+        if ((st = dem_nbr_rebuild(sim, 0, err))) return st;
     }
-    forces_setup(sim);
+    dem_forces_setup(sim);
     sim->e.setup_pending = 0;
-    if ((st = guard_check_overlaps(sim, err))) return st;
-    guard_track_overlaps(sim);
-    if (sim->step % 64 == 0 && (st = guard_check_finite(sim, err))) return st;
+    if ((st = dem_guard_check_overlaps(sim, err))) return st;
+    dem_guard_track_overlaps(sim);
+    if (sim->step % 64 == 0 && (st = dem_guard_check_finite(sim, err))) return st;
     return DEM_OK;
 }

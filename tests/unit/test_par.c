@@ -28,13 +28,13 @@ static void test_loops(int nt)
 {
     dem_error err;
     par_pool *pool;
-    CHECK(par_pool_new(nt, &pool, &err) == DEM_OK);
+    CHECK(dem_par_pool_new(nt, &pool, &err) == DEM_OK);
     CHECK((nt <= 1) == (pool == NULL));
     size_t sizes[] = {0, 1, 2, 3, 7, 64, 1000, 12345};
     for (int round = 0; round < 50; round++) { /* many loops: workers sleep and wake between them */
         size_t n = sizes[round % 8];
         loop_ctx c = {calloc(n + 1, sizeof(unsigned)), calloc(n + 1, sizeof(int)), calloc((size_t)nt, sizeof(par_partial))};
-        par_for(pool, n, visit, &c);
+        dem_par_for(pool, n, visit, &c);
         int ok = 1;
         size_t total = 0;
         for (int t = 0; t < nt; t++) {
@@ -49,7 +49,7 @@ static void test_loops(int nt)
         free(c.owner);
         free(c.part);
     }
-    par_pool_free(pool);
+    dem_par_pool_free(pool);
 }
 
 /* work before item k: the first half of the items cost 100 each, the rest 1 (a pour's packed half) */
@@ -63,12 +63,12 @@ static void test_work_split(int nt)
 {
     dem_error err;
     par_pool *pool;
-    CHECK(par_pool_new(nt, &pool, &err) == DEM_OK);
+    CHECK(dem_par_pool_new(nt, &pool, &err) == DEM_OK);
     size_t sizes[] = {0, 1, 5, 1000, 4096};
     for (int round = 0; round < 10; round++) {
         size_t n = sizes[round % 5];
         loop_ctx c = {calloc(n + 1, sizeof(unsigned)), calloc(n + 1, sizeof(int)), calloc((size_t)nt, sizeof(par_partial))};
-        par_for_work(pool, n, skewed_work, &n, visit, &c);
+        dem_par_for_work(pool, n, skewed_work, &n, visit, &c);
         int ok = 1;
         size_t total = 0, most = 0;
         for (size_t k = 0; k < n; k++) ok &= c.visits[k] == 1;
@@ -81,13 +81,13 @@ static void test_work_split(int nt)
             size_t w = hi > lo ? skewed_work(&n, hi) - skewed_work(&n, lo) : 0;
             if (w > most) most = w;
         }
-        CHECK_MSG(ok && total == n, "par_for_work: %d threads, %zu items", nt, n);
-        if (n >= 1000 && nt <= 4) CHECK_MSG(most <= skewed_work(&n, n) / (size_t)nt + 100, "par_for_work: %d threads, largest share %zu of %zu", nt, most, skewed_work(&n, n));
+        CHECK_MSG(ok && total == n, "dem_par_for_work: %d threads, %zu items", nt, n);
+        if (n >= 1000 && nt <= 4) CHECK_MSG(most <= skewed_work(&n, n) / (size_t)nt + 100, "dem_par_for_work: %d threads, largest share %zu of %zu", nt, most, skewed_work(&n, n));
         free(c.visits);
         free(c.owner);
         free(c.part);
     }
-    par_pool_free(pool);
+    dem_par_pool_free(pool);
 }
 
 int main(void)

@@ -5,15 +5,15 @@
  *
  * A pair's full-step accounting of step k needs the velocities at t + dt, known only after the
  * second half kick; it is done in step k + 1's pair pass (which reads the same records anyway),
- * or by books_flush before anything that changes the pairs, dt or mode, and before a store. */
+ * or by dem_books_flush before anything that changes the pairs, dt or mode, and before a store. */
 #ifndef DEM_SIM_BOOKS_H
 #define DEM_SIM_BOOKS_H
 
 #include "sim/internal/boundary.h"
 #include "sim/internal/state.h"
 
-dem_status books_alloc(dem_sim *sim, dem_error *err);
-void books_free(dem_sim *sim);
+dem_status dem_books_alloc(dem_sim *sim, dem_error *err);
+void dem_books_free(dem_sim *sim);
 
 /* The velocities the pending accounting uses: saved by the first half kick, or still current. */
 static inline const dem_vec3 *books_v(const dem_sim *sim) { return sim->e.acct == ACCT_SAVED ? sim->e.vf : sim->p.v; }
@@ -71,24 +71,24 @@ static inline double books_contact_energy(const dem_sim *sim, const dem_vec3 *v,
 
 /* The full-step accounting of the touching pairs p0 .. p1-1 into s (friction, damp_n, damp_t,
  * law, power), in order. */
-void books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem_vec3 *v, const dem_vec3 *w, int setup, double s[5]);
+void dem_books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem_vec3 *v, const dem_vec3 *w, int setup, double s[5]);
 /* The wall contacts' accounting in slot order into s, with the current (full-step) velocities. */
-void books_account_walls(dem_sim *sim, int setup, double s[5]);
+void dem_books_account_walls(dem_sim *sim, int setup, double s[5]);
 /* Book the pending step: the blocks' sums in order, then the walls'. */
-void books_finish(dem_sim *sim);
+void dem_books_finish(dem_sim *sim);
 /* Do the pending accounting now, by itself: the same blocks and order as the fused pass. */
-void books_flush(dem_sim *sim);
+void dem_books_flush(dem_sim *sim);
 /* A setup evaluation: every contact remembers its powers; returns the normal-dashpot power. */
-double books_contacts_setup(dem_sim *sim);
+double dem_books_contacts_setup(dem_sim *sim);
 /* The forces of a setup call act from t to t + dt/2 (kick convention): their half step. */
-void books_apply_setup(dem_sim *sim);
+void dem_books_apply_setup(dem_sim *sim);
 /* The end of a step: the walls' full-step accounting now, the pairs' pending; the friction of
  * the contacts lost in it; before: the accumulators before the step's forces. */
-void books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUNT]);
+void dem_books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_COUNT]);
 /* A frame with current forces: the tangential state of each contact as the step that wrote the
  * frame left it (S_t, the dashpot flag), and the powers its next step starts from. */
-void books_restore(dem_sim *sim);
+void dem_books_restore(dem_sim *sim);
 /* The power of the walls on the particles (W). */
-double books_wall_power(const dem_sim *sim);
+double dem_books_wall_power(const dem_sim *sim);
 
 #endif

@@ -6,14 +6,6 @@
 
 #include "sim/internal/state.h"
 
-/* libdem exports this module's functions under one prefix (issue 32); its code and the contact
- * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
-#define cell_inverse           dem_boundary_cell_inverse
-#define cell_width             dem_boundary_cell_width
-#define cell_wrap              dem_boundary_cell_wrap
-#define walls_move             dem_boundary_walls_move
-
 /* Signed geometry of a point x (a particle's centre) against wall wl: fills the normal (from the
  * wall to the particle) and the centre's distance from the wall surface; returns 0 if no contact
  * is possible (on a cylinder's axis). */
@@ -72,13 +64,13 @@ static inline dem_vec3 cell_frac(const dem_sim *sim, dem_vec3 x)
 }
 
 /* H^-1 into sim->b.hinv (after every change of H). */
-void cell_inverse(dem_sim *sim);
+void dem_boundary_cell_inverse(dem_sim *sim);
 /* Width of the cell perpendicular to face pair a (volume / area of the other two vectors). */
-double cell_width(const dem_cell *c, int a);
+double dem_boundary_cell_width(const dem_cell *c, int a);
 /* Put centres that left the cell back in, counting images (every step). Fails if a particle
  * went more than 2^30 cells away, or its image counter would pass +-2^30 (never overflows). */
-DEM_MUST_CHECK dem_status cell_wrap(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_boundary_cell_wrap(dem_sim *sim, dem_error *err);
 /* Walls move with their velocities by h. */
-void walls_move(dem_sim *sim, double h);
+void dem_boundary_walls_move(dem_sim *sim, double h);
 
 #endif

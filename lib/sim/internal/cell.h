@@ -34,47 +34,35 @@
 
 #include "sim/internal/state.h"
 
-/* libdem exports this module's functions under one prefix (issue 32); its code and the contact
- * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
-#define cell_affine            dem_deform_affine
-#define cell_begin_step        dem_deform_begin_step
-#define cell_end_step          dem_deform_end_step
-#define cell_flip              dem_deform_flip
-#define cell_keep_sums         dem_deform_keep_sums
-#define cell_setup             dem_deform_setup
-#define cell_stress            dem_deform_stress
-#define cell_check_rate        dem_deform_check_rate
-
 /* Set up from the frame's cell and the settings: whether it deforms, the servo's constants. */
-void cell_setup(dem_sim *sim);
+void dem_deform_setup(dem_sim *sim);
 /* The servo decides the stress-controlled components of L from the current forces; then the
  * step's D and wL. Returns the power of the field with the current forces (W). */
-double cell_begin_step(dem_sim *sim);
+double dem_deform_begin_step(dem_sim *sim);
 /* The rate a step can represent: the Cayley map's factor along an eigenvalue l of L over a
  * step, ((1 + l h/4) / (1 - l h/4))^2, is monotone in l and near exp(l h) only while |l h| stays
  * well below 4 (at 4 it is singular; 2e8 and 8e8 1/s with dt = 1e-8 s gave the same cell). Fails
  * (DEM_ERR_UNSTABLE, naming the step, L and dt) when |L|_F |h| > CELL_MAX_STRAIN_STEP, after
- * cell_begin_step has set the step's L (the servo's included). */
+ * dem_deform_begin_step has set the step's L (the servo's included). */
 #define CELL_MAX_STRAIN_STEP 1.0
-dem_status cell_check_rate(const dem_sim *sim, dem_error *err);
+dem_status dem_deform_check_rate(const dem_sim *sim, dem_error *err);
 /* The field over h (half a step each side of the drift): positions, H, F, H^-1. */
 /* The field over h (half a step each side of the drift): positions, free particles' u, H, F,
  * H^-1; the kinetic energy the map of u changed goes into work_cell. */
-void cell_affine(dem_sim *sim, double h);
+void dem_deform_affine(dem_sim *sim, double h);
 /* After the step's forces: work_cell += h/2 (p0 + P(t + h)). */
-void cell_end_step(dem_sim *sim, double p0);
+void dem_deform_end_step(dem_sim *sim, double p0);
 /* Flip the cell when a cell vector leans more than 0.55 of another along it (Šmilauer and Chareyre 2015, Fig 1.6):
  * the same lattice of images with cell vectors nearer to orthogonal. Images and contact shifts
  * follow, so every contact keeps its history. Returns 1 if it flipped (the neighbour list must be
  * rebuilt). */
-DEM_MUST_CHECK dem_status cell_flip(dem_sim *sim, int *flipped, dem_error *err);
+DEM_MUST_CHECK dem_status dem_deform_flip(dem_sim *sim, int *flipped, dem_error *err);
 /* The cell's sums over the contacts of the current forces, kept before a rebuild of the pair
  * list takes the contacts' results away (the sort at fixed steps): the step's P(t) must be that
  * of the forces at t whether they were computed by the step before or read from a frame, so that
  * a run split at a sorting step keeps the same bits. */
-void cell_keep_sums(dem_sim *sim);
+void dem_deform_keep_sums(dem_sim *sim);
 /* The Love-Weber stress of the current forces (Pa, compression positive, symmetric). */
-dem_mat3 cell_stress(dem_sim *sim);
+dem_mat3 dem_deform_stress(dem_sim *sim);
 
 #endif

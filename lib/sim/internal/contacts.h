@@ -10,58 +10,58 @@
 #include "io/stream.h"
 #include "sim/internal/state.h"
 
-dem_status store_alloc(dem_sim *sim, dem_error *err);
-void store_free(dem_sim *sim);
+dem_status dem_store_alloc(dem_sim *sim, dem_error *err);
+void dem_store_free(dem_sim *sim);
 
 /* A rebuild of the pair list: begin drops the records without a history and keeps the others in
  * their pools (moving them to the pools of their new blocks after a renumbering); add appends a
  * candidate pair (i < j) as a 20-byte key; end sorts the keys (each particle's few among
  * themselves when they come by particle, as the grid's scan gives them), makes them the new list,
  * gives each kept record to its pair (per block, on the pool) and lays out adjacency and blocks. */
-dem_status store_begin_pairs(dem_sim *sim, dem_error *err);
-dem_status store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
+dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err);
+dem_status dem_store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
 /* A parallel scan: each thread adds its share's keys to a buffer of its own and puts them in
- * order (store_keys_sort), and the buffers are appended in the shares' order (store_keys_append
+ * order (dem_store_keys_sort), and the buffers are appended in the shares' order (dem_store_keys_append
  * empties b; the first one appended is taken over without a copy): the same keys as one thread's
  * scan. */
-dem_status store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
-void store_keys_sort(store_keys *b);
-dem_status store_keys_append(dem_sim *sim, store_keys *b, dem_error *err);
-dem_status store_end_pairs(dem_sim *sim, dem_error *err);
-/* The slots of the walls each particle can reach before the next rebuild (nbr_wall_near). Slots
+dem_status dem_store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
+void dem_store_keys_sort(store_keys *b);
+dem_status dem_store_keys_append(dem_sim *sim, store_keys *b, dem_error *err);
+dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
+/* The slots of the walls each particle can reach before the next rebuild (dem_nbr_wall_near). Slots
  * that touch or hold a history keep them. */
-dem_status store_wall_slots(dem_sim *sim, dem_error *err);
+dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err);
 
 /* Pair p's record, made when it starts to touch (the pass: only the thread of p's block calls it),
  * as a record that has never touched: key, constants, zeros. Returns 0, or -1 out of memory (the
- * pool's nomem is set: store_pass_status reports it). */
-int store_make_record(dem_sim *sim, size_t p);
+ * pool's nomem is set: dem_store_pass_status reports it). */
+int dem_store_make_record(dem_sim *sim, size_t p);
 /* Pair p's record goes (it neither touches nor holds a history: a new one would be the same). */
-void store_drop_record(sim_store *c, size_t p);
+void dem_store_drop_record(sim_store *c, size_t p);
 /* Pair p's constants into h, as a record without history (for pairs that may have none). */
-void store_pair_constants(const dem_sim *sim, size_t p, dem_contact_rec *h);
+void dem_store_pair_constants(const dem_sim *sim, size_t p, dem_contact_rec *h);
 /* DEM_ERR_NOMEM if a pass could not make a record. */
-dem_status store_pass_status(dem_sim *sim, dem_error *err);
+dem_status dem_store_pass_status(dem_sim *sim, dem_error *err);
 /* The particles crossed images e (boundary.c's wrap): s' = s - e_i + e_j for every pair. */
-void store_shift_pairs(sim_store *c, const int32_t (*e)[3]);
+void dem_store_shift_pairs(sim_store *c, const int32_t (*e)[3]);
 
 /* Each touching contact, the pairs in list order and then the wall slots, with its pair
  * properties: fn(sim, p, q, wall), q the index in the pair list or among the wall slots. */
 typedef void (*store_touching_fn)(dem_sim *sim, const dem_pair *p, size_t q, int wall);
-void store_each_touching(dem_sim *sim, store_touching_fn fn);
+void dem_store_each_touching(dem_sim *sim, store_touching_fn fn);
 /* The particles were renumbered: particle k is now inv[k]'s old index's new place (inv[old] =
  * new). Pairs keep i < j (turned round where needed: an exact negation). */
-void store_renumber(dem_sim *sim, const uint32_t *inv);
+void dem_store_renumber(dem_sim *sim, const uint32_t *inv);
 /* The frame's contacts seed the histories and results of the list and the slots. */
-dem_status store_load(dem_sim *sim, const dem_system *s, dem_error *err);
+dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err);
 /* The touching contacts into the frame, sorted by (wall, i, j, s), each pair named with the
  * smaller id first. */
-dem_status store_write(const dem_sim *sim, dem_system *out, dem_error *err);
+dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err);
 /* The same contacts, in the same order and bits, as a source for the stream writer
  * (dem_writer_put_source), without the frame's table: open fills src; the store must not change
  * until close. */
 typedef struct store_stream store_stream;
-dem_status store_stream_open(const dem_sim *sim, store_stream **ss, dem_contact_source *src, dem_error *err);
-void store_stream_close(store_stream *ss);
+dem_status dem_store_stream_open(const dem_sim *sim, store_stream **ss, dem_contact_source *src, dem_error *err);
+void dem_store_stream_close(store_stream *ss);
 
 #endif

@@ -11,32 +11,21 @@
 
 #include "sim/internal/state.h"
 
-/* libdem exports this module's functions under one prefix (issue 32); its code and the contact
- * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
-#define exact_alloc            dem_exact_alloc
-#define exact_drift            dem_exact_drift
-#define exact_field            dem_exact_field
-#define exact_free             dem_exact_free
-#define exact_half_kick        dem_exact_half_kick
-#define exact_kick             dem_exact_kick
-#define exact_range_check      dem_exact_range_check
-
-DEM_MUST_CHECK dem_status exact_alloc(dem_sim *sim, dem_error *err);
-void exact_free(dem_sim *sim);
+DEM_MUST_CHECK dem_status dem_exact_alloc(dem_sim *sim, dem_error *err);
+void dem_exact_free(dem_sim *sim);
 /* The half kick of particle a, dt/2 F/m in lattice units, from the contacts evaluated last. */
-void exact_kick(dem_sim *sim, size_t a);
+void dem_exact_kick(dem_sim *sim, size_t a);
 /* V += dir K (Hanley 2019, eqs 13, 16; reversed: eqs 17, 20) */
-void exact_half_kick(dem_sim *sim);
+void dem_exact_half_kick(dem_sim *sim);
 /* X += dir V (Hanley 2019, eq 14; reversed: eq 18); walls move by their lattice velocity. */
-void exact_drift(dem_sim *sim);
+void dem_exact_drift(dem_sim *sim);
 /* A sheared periodic cell on the lattice (simple shear, L_ij alone, i != j): over half a step
  * (h, signed) x_i += round(n (x_j - o_j) / H_jj), u_i -= round(n V_j / H_jj), H_i. += n e_j,
  * all in quanta: an integer shear of the lattice that the same map with -h undoes exactly, and
  * the same for every image of a particle (n (x_j + H_jj) / H_jj adds exactly n). Returns the
  * kinetic energy the map of the velocities changed (J). */
-double exact_field(dem_sim *sim, double h);
+double dem_exact_field(dem_sim *sim, double h);
 /* After a step: the first particle whose kick, velocity or position left the lattice's range. */
-DEM_MUST_CHECK dem_status exact_range_check(const dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_exact_range_check(const dem_sim *sim, dem_error *err);
 
 #endif

@@ -9,14 +9,14 @@
 
 /* The pair pass over the blocks of particles, in parallel: each touching pair's pending
  * accounting (account), then, if eval, its force at the new positions. */
-void forces_pair_pass(dem_sim *sim, int account, int eval);
+void dem_forces_pair_pass(dem_sim *sim, int account, int eval);
 /* Forces at the new positions, with the last step's pending accounting. Returns the number of
  * wall contacts lost in this step. */
-size_t forces_compute(dem_sim *sim);
+size_t dem_forces_compute(dem_sim *sim);
 /* Forces of a state no step has produced (a new system): evaluated without advancing any
  * history or energy accumulator (Vyas et al. 2025, §3: a_0 from a setup call). */
-void forces_setup(dem_sim *sim);
+void dem_forces_setup(dem_sim *sim);
 /* The kicks of the positions as they are, with nothing booked (exact mode's entry). */
-void forces_evaluate_only(dem_sim *sim);
+void dem_forces_evaluate_only(dem_sim *sim);
 
 #endif

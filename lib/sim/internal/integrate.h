@@ -9,11 +9,6 @@
 
 #include "sim/internal/state.h"
 
-/* libdem exports this module's functions under one prefix (issue 32); its code and the contact
- * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
-#define sim_integrator_get     dem_integrate_get
-
 typedef struct sim_integrator {
     const char *name;
     int half_normal;   /* contacts use the half-step normal (Vyas et al. 2025, §4, docs/models.md §1.5) */
@@ -21,6 +16,6 @@ typedef struct sim_integrator {
 } sim_integrator;
 
 /* The row of integrator `which` (dem_integrator). */
-const sim_integrator *sim_integrator_get(int which);
+const sim_integrator *dem_integrate_get(int which);
 
 #endif

@@ -51,19 +51,19 @@ typedef void (*par_range_fn)(void *ctx, size_t lo, size_t hi, int t);
 
 /* A pool of nt threads: the caller and nt - 1 workers. NULL with nt <= 1 (nothing to start). */
 typedef struct par_pool par_pool;
-dem_status par_pool_new(int nt, par_pool **out, dem_error *err);
-void par_pool_free(par_pool *pool);
+dem_status dem_par_pool_new(int nt, par_pool **out, dem_error *err);
+void dem_par_pool_free(par_pool *pool);
 
 /* Run f over [0, n) in the pool's shares (pool NULL: f(ctx, 0, n, 0) here); returns when every
  * share is done. */
-void par_for(par_pool *pool, size_t n, par_range_fn f, void *ctx);
+void dem_par_for(par_pool *pool, size_t n, par_range_fn f, void *ctx);
 
 /* The same with shares of equal work instead of equal counts: work(wctx, k) is the work of items
  * [0, k), non-decreasing in k (a prefix sum the caller has, such as the pairs before a block).
- * Which thread runs an item changes, never what is computed: the same bits as par_for. A pour
+ * Which thread runs an item changes, never what is computed: the same bits as dem_par_for. A pour
  * whose lower half is packed and upper half falling gave the thread with the packed half nearly
  * all the contacts: two threads ran 1.2x one. */
 typedef size_t (*par_work_fn)(const void *wctx, size_t k);
-void par_for_work(par_pool *pool, size_t n, par_work_fn work, const void *wctx, par_range_fn f, void *ctx);
+void dem_par_for_work(par_pool *pool, size_t n, par_work_fn work, const void *wctx, par_range_fn f, void *ctx);
 
 #endif

@@ -21,25 +21,25 @@ static inline dem_roll_rec *store_roll(const sim_store *c, size_t p)
  * pending step's accounting into e.rsum[b] with the full-step spins, before the pair pass
  * re-evaluates the pairs; else (0) their couples after their forces, the springs of the contacts
  * lost into e.rlost[b]. */
-void roll_pass(dem_sim *sim, int account);
+void dem_roll_pass(dem_sim *sim, int account);
 /* Wall slot q's contact was lost: its springs' energy into e.wrlost[q]. */
-void roll_wall_lost(dem_sim *sim, size_t q);
+void dem_roll_wall_lost(dem_sim *sim, size_t q);
 /* Pair p after its force at the new positions: its couple if it touches, else its state lost
  * (the springs' energy into lost[2]). */
-void roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2]);
+void dem_roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2]);
 /* Wall slot q after its force (c, pp: the contact's kinematics and pair properties). */
-void roll_wall(dem_sim *sim, const dem_law *law, size_t q, const dem_contact_in *c, const dem_pair *pp);
+void dem_roll_wall(dem_sim *sim, const dem_law *law, size_t q, const dem_contact_in *c, const dem_pair *pp);
 /* Particle a's couples, added to t in the order of its force sums. */
-dem_vec3 roll_torque(const dem_sim *sim, size_t a, dem_vec3 t);
+dem_vec3 dem_roll_torque(const dem_sim *sim, size_t a, dem_vec3 t);
 /* Pair p's energy over the step that ended at full-step spins w into e (rolling, twisting, law). */
-void roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int setup, double e[3]);
+void dem_roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int setup, double e[3]);
 /* The wall slots' energy in slot order, with the current spins. */
-void roll_account_walls(dem_sim *sim, int setup, double e[3]);
+void dem_roll_account_walls(dem_sim *sim, int setup, double e[3]);
 /* The wall couples: wall torques and their work (totals in forces.c); power only (setup). */
-double roll_wall_power(const dem_sim *sim);
-void roll_wall_totals(dem_sim *sim, double *work);
+double dem_roll_wall_power(const dem_sim *sim);
+void dem_roll_wall_totals(dem_sim *sim, double *work);
 /* A frame's contacts read: stiffnesses and couples of the touching contacts as the step that wrote
- * the frame left them (books_restore). */
-void roll_restore(dem_sim *sim);
+ * the frame left them (dem_books_restore). */
+void dem_roll_restore(dem_sim *sim);
 
 #endif

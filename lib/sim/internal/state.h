@@ -179,7 +179,7 @@ typedef struct {
                              * broke this step (J): adhesion, springs cut loaded (dem_contact_forget) */
     /* The full-step accounting of the pairs of step k needs the velocities at t + dt, after the
      * second half kick; it is done in step k + 1's pair pass, which reads the same records anyway
-     * (ACCT_SAVED), or by books_flush before anything that changes the pairs, dt or mode, and
+     * (ACCT_SAVED), or by dem_books_flush before anything that changes the pairs, dt or mode, and
      * before a store (ACCT_PENDING). Both run pair_block over the same fixed blocks of particles
      * (PAIR_BLOCK), so the books are the same bits whichever way, and however a run is split. */
     int acct;               /* ACCT_NONE, ACCT_PENDING (full-step velocities in v, w) or ACCT_SAVED (in vf, wf) */
@@ -210,7 +210,7 @@ typedef struct {
     int64_t tick;           /* time = tick dt */
     uint8_t *kbad;          /* per particle: a kick left the lattice's range in this evaluation */
     size_t wbad;            /* 1 + the first wall whose point left the lattice's range (0: none) */
-    /* a sheared cell (exact_field): x_i += round(n (x_j - o_j) / H_jj) quanta per half step, n the
+    /* a sheared cell (dem_exact_field): x_i += round(n (x_j - o_j) / H_jj) quanta per half step, n the
      * quanta the cell's face x_j = o_j + H_jj moves in it; i = sh_i, j = sh_j, H_jj = sh_hq quanta */
     int shear, sh_i, sh_j;
     int64_t sh_n, sh_hq;
@@ -225,7 +225,7 @@ typedef struct {
     size_t nwbad;           /* particles with such a wall overlap */
     double *bworst;         /* per block: the largest delta / r_min of its pairs in the last evaluation */
     size_t *bworst_pair;    /* per block: that pair's index */
-    dem_overlap_record most;/* the largest overlap of the run so far (guard_track_overlaps) */
+    dem_overlap_record most;/* the largest overlap of the run so far (dem_guard_track_overlaps) */
     double move2;           /* the largest squared step of a particle's surface in the last drift, m^2 */
     int nonfinite;          /* a velocity or spin of the last drift was not finite */
 } sim_guard;

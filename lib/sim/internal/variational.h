@@ -25,13 +25,7 @@
 
 #include "sim/internal/state.h"
 
-/* libdem exports this module's functions under one prefix (issue 32); its code and the contact
- * store's (issue 33, being rewritten) still call them by their short names, mapped here until
- * that rewrite lands and a follow-up rename (issue 32) renames the calls. */
-#define vi_free                dem_vi_free
-#define vi_step                dem_vi_step
-
-DEM_MUST_CHECK dem_status vi_step(dem_sim *sim, dem_error *err);
-void vi_free(dem_sim *sim);
+DEM_MUST_CHECK dem_status dem_vi_step(dem_sim *sim, dem_error *err);
+void dem_vi_free(dem_sim *sim);
 
 #endif
