@@ -69,9 +69,9 @@ typedef struct {
 } dem_damping_model;
 
 /* ---- one contact, as the laws see it -------------------------------------------------------
- * The contact store (lib/sim/contacts.c) keeps one record per pair that touches or holds a
- * history (and per particle-wall slot): its key, the pair's constants, the law's history, and what
- * the energy books carry between steps. The laws read and write the history part only. Whatever
+ * The contact store (lib/sim/contacts.c) keeps one record per pair within the neighbour cutoff
+ * (and per particle-wall slot): its key, the pair's constants, the law's history, and what the
+ * energy books carry between steps. The laws read and write the history part only. Whatever
  * follows from other fields is not stored (the step is limited by memory traffic). */
 enum {
     DEM_REC_TOUCH = 1u,    /* touching at the last evaluation */

@@ -53,9 +53,9 @@ void dem_books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem
 {
     for (size_t p = p0; p < p1; p++) {
         if (!sim->c.ptouch[p]) continue;
-        dem_contact_rec *np = store_rec(&sim->c, p);
-        s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, store_out(&sim->c, p), np, sim->h, setup, s);
-        if (sim->c.roll_on) { /* only setup calls this for the whole list: nothing to add */
+        dem_contact_rec *np = &sim->c.pairs[p];
+        s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, setup, s);
+        if (sim->c.roll) { /* only setup calls this for the whole list: nothing to add */
             double e[3] = {0.0, 0.0, 0.0};
             dem_roll_account_pair(sim, w, p, setup, e);
         }
@@ -183,7 +183,7 @@ static void restore_touching(dem_sim *sim, const dem_pair *p, size_t q, int wall
 {
     sim_store *c = &sim->c;
     if (wall) restore_contact_state(sim, p, &c->whist[q], &c->wout[q]);
-    else restore_contact_state(sim, p, store_rec(c, q), store_out(c, q));
+    else restore_contact_state(sim, p, &c->pairs[q], &c->out[q]);
 }
 
 void dem_books_restore(dem_sim *sim)

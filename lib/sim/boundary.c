@@ -1,6 +1,5 @@
 /* boundary.c - the periodic cell and the walls' motion (see boundary.h). */
 #include "sim/internal/boundary.h"
-#include "sim/internal/contacts.h"
 
 #include <math.h>
 
@@ -57,7 +56,10 @@ dem_status dem_boundary_cell_wrap(dem_sim *sim, dem_error *err)
     }
     if (!any) return DEM_OK;
     /* x_i - (x_j + H s) must not change: s' = s - e_i + e_j */
-    dem_store_shift_pairs(&sim->c, e);
+    for (size_t p = 0; p < sim->c.npairs; p++) {
+        dem_contact_rec *np = &sim->c.pairs[p];
+        for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
+    }
     return DEM_OK;
 }
 

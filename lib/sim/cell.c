@@ -86,8 +86,8 @@ static void fabric(dem_sim *sim)
     fb->pairs = fb->wall_x = fb->wall_r = dem_m3_zero();
     for (size_t q = 0; q < c->npairs; q++) {
         if (!c->ptouch[q]) continue;
-        const dem_contact_out *o = store_out(c, q);
-        const dem_contact_rec *np = store_rec(c, q);
+        const dem_contact_out *o = &c->out[q];
+        const dem_contact_rec *np = &c->pairs[q];
         dem_vec3 d = dem_v3_scale(o->n, P->r[np->i] + P->r[np->j] - o->delta);
         m3_add_outer(&fb->pairs, dem_contact_force(o), d);
     }
@@ -262,11 +262,7 @@ static dem_status reindex(dem_sim *sim, int i, int j, int k, dem_error *err)
                             (unsigned long long)sim->step, (unsigned long long)sim->p.id[a]);
     }
     for (size_t a = 0; a < sim->p.n; a++) sim->p.image[a][i] += k * sim->p.image[a][j];
-    for (size_t q = 0; q < sim->c.npairs; q++) { /* the list's keys and the records' */
-        store_pair *e = &sim->c.nb[q];
-        e->s[i] += k * e->s[j];
-        if (sim->c.loc[q] != STORE_NOLOC) store_rec(&sim->c, q)->s[i] = e->s[i];
-    }
+    for (size_t q = 0; q < sim->c.npairs; q++) sim->c.pairs[q].s[i] += k * sim->c.pairs[q].s[j];
     return DEM_OK;
 }
 

@@ -19,72 +19,66 @@ dem_status dem_store_alloc(dem_sim *sim, dem_error *err)
     c->istart = calloc(n + 1, sizeof *c->istart);
     c->wstart = calloc(n + 1, sizeof *c->wstart);
     c->pblk = calloc(c->nblk + 1, sizeof *c->pblk);
-    c->pool = calloc(c->nblk ? c->nblk : 1, sizeof *c->pool);
-    if (!c->jadj_start || !c->istart || !c->wstart || !c->pblk || !c->pool)
+    if (!c->jadj_start || !c->istart || !c->wstart || !c->pblk)
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
     return DEM_OK;
-}
-
-static void pool_free(store_pool *pl)
-{
-    free(pl->rec);
-    free(pl->out);
-    free(pl->roll);
-    free(pl->free);
-    memset(pl, 0, sizeof *pl);
 }
 
 void dem_store_free(dem_sim *sim)
 {
     sim_store *c = &sim->c;
-    if (c->pool)
-        for (size_t b = 0; b < c->nblk; b++) pool_free(&c->pool[b]);
-    void *ptrs[] = {c->nb, c->loc, c->pool, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
+    void *ptrs[] = {c->pairs, c->out, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
                     c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost,
-                    c->wroll, c->keys.k, sim->e.wrlost};
+                    c->roll, c->wroll, c->keys.k, sim->e.wrlost};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
 }
 
-/* ---- the records' pools --------------------------------------------------------------------- */
-/* Room for cap records in pool pl (the results stay one per cache line). Returns 0, or -1 out of
- * memory (the pool unchanged). */
-static int pool_reserve(store_pool *pl, uint32_t cap, int roll)
+/* A candidate pair of a rebuild: the key of its record. */
+typedef struct store_key_s {
+    uint32_t i, j;
+    int32_t s[3];
+} store_key;
+
+static int key_order(uint32_t ai, uint32_t aj, const int32_t as[3], uint32_t bi, uint32_t bj, const int32_t bs[3])
 {
-    if (cap <= pl->cap) return 0;
-    dem_contact_out *o = aligned_alloc(64, (size_t)cap * sizeof *o);
-    if (!o) return -1;
-    dem_contact_rec *r = realloc(pl->rec, (size_t)cap * sizeof *r);
-    if (!r) { free(o); return -1; }
-    pl->rec = r;
-    uint32_t *f = realloc(pl->free, (size_t)cap * sizeof *f);
-    if (!f) { free(o); return -1; }
-    pl->free = f;
-    if (roll) {
-        dem_roll_rec *q = realloc(pl->roll, (size_t)cap * sizeof *q);
-        if (!q) { free(o); return -1; }
-        pl->roll = q;
-    }
-    if (pl->n) memcpy(o, pl->out, pl->n * sizeof *o);
-    free(pl->out);
-    pl->out = o;
-    pl->cap = cap;
+    if (ai != bi) return ai < bi ? -1 : 1;
+    if (aj != bj) return aj < bj ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (as[k] != bs[k]) return as[k] < bs[k] ? -1 : 1;
     return 0;
 }
 
-/* A record index of pool pl: a free one, else a new one (the pool grows by half). STORE_NONE: out
- * of memory. */
-static uint32_t pool_take(store_pool *pl, int roll)
+static int cmp_pair_key(const void *pa, const void *pb)
 {
-    if (pl->nfree) return pl->free[--pl->nfree];
-    if (pl->n == pl->cap && pool_reserve(pl, pl->cap ? pl->cap + pl->cap / 2 + 1 : 16, roll)) return STORE_NONE;
-    return pl->n++;
+    const dem_contact_rec *a = pa, *b = pb;
+    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
 }
 
-/* Record r goes back to its pool (marked free by i = STORE_NONE). */
-static void pool_drop(store_pool *pl, uint32_t r)
+static int cmp_store_key(const void *pa, const void *pb)
 {
-    pl->rec[r].i = STORE_NONE;
-    pl->free[pl->nfree++] = r;
+    const store_key *a = pa, *b = pb;
+    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
+}
+
+/* Record r against key k. */
+static int rec_vs_key(const dem_contact_rec *r, const store_key *k) { return key_order(r->i, r->j, r->s, k->i, k->j, k->s); }
+
+/* Room for need records (and their side records when rolling or twisting is on). */
+static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
+{
+    if (need <= sim->c.cap_pairs) return DEM_OK;
+    size_t cap = sim->c.cap_pairs ? sim->c.cap_pairs : 1024;
+    while (cap < need) cap = cap + cap / 2;
+    dem_contact_rec *p = realloc(sim->c.pairs, cap * sizeof *p);
+    if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
+    sim->c.pairs = p;
+    if (dem_roll_on(&sim->st)) { /* the side array (roll.h) */
+        dem_roll_rec *r = realloc(sim->c.roll, cap * sizeof *r);
+        if (!r) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
+        sim->c.roll = r;
+    }
+    sim->c.cap_pairs = cap;
+    return DEM_OK;
 }
 
 /* The pair's constants: m*, R*, and the hooke stiffnesses. */
@@ -102,154 +96,39 @@ static void pair_constants(const dem_sim *sim, dem_contact_rec *np)
     np->kt = p.kt;
 }
 
-void dem_store_pair_constants(const dem_sim *sim, size_t p, dem_contact_rec *h)
-{
-    const store_pair *e = &sim->c.nb[p];
-    memset(h, 0, sizeof *h);
-    h->i = e->i;
-    h->j = e->j;
-    memcpy(h->s, e->s, sizeof h->s);
-    pair_constants(sim, h);
-}
-
-int dem_store_make_record(dem_sim *sim, size_t p)
-{
-    sim_store *c = &sim->c;
-    size_t b = c->nb[p].i / PAIR_BLOCK;
-    store_pool *pl = &c->pool[b];
-    uint32_t r = pool_take(pl, c->roll_on);
-    if (r == STORE_NONE) {
-        pl->nomem = 1;
-        return -1;
-    }
-    c->loc[p] = (uint64_t)b << 32 | r;
-    dem_store_pair_constants(sim, p, &pl->rec[r]);
-    memset(&pl->out[r], 0, sizeof pl->out[r]);
-    if (pl->roll) memset(&pl->roll[r], 0, sizeof pl->roll[r]);
-    return 0;
-}
-
-void dem_store_drop_record(sim_store *c, size_t p)
-{
-    uint64_t l = c->loc[p];
-    pool_drop(&c->pool[l >> 32], (uint32_t)l);
-    c->loc[p] = STORE_NOLOC;
-}
-
-dem_status dem_store_pass_status(dem_sim *sim, dem_error *err)
-{
-    sim_store *c = &sim->c;
-    for (size_t b = 0; b < c->nblk; b++)
-        if (c->pool[b].nomem) {
-            c->pool[b].nomem = 0;
-            return dem_fail(err, DEM_ERR_NOMEM, "step %llu: out of memory for the contact records of particles %zu..%zu",
-                            (unsigned long long)sim->step, b * PAIR_BLOCK, (b + 1) * PAIR_BLOCK - 1);
-        }
-    return DEM_OK;
-}
-
-/* ---- rebuilds -------------------------------------------------------------------------------- */
-/* A candidate pair of a rebuild: the key of its record. */
-typedef struct store_key_s {
-    uint32_t i, j;
-    int32_t s[3];
-} store_key;
-
-static int key_order(uint32_t ai, uint32_t aj, const int32_t as[3], uint32_t bi, uint32_t bj, const int32_t bs[3])
-{
-    if (ai != bi) return ai < bi ? -1 : 1;
-    if (aj != bj) return aj < bj ? -1 : 1;
-    for (int k = 0; k < 3; k++)
-        if (as[k] != bs[k]) return as[k] < bs[k] ? -1 : 1;
-    return 0;
-}
-
-static int cmp_store_key(const void *pa, const void *pb)
-{
-    const store_key *a = pa, *b = pb;
-    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
-}
-
-static int cmp_store_pair(const void *pa, const void *pb)
-{
-    const store_pair *a = pa, *b = pb;
-    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
-}
-
-/* The records with a history go to the pools of their blocks after a renumbering: new pools, each
- * grown as it receives (by half, up to what it will hold), while each old pool is freed as soon as
- * its records have moved, so that the records are not held twice at once. */
-static dem_status pools_redistribute(dem_sim *sim, dem_error *err)
-{
-    sim_store *c = &sim->c;
-    size_t nb = c->nblk;
-    int roll = c->roll_on;
-    store_pool *np = calloc(nb ? nb : 1, sizeof *np);
-    uint32_t *want = calloc(nb ? nb : 1, sizeof *want);
-    if (!np || !want) {
-        free(np);
-        free(want);
-        return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-    }
-    for (size_t b = 0; b < nb; b++) {
-        const store_pool *pl = &c->pool[b];
-        for (uint32_t r = 0; r < pl->n; r++)
-            if (pl->rec[r].i != STORE_NONE && pl->rec[r].flags) want[pl->rec[r].i / PAIR_BLOCK]++;
-    }
-    for (size_t b = 0; b < nb; b++) {
-        store_pool *pl = &c->pool[b];
-        for (uint32_t r = 0; r < pl->n; r++) {
-            if (pl->rec[r].i == STORE_NONE || !pl->rec[r].flags) continue;
-            size_t d = pl->rec[r].i / PAIR_BLOCK;
-            store_pool *to = &np[d];
-            if (to->n == to->cap) {
-                uint32_t cap = to->cap ? to->cap + to->cap / 2 + 1 : 16;
-                if (cap > want[d]) cap = want[d];
-                if (pool_reserve(to, cap, roll)) {
-                    for (size_t q = 0; q < nb; q++) pool_free(&np[q]);
-                    free(np);
-                    free(want);
-                    return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-                }
-            }
-            to->rec[to->n] = pl->rec[r];
-            if (roll) to->roll[to->n] = pl->roll[r];
-            to->n++;
-        }
-        pool_free(pl);
-    }
-    free(want);
-    free(c->pool);
-    c->pool = np;
-    return DEM_OK;
-}
-
-/* A rebuild begins: the records without a history (flags 0) go; those with one stay in their
- * pools, packed to the front (after a renumbering, in the pools of their new blocks). The list
- * itself is rebuilt from the keys in dem_store_end_pairs. */
+/* The records with a history move to the front of the list (in place, in order), and are put in
+ * key order if the particles were renumbered or the cell flipped since the list was built (their
+ * side records move with them). The list then holds only them until dem_store_end_pairs. */
 dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
-    c->keys.n = 0;
-    if (c->renumbered) {
-        c->renumbered = 0;
-        return pools_redistribute(sim, err);
-    }
-    int roll = c->roll_on;
-    for (size_t b = 0; b < c->nblk; b++) {
-        store_pool *pl = &c->pool[b];
-        uint32_t k = 0;
-        for (uint32_t r = 0; r < pl->n; r++) {
-            if (pl->rec[r].i == STORE_NONE || !pl->rec[r].flags) continue;
-            if (k != r) {
-                pl->rec[k] = pl->rec[r];
-                if (roll) pl->roll[k] = pl->roll[r];
-            }
-            k++;
+    size_t k = 0;
+    int sorted = 1;
+    for (size_t p = 0; p < c->npairs; p++) {
+        if (!c->pairs[p].flags) continue;
+        if (k != p) {
+            c->pairs[k] = c->pairs[p];
+            if (c->roll) c->roll[k] = c->roll[p];
         }
-        pl->n = k;
-        pl->nfree = 0;
+        if (k && sorted) sorted = cmp_pair_key(&c->pairs[k - 1], &c->pairs[k]) < 0;
+        k++;
     }
+    c->npairs = k;
+    c->keys.n = 0;
+    if (sorted || k < 2) return DEM_OK;
+    if (!c->roll) {
+        qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
+        return DEM_OK;
+    }
+    /* with side records: sort with each record's index in kn (recomputed for the new list), then
+     * put the side records in the same order */
+    dem_roll_rec *r = malloc(k * sizeof *r);
+    if (!r) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    for (size_t q = 0; q < k; q++) c->pairs[q].kn = (double)q;
+    qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
+    for (size_t q = 0; q < k; q++) r[q] = c->roll[(size_t)c->pairs[q].kn];
+    memcpy(c->roll, r, k * sizeof *r);
+    free(r);
     return DEM_OK;
 }
 
@@ -316,7 +195,9 @@ void dem_store_keys_sort(store_keys *b)
     }
 }
 
-/* Pairs [lo, hi) of the new list from their keys: no record, not touching. */
+/* Pairs [lo, hi) of the new list once the kept records are in their places (ptouch[k]: pair k
+ * holds one): the new pairs from their keys, without history; every pair's constants; the
+ * results and touch flags as exact zeros, which the next force pass fills. */
 static PAR_RANGE void fill_share(void *ctx, size_t lo, size_t hi, int t)
 {
     dem_sim *sim = ctx;
@@ -324,62 +205,54 @@ static PAR_RANGE void fill_share(void *ctx, size_t lo, size_t hi, int t)
     const store_key *key = c->keys.k;
     (void)t;
     for (size_t k = lo; k < hi; k++) {
-        store_pair *e = &c->nb[k];
-        e->i = key[k].i;
-        e->j = key[k].j;
-        memcpy(e->s, key[k].s, sizeof e->s);
-        c->loc[k] = STORE_NOLOC;
+        dem_contact_rec *np = &c->pairs[k];
+        if (!c->ptouch[k]) {
+            memset(np, 0, sizeof *np);
+            np->i = key[k].i;
+            np->j = key[k].j;
+            memcpy(np->s, key[k].s, sizeof np->s);
+            if (c->roll) memset(&c->roll[k], 0, sizeof c->roll[k]);
+        }
+        pair_constants(sim, np);
         c->ptouch[k] = 0;
+        memset(&c->out[k], 0, sizeof c->out[k]);
     }
 }
 
-/* Per block, its kept records (sorted by key through an index) meet the block's pairs of the new
- * list (sorted): each record that is still a candidate goes to its pair, with its constants
- * recomputed and its result zeroed (the next pass fills it); the others go (their contact is gone). */
-static PAR_RANGE void carry_share(void *ctx, size_t lo, size_t hi, int t)
+/* The new list from the sorted keys, carrying the history of the kept records (pairs[0 .. nold),
+ * sorted) to the pairs of the same key, in place: first the kept records that are no candidate
+ * any more go (their contact is gone: forward, in place), then the list is filled from its end,
+ * where a kept record never lies past its new place. */
+static dem_status merge_kept(dem_sim *sim, dem_error *err)
 {
-    dem_sim *sim = ctx;
     sim_store *c = &sim->c;
-    uint32_t *idx = NULL;
-    size_t cap = 0;
-    (void)t;
-    for (size_t b = lo; b < hi; b++) {
-        store_pool *pl = &c->pool[b];
-        uint32_t n = pl->n;
-        if (!n) continue;
-        if (n > cap) {
-            uint32_t *q = realloc(idx, n * sizeof *q);
-            if (!q) { pl->nomem = 1; continue; }
-            idx = q;
-            cap = n;
+    const store_key *key = c->keys.k;
+    size_t nold = c->npairs, nnew = c->keys.n, m = 0, kept = 0;
+    for (size_t k = 0; k < nold; k++) { /* the kept records that are still candidates */
+        while (m < nnew && rec_vs_key(&c->pairs[k], &key[m]) > 0) m++;
+        if (m == nnew || rec_vs_key(&c->pairs[k], &key[m]) != 0) continue;
+        if (kept != k) {
+            c->pairs[kept] = c->pairs[k];
+            if (c->roll) c->roll[kept] = c->roll[k];
         }
-        for (uint32_t r = 0; r < n; r++) idx[r] = r;
-        for (uint32_t a = 1; a < n; a++) { /* insertion sort by key: a block's few records, mostly in order */
-            uint32_t v = idx[a];
-            const dem_contact_rec *h = &pl->rec[v];
-            uint32_t m = a;
-            for (; m > 0; m--) {
-                const dem_contact_rec *g = &pl->rec[idx[m - 1]];
-                if (key_order(g->i, g->j, g->s, h->i, h->j, h->s) <= 0) break;
-                idx[m] = idx[m - 1];
-            }
-            idx[m] = v;
-        }
-        size_t p = c->pblk[b], end = c->pblk[b + 1];
-        for (uint32_t a = 0; a < n; a++) {
-            dem_contact_rec *h = &pl->rec[idx[a]];
-            while (p < end && key_order(c->nb[p].i, c->nb[p].j, c->nb[p].s, h->i, h->j, h->s) < 0) p++;
-            if (p < end && key_order(c->nb[p].i, c->nb[p].j, c->nb[p].s, h->i, h->j, h->s) == 0) {
-                c->loc[p] = (uint64_t)b << 32 | idx[a];
-                pair_constants(sim, h);
-                memset(&pl->out[idx[a]], 0, sizeof pl->out[idx[a]]);
-                p++;
-            } else {
-                pool_drop(pl, idx[a]);
-            }
-        }
+        kept++;
     }
-    free(idx);
+    dem_status st;
+    if ((st = grow_pairs(sim, nnew, err))) return st;
+    size_t q = kept; /* kept records left to place: pairs[0 .. q) */
+    for (size_t k = nnew; k-- > 0;) { /* only the kept records move; ptouch marks their places */
+        int carried = q > 0 && rec_vs_key(&c->pairs[q - 1], &key[k]) == 0;
+        c->ptouch[k] = (uint8_t)carried;
+        if (!carried) continue;
+        if (k != q - 1) {
+            c->pairs[k] = c->pairs[q - 1];
+            if (c->roll) c->roll[k] = c->roll[q - 1];
+        }
+        q--;
+    }
+    c->npairs = nnew;
+    dem_par_for(sim->pool, nnew, fill_share, sim);
+    return DEM_OK;
 }
 
 /* Per particle, its pairs in the order of the sorted pair list: the order forces are summed in
@@ -402,7 +275,7 @@ static dem_status build_adjacency(dem_sim *sim, dem_error *err)
     memset(js, 0, (n + 1) * sizeof *js);
     memset(is, 0, (n + 1) * sizeof *is);
     for (size_t p = 0; p < c->npairs; p++) {
-        const store_pair *np = &c->nb[p];
+        const dem_contact_rec *np = &c->pairs[p];
         if (np->i >= np->j) {
             free(fill);
             return dem_fail(err, DEM_ERR_VALUE, "internal error: particle %llu reaches its own periodic image",
@@ -416,7 +289,7 @@ static dem_status build_adjacency(dem_sim *sim, dem_error *err)
         is[a + 1] += is[a];
     }
     memcpy(fill, js, n * sizeof *fill);
-    for (size_t p = 0; p < c->npairs; p++) c->jadj[fill[c->nb[p].j]++] = (uint32_t)p;
+    for (size_t p = 0; p < c->npairs; p++) c->jadj[fill[c->pairs[p].j]++] = (uint32_t)p;
     free(fill);
     return DEM_OK;
 }
@@ -428,7 +301,7 @@ static void pair_blocks_bounds(dem_sim *sim)
     size_t p = 0;
     for (size_t b = 0; b < c->nblk; b++) {
         c->pblk[b] = p;
-        while (p < c->npairs && c->nb[p].i < (b + 1) * PAIR_BLOCK) p++;
+        while (p < c->npairs && c->pairs[p].i < (b + 1) * PAIR_BLOCK) p++;
     }
     c->pblk[c->nblk] = c->npairs;
 }
@@ -439,33 +312,23 @@ dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err)
     dem_status st = DEM_OK;
     dem_store_keys_sort(&c->keys);
     size_t nnew = c->keys.n;
-    if (nnew > c->cap_pairs) {
-        size_t cap = c->cap_pairs ? c->cap_pairs + c->cap_pairs / 2 : 1024;
-        if (cap < nnew) cap = nnew;
-        store_pair *l = realloc(c->nb, cap * sizeof *l);
-        if (l) c->nb = l;
-        uint8_t *t = realloc(c->ptouch, cap);
+    if (nnew > c->cap_out) {
+        /* one result per cache line (the list's results restart from zeros: nothing to keep) */
+        free(c->out);
+        c->cap_out = 0;
+        dem_contact_out *o = c->out = aligned_alloc(64, nnew * sizeof *o);
+        uint8_t *t = realloc(c->ptouch, nnew);
         if (t) c->ptouch = t;
-        uint64_t *g = realloc(c->loc, cap * sizeof *g);
-        if (g) c->loc = g;
-        if (!l || !t || !g) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", nnew);
-        else c->cap_pairs = cap;
+        if (!o || !t) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", nnew);
+        else c->cap_out = nnew;
     }
-    if (!st) {
-        c->npairs = nnew;
-        dem_par_for(sim->pool, nnew, fill_share, sim);
-    }
+    if (!st) st = merge_kept(sim, err);
     free(c->keys.k); /* the keys live only during a rebuild */
     memset(&c->keys, 0, sizeof c->keys);
     if (st) return st;
+    if ((st = build_adjacency(sim, err))) return st;
     pair_blocks_bounds(sim);
-    dem_par_for(sim->pool, c->nblk, carry_share, sim);
-    for (size_t b = 0; b < c->nblk; b++)
-        if (c->pool[b].nomem) {
-            c->pool[b].nomem = 0;
-            return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-        }
-    return build_adjacency(sim, err);
+    return DEM_OK;
 }
 
 /* ---- particle-wall slots ------------------------------------------------------------------ */
@@ -615,47 +478,23 @@ dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err)
     return st;
 }
 
-/* Pair key (i, j, s) after a renumbering, turned round where i > j (an exact negation of s, and of
- * the history's vector when xi is given). */
-static void renumber_key(const uint32_t *inv, uint32_t *i, uint32_t *j, int32_t s[3], double *xi)
-{
-    *i = inv[*i];
-    *j = inv[*j];
-    if (*i < *j) return;
-    uint32_t t = *i;
-    *i = *j;
-    *j = t;
-    for (int k = 0; k < 3; k++) {
-        s[k] = -s[k];
-        if (xi) xi[k] = -xi[k];
-    }
-}
-
 void dem_store_renumber(dem_sim *sim, const uint32_t *inv)
 {
     sim_store *c = &sim->c;
     for (size_t q = 0; q < c->nwslots; q++) c->wowner[q] = inv[c->wowner[q]]; /* dem_store_wall_slots re-sorts them */
     for (size_t p = 0; p < c->npairs; p++) {
-        store_pair *e = &c->nb[p];
-        renumber_key(inv, &e->i, &e->j, e->s, NULL);
-    }
-    /* the records: moved to the pools of their new blocks by the rebuild that follows */
-    for (size_t b = 0; b < c->nblk; b++) {
-        store_pool *pl = &c->pool[b];
-        for (uint32_t r = 0; r < pl->n; r++) {
-            dem_contact_rec *h = &pl->rec[r];
-            if (h->i != STORE_NONE) renumber_key(inv, &h->i, &h->j, h->s, h->xi);
+        dem_contact_rec *np = &c->pairs[p];
+        np->i = inv[np->i];
+        np->j = inv[np->j];
+        if (np->i > np->j) { /* pairs are oriented by index: turn it round (an exact negation) */
+            uint32_t t = np->i;
+            np->i = np->j;
+            np->j = t;
+            for (int k = 0; k < 3; k++) {
+                np->s[k] = -np->s[k];
+                np->xi[k] = -np->xi[k];
+            }
         }
-    }
-    c->renumbered = 1;
-}
-
-void dem_store_shift_pairs(sim_store *c, const int32_t (*e)[3])
-{
-    for (size_t p = 0; p < c->npairs; p++) {
-        store_pair *np = &c->nb[p];
-        for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
-        if (c->loc[p] != STORE_NOLOC) memcpy(store_rec(c, p)->s, np->s, sizeof np->s);
     }
 }
 
@@ -820,7 +659,7 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err)
             if (r) { free(ids); return r; }
         }
         if (hc.convert) xi = dem_v3_scale(xi, carry_factor(sim, &hc, (size_t)i, j, 0, c->overlap));
-        store_pair key;
+        dem_contact_rec key;
         memset(&key, 0, sizeof key);
         if (i <= j) {
             key.i = (uint32_t)i; key.j = (uint32_t)j;
@@ -832,17 +671,11 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err)
             o.n = dem_v3_neg(o.n);
             o.ft = dem_v3_neg(o.ft);
         }
-        store_pair *e = st->npairs ? bsearch(&key, st->nb, st->npairs, sizeof key, cmp_store_pair) : NULL;
-        if (!e) continue; /* not within the cutoff any more: cannot be touching */
-        size_t p = (size_t)(e - st->nb);
-        if (st->loc[p] == STORE_NOLOC && dem_store_make_record(sim, p)) {
-            st->pool[e->i / PAIR_BLOCK].nomem = 0;
-            free(ids);
-            return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contact records of frame %llu", (unsigned long long)s->step);
-        }
-        load_record(store_rec(st, p), store_out(st, p), c, xi, &o);
-        if (st->roll_on) load_roll(store_roll(st, p), c, s->hist_slots); /* no sign: unchanged by swapping i, j */
-        st->ptouch[p] = 1;
+        dem_contact_rec *np = st->npairs ? bsearch(&key, st->pairs, st->npairs, sizeof key, cmp_pair_key) : NULL;
+        if (!np) continue; /* not within the cutoff any more: cannot be touching */
+        load_record(np, &st->out[np - st->pairs], c, xi, &o);
+        if (st->roll) load_roll(&st->roll[np - st->pairs], c, s->hist_slots); /* no sign: unchanged by swapping i, j */
+        st->ptouch[np - st->pairs] = 1;
     }
     free(ids);
     return DEM_OK;
@@ -912,7 +745,7 @@ dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err)
     size_t c = 0;
     for (size_t p = 0; p < st->npairs; p++) {
         if (!st->ptouch[p]) continue;
-        const dem_contact_rec *np = store_rec(st, p);
+        const dem_contact_rec *np = &st->pairs[p];
         out_contact *oc = &list[c++];
         /* frames name each pair with the smaller id first, whatever the internal order */
         oc->flip = id[np->i] > id[np->j];
@@ -921,8 +754,8 @@ dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err)
         for (int k = 0; k < 3; k++) oc->s[k] = oc->flip ? -np->s[k] : np->s[k];
         oc->wall = 0;
         oc->h = np;
-        oc->o = store_out(st, p);
-        oc->r = st->roll_on ? store_roll(st, p) : NULL;
+        oc->o = &st->out[p];
+        oc->r = st->roll ? &st->roll[p] : NULL;
     }
     for (size_t q = 0; q < st->nwslots; q++) {
         if (!st->wtouch[q]) continue;
@@ -983,7 +816,7 @@ static dem_status stream_fill_local(store_stream *ss, size_t a, dem_error *err)
         for (size_t e = lo; e < hi; e++) {
             size_t p = side ? st->jadj[e] : e;
             if (!st->ptouch[p]) continue;
-            const dem_contact_rec *np = store_rec(st, p);
+            const dem_contact_rec *np = &st->pairs[p];
             int flip = id[np->i] > id[np->j];
             if ((flip ? np->j : np->i) != a) continue; /* the other particle names it */
             out_contact *oc = &ss->local[ss->nlocal++];
@@ -993,8 +826,8 @@ static dem_status stream_fill_local(store_stream *ss, size_t a, dem_error *err)
             for (int k = 0; k < 3; k++) oc->s[k] = flip ? -np->s[k] : np->s[k];
             oc->wall = 0;
             oc->h = np;
-            oc->o = store_out(st, p);
-            oc->r = st->roll_on ? store_roll(st, p) : NULL;
+            oc->o = &st->out[p];
+            oc->r = st->roll ? &st->roll[p] : NULL;
         }
     }
     for (size_t k = 1; k < ss->nlocal; k++) /* insertion sort: a particle has a few contacts */
@@ -1095,7 +928,7 @@ void dem_store_each_touching(dem_sim *sim, store_touching_fn fn)
     for (size_t q = 0; q < c->npairs; q++) {
         if (!c->ptouch[q]) continue;
         dem_pair p;
-        sim_pair_properties(sim, &p, mat[c->nb[q].i], mat[c->nb[q].j], store_rec(c, q));
+        sim_pair_properties(sim, &p, mat[c->pairs[q].i], mat[c->pairs[q].j], &c->pairs[q]);
         fn(sim, &p, q, 0);
     }
     for (size_t q = 0; q < c->nwslots; q++) {

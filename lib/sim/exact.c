@@ -61,8 +61,8 @@ void dem_exact_kick(dem_sim *sim, size_t a)
     int64_t k[3] = {sim->ex.kg[0], sim->ex.kg[1], sim->ex.kg[2]};
     /* in the order of particle_forces; j receives -F: an exact negation */
     for (size_t e = sim->c.jadj_start[a]; e < sim->c.jadj_start[a + 1]; e++)
-        lattice_add(k, dem_v3_neg(dem_contact_force(store_out_any(&sim->c, sim->c.jadj[e]))), c, &bad);
-    for (size_t p = sim->c.istart[a]; p < sim->c.istart[a + 1]; p++) lattice_add(k, dem_contact_force(store_out_any(&sim->c, p)), c, &bad);
+        lattice_add(k, dem_v3_neg(dem_contact_force(&sim->c.out[sim->c.jadj[e]])), c, &bad);
+    for (size_t p = sim->c.istart[a]; p < sim->c.istart[a + 1]; p++) lattice_add(k, dem_contact_force(&sim->c.out[p]), c, &bad);
     for (size_t q = sim->c.wstart[a]; q < sim->c.wstart[a + 1]; q++) {
         if (sim->c.wtouch[q]) lattice_add(k, dem_contact_force(&sim->c.wout[q]), c, &bad);
     }

@@ -12,7 +12,6 @@
 #include "laws/tangential_history.h"
 #include "sim/internal/bonds.h"
 #include "sim/internal/books.h"
-#include "sim/internal/contacts.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/exact.h"
 #include "sim/internal/integrate.h"
@@ -72,53 +71,39 @@ static int neck_holds(const dem_law *law, dem_pair p, double delta) { return del
 /* Pair pi at the new positions: its geometry, and if it touches, its place in the chunk for the
  * law (the caller flushes it when full). Returns the friction (J) its contact gave up if it was
  * lost in this step, else 0; an adhesive law's work as the contact formed or broke goes to *adh. */
-static double pair_geometry(dem_sim *sim, store_pool *pl, size_t pi, const dem_law *law, law_chunk *k, double *adh)
+static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k, double *adh)
 {
     const sim_particles *P = &sim->p;
-    sim_store *C = &sim->c;
-    const store_pair *e = &C->nb[pi];
-    uint32_t i = e->i, j = e->j;
+    dem_contact_rec *np = &sim->c.pairs[pi];
+    dem_contact_out *o = &sim->c.out[pi];
+    uint32_t i = np->i, j = np->j;
     dem_vec3 xj = P->x[j];
-    if (e->s[0] | e->s[1] | e->s[2]) xj = dem_v3_add(xj, cell_shift(sim, e->s));
+    if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
     dem_vec3 d = dem_v3_sub(P->x[i], xj);
     double rs = P->r[i] + P->r[j], d2 = dem_v3_norm2(d);
     dem_contact_in c;
     dem_pair p;
-    dem_contact_rec *np;
-    dem_contact_out *o;
     /* apart, or touching with an overlap that rounds to 0 (d2 just under rs^2 whose root rounds up to
      * rs: an exact contact, as --minimize leaves them): no force, and a frame's contacts have overlap
      * > 0 (issue 28) */
     double dist = d2 < rs * rs ? sqrt(d2) : rs; /* most pairs are apart: no root taken */
     if (!(rs - dist > 0.0)) {
-        if (C->loc[pi] == STORE_NOLOC) return 0.0; /* apart, without a record: most pairs */
-        np = &pl->rec[(uint32_t)C->loc[pi]];
-        if (!(C->ptouch[pi] | np->flags)) { /* apart as at the last step, no history: the record goes */
-            dem_store_drop_record(C, pi);
-            return 0.0;
-        }
-        o = &pl->out[(uint32_t)C->loc[pi]];
+        if (!(sim->c.ptouch[pi] | np->flags)) return 0.0; /* apart, as at the last step: most pairs */
         int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
         if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
         if (!neck || !neck_holds(law, p, rs - sqrt(d2))) {
-            if (C->ptouch[pi]) { /* results of the last step: now exact zeros */
+            if (sim->c.ptouch[pi]) { /* results of the last step: now exact zeros */
                 if (law->cap_adh != 0.0 && law->hdt != 0.0) {
                     if (!neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
                     *adh += adh_broken(law, p, np, o, rs - sqrt(d2));
                 }
-                C->ptouch[pi] = 0;
+                sim->c.ptouch[pi] = 0;
                 memset(o, 0, sizeof *o);
             }
             if (!np->flags) return 0.0;
             return dem_contact_forget(np, sim->hdt, adh); /* contact lost: the history goes with it */
         }
     } else {
-        if (C->loc[pi] == STORE_NOLOC) { /* it starts to touch: a record as one that never touched */
-            if (!pl->nfree && pl->n == pl->cap) chunk_flush(law, k); /* the pool moves: the chunk points into it */
-            if (dem_store_make_record(sim, pi)) return 0.0; /* out of memory: dem_guard_check_overlaps reports it */
-        }
-        np = &pl->rec[(uint32_t)C->loc[pi]];
-        o = &pl->out[(uint32_t)C->loc[pi]];
         sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
     }
     c.d = d;
@@ -143,7 +128,7 @@ static double pair_geometry(dem_sim *sim, store_pool *pl, size_t pi, const dem_l
         c.wterm = dem_v3_madd(c.wterm, sim->b.wl, li + lj);
         c.spin += dem_v3_dot(sim->b.wl, c.n);
     }
-    C->ptouch[pi] = 1;
+    sim->c.ptouch[pi] = 1;
     if (!(np->flags & DEM_REC_TOUCH) && law->cap_adh != 0.0 && law->hdt != 0.0) *adh += adh_formed(law, p, c.delta, dem_v3_dot(c.vij, c.n));
     if (law->inline_history) { /* the common law, inline: no call per contact */
         dem_history_eval(law, &p, &c, np, o, 0.0);
@@ -167,7 +152,6 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0, adh = 0.0;
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
-    store_pool *pl = &sim->c.pool[b]; /* the block's records: this thread's alone during the pass */
     law_chunk k;
     k.count = 0;
     k.bad = 0;
@@ -178,12 +162,11 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
      * evaluation, as it must) */
     for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
         if (account && sim->c.ptouch[p]) {
-            uint32_t r = (uint32_t)sim->c.loc[p];
-            dem_contact_rec *np = &pl->rec[r];
-            s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &pl->out[r], np, sim->h, 0, s);
+            dem_contact_rec *np = &sim->c.pairs[p];
+            s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, 0, s);
         }
         if (!eval) continue;
-        lost += pair_geometry(sim, pl, p, &law, &k, &adh);
+        lost += pair_geometry(sim, p, &law, &k, &adh);
         if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
     }
     chunk_flush(&law, &k);
@@ -226,10 +209,10 @@ void dem_forces_pair_pass(dem_sim *sim, int account, int eval)
     /* rolling and twisting (roll.h): the couples' accounting before this pass re-evaluates the
      * pairs, their evaluation after it (they need the forces); passes of their own, so that the
      * default pass stays as it was */
-    if (sim->c.roll_on && account) dem_roll_pass(sim, 1);
+    if (sim->c.roll && account) dem_roll_pass(sim, 1);
     pair_pass_args a = {sim, account, eval};
     dem_par_for_work(sim->pool, sim->c.nblk, pair_pass_work, sim, pair_pass_share, &a); /* par.h: shares of equal work */
-    if (sim->c.roll_on && eval) dem_roll_pass(sim, 0);
+    if (sim->c.roll && eval) dem_roll_pass(sim, 0);
 }
 
 /* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
@@ -340,12 +323,11 @@ static int particle_forces(dem_sim *sim, size_t a)
             n += c->ptouch[p];
         }
         for (size_t k = 0; k < n; k++) {
-            const dem_contact_out *o = store_out(c, touch[k]);
+            const dem_contact_out *o = &c->out[touch[k]];
             f = dem_v3_madd(f, dem_contact_force(o), -1.0);
             t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta)); /* Vyas et al. 2025 Step 8 torque */
         }
     }
-    const dem_contact_out *own = c->pool[a / PAIR_BLOCK].out; /* the pairs where a is i: its block's */
     for (size_t p = c->istart[a], end = c->istart[a + 1]; p < end;) {
         size_t n = 0;
         for (size_t stop = end - p > SUM_GATHER ? p + SUM_GATHER : end; p < stop; p++) {
@@ -353,7 +335,7 @@ static int particle_forces(dem_sim *sim, size_t a)
             n += c->ptouch[p];
         }
         for (size_t k = 0; k < n; k++) {
-            const dem_contact_out *o = &own[(uint32_t)c->loc[touch[k]]];
+            const dem_contact_out *o = &c->out[touch[k]];
             f = dem_v3_madd(f, dem_contact_force(o), 1.0);
             t = dem_v3_madd(t, dem_contact_moment(o), -(r - 0.5 * o->delta));
         }

@@ -9,7 +9,6 @@
 
 #include "io/fields.h"
 #include "sim/internal/boundary.h"
-#include "sim/internal/contacts.h"
 
 void dem_sim_limits_default(dem_sim_limits *lim)
 {
@@ -193,15 +192,12 @@ dem_status dem_guard_check_overlaps(dem_sim *sim, dem_error *err)
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
     char advice[400];
-    dem_status st = dem_store_pass_status(sim, err); /* a pass that could not make a record */
-    if (st) return st;
     for (size_t b = 0; b < c->nblk; b++) {
         if (!sim->g.bbad[b]) continue;
         for (size_t p = c->pblk[b]; p < c->pblk[b + 1]; p++) {
-            if (!c->ptouch[p]) continue;
-            const store_pair *np = &c->nb[p];
-            double rmin = fmin(P->r[np->i], P->r[np->j]), delta = store_out(c, p)->delta;
-            if (!(delta > sim->g.ovl * rmin)) continue;
+            const dem_contact_rec *np = &c->pairs[p];
+            double rmin = fmin(P->r[np->i], P->r[np->j]), delta = c->out[p].delta;
+            if (!c->ptouch[p] || !(delta > sim->g.ovl * rmin)) continue;
             overlap_advice(sim, advice, sizeof advice);
             return dem_fail(err, DEM_ERR_UNSTABLE,
                             "step %llu: particles %llu and %llu overlap by %g m, %.3g of the smaller radius (more than %g): the run is unstable; %s (guard: dem-step --stop-overlap)",
@@ -239,7 +235,7 @@ static dem_overlap_record overlap_now(const dem_sim *sim, uint64_t step)
     for (size_t b = 0; b < c->nblk; b++) {
         if (!(sim->g.bworst[b] > m.ratio)) continue;
         size_t p = sim->g.bworst_pair[b];
-        record_overlap(&m, step, sim->g.bworst[b], store_out(c, p)->delta, P->id[c->nb[p].i], P->id[c->nb[p].j], 0);
+        record_overlap(&m, step, sim->g.bworst[b], c->out[p].delta, P->id[c->pairs[p].i], P->id[c->pairs[p].j], 0);
     }
     for (size_t q = 0; q < c->nwslots; q++) {
         size_t a = c->wowner[q];

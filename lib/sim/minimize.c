@@ -99,10 +99,10 @@ double dem_sim_potential_energy(const dem_sim *sim)
     double e = 0.0;
     for (size_t q = 0; q < c->npairs; q++) {
         if (!c->ptouch[q]) continue;
-        const dem_contact_rec *np = store_rec(c, q);
+        const dem_contact_rec *np = &c->pairs[q];
         dem_pair p;
         sim_pair_properties(sim, &p, P->mat[np->i], P->mat[np->j], np);
-        e += nm->energy(&p, store_out(c, q)->delta);
+        e += nm->energy(&p, c->out[q].delta);
     }
     for (size_t q = 0; q < c->nwslots; q++) {
         if (!c->wtouch[q]) continue;
@@ -191,10 +191,10 @@ static double force_roundoff(const dem_sim *sim, double *gross)
         X = fmax(X, fmax(fabs(P->x[a].x), fmax(fabs(P->x[a].y), fabs(P->x[a].z))));
     for (size_t q = 0; q < c->npairs; q++) {
         if (!c->ptouch[q]) continue;
-        const dem_contact_rec *np = store_rec(c, q);
+        const dem_contact_rec *np = &c->pairs[q];
         dem_pair p;
         sim_pair_properties(sim, &p, P->mat[np->i], P->mat[np->j], np);
-        double e = fabs(store_out(c, q)->fn) + fabs(nm->stiffness(&p, store_out(c, q)->delta)) * X;
+        double e = fabs(c->out[q].fn) + fabs(nm->stiffness(&p, c->out[q].delta)) * X;
         gross[np->i] += e;
         gross[np->j] += e;
     }

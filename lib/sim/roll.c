@@ -35,15 +35,14 @@ static void roll_common(const dem_sim *sim, dem_roll_in *in, const dem_pair *pp,
 
 void dem_roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
 {
-    if (sim->c.loc[p] == STORE_NOLOC) return; /* no record: nothing to forget */
-    dem_roll_rec *r = store_roll(&sim->c, p);
+    dem_roll_rec *r = &sim->c.roll[p];
     if (!sim->c.ptouch[p]) {
         if (r->flags) dem_roll_forget(r, sim->hdt, lost);
         return;
     }
     const sim_particles *P = &sim->p;
-    const dem_contact_rec *np = store_rec(&sim->c, p);
-    const dem_contact_out *o = store_out(&sim->c, p);
+    const dem_contact_rec *np = &sim->c.pairs[p];
+    const dem_contact_out *o = &sim->c.out[p];
     uint32_t i = np->i, j = np->j;
     dem_contact_in c;
     memset(&c, 0, sizeof c);
@@ -137,14 +136,13 @@ void dem_roll_wall(dem_sim *sim, const dem_law *law, size_t q, const dem_contact
 
 dem_vec3 dem_roll_torque(const dem_sim *sim, size_t a, dem_vec3 t)
 {
-    static const double zero[3] = {0.0, 0.0, 0.0};
     const sim_store *c = &sim->c;
     for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) {
-        const double *m = c->loc[c->jadj[e]] == STORE_NOLOC ? zero : store_roll(c, c->jadj[e])->m; /* a pair without a record adds exact zeros, as its record would */
+        const double *m = c->roll[c->jadj[e]].m;
         t = dem_v3_sub(t, dem_v3(m[0], m[1], m[2]));
     }
     for (size_t p = c->istart[a]; p < c->istart[a + 1]; p++) {
-        const double *m = c->loc[p] == STORE_NOLOC ? zero : store_roll(c, p)->m;
+        const double *m = c->roll[p].m;
         t = dem_v3_add(t, dem_v3(m[0], m[1], m[2]));
     }
     for (size_t q = c->wstart[a]; q < c->wstart[a + 1]; q++) {
@@ -157,8 +155,8 @@ dem_vec3 dem_roll_torque(const dem_sim *sim, size_t a, dem_vec3 t)
 
 void dem_roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int setup, double e[3])
 {
-    const dem_contact_rec *np = store_rec(&sim->c, p);
-    dem_roll_work(store_roll(&sim->c, p), store_out(&sim->c, p)->n, np->rstar, dem_v3_sub(w[np->i], w[np->j]), sim->h, setup, e);
+    const dem_contact_rec *np = &sim->c.pairs[p];
+    dem_roll_work(&sim->c.roll[p], sim->c.out[p].n, np->rstar, dem_v3_sub(w[np->i], w[np->j]), sim->h, setup, e);
 }
 
 void dem_roll_account_walls(dem_sim *sim, int setup, double e[3])
@@ -213,7 +211,7 @@ static void restore_touching(dem_sim *sim, const dem_pair *p, size_t q, int wall
 {
     sim_store *c = &sim->c;
     if (wall) restore_one(sim, p, &c->wout[q], &c->wroll[q]);
-    else restore_one(sim, p, store_out(c, q), store_roll(c, q));
+    else restore_one(sim, p, &c->out[q], &c->roll[q]);
 }
 
 void dem_roll_restore(dem_sim *sim)

@@ -373,9 +373,7 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     if (k) {
         const dem_normal_model *nm = dem_normal_models[st->normal];
         for (size_t p = 0; p < sim->c.npairs; p++) {
-            dem_contact_rec rec; /* the pair's constants (it may have no record) */
-            dem_store_pair_constants(sim, p, &rec);
-            const dem_contact_rec *np = &rec;
+            const dem_contact_rec *np = &sim->c.pairs[p];
             dem_vec3 xj = sim->p.x[np->j];
             if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
             double delta = sim->p.r[np->i] + sim->p.r[np->j] - dem_v3_norm(dem_v3_sub(sim->p.x[np->i], xj));
@@ -495,7 +493,7 @@ double dem_sim_unbalanced(dem_sim *sim)
     for (size_t a = 0; a < P->n; a++)
         if (!(P->flags[a] & DEM_PARTICLE_FIXED)) dem_unbalanced_add_particle(&u, P->f[a]); /* gravity included */
     for (size_t q = 0; q < c->npairs; q++)
-        if (c->ptouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(store_out(c, q)));
+        if (c->ptouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->out[q]));
     for (size_t q = 0; q < c->nwslots; q++)
         if (c->wtouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->wout[q]));
     return dem_unbalanced_ratio(&u);

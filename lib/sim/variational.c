@@ -9,7 +9,6 @@
 
 #include "core/krylov.h"
 #include "sim/internal/bonds.h"
-#include "sim/internal/contacts.h"
 #include "sim/internal/books.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/forces.h"
@@ -155,7 +154,7 @@ static dem_status build_links(dem_sim *sim, const dem_vec3 *x, dem_error *err)
     dem_status st;
     v->nlinks = 0;
     for (size_t q = 0; q < c->npairs; q++) {
-        const store_pair *np = &c->nb[q];
+        const dem_contact_rec *np = &c->pairs[q];
         uint32_t i = np->i, j = np->j;
         dem_vec3 xj = x[j];
         if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
@@ -164,9 +163,7 @@ static dem_status build_links(dem_sim *sim, const dem_vec3 *x, dem_error *err)
         if (d2 >= rs * rs || d2 == 0.0) continue;
         vi_link l;
         dem_pair p;
-        dem_contact_rec rec; /* the pair's constants (it may have no record) */
-        dem_store_pair_constants(sim, q, &rec);
-        sim_pair_properties(sim, &p, P->mat[i], P->mat[j], &rec);
+        sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
         l.i = i; l.j = j;
         l.dist = sqrt(d2);
         l.n = dem_v3_scale(d, 1.0 / l.dist);
@@ -228,7 +225,7 @@ static void move_links(dem_sim *sim, const dem_vec3 *x)
             continue;
         }
         int32_t s[3];
-        if (l->kind == LINK_PAIR) memcpy(s, sim->c.nb[l->src].s, sizeof s);
+        if (l->kind == LINK_PAIR) memcpy(s, sim->c.pairs[l->src].s, sizeof s);
         else dem_bonds_shift(sim, l->src, s);
         dem_vec3 xj = x[l->j];
         if (s[0] | s[1] | s[2]) xj = dem_v3_add(xj, cell_shift(sim, s));

@@ -1,9 +1,8 @@
-/* contacts.h - the contact store: the neighbour list (every pair within the cutoff, keyed by
- * (i, j, image shift) and sorted by it, 20 bytes a pair, and 8 more that locate its record), a contact record only for the pairs that
- * touch or hold a history (in the pool of the block of i), and one record per particle-wall slot;
- * each record carries the law's history and the books' state, and keeps them across rebuilds of
- * the list, re-sorts of the particles and frames (load and store). Also the per-particle
- * adjacency that fixes the order of the force sums, and the blocks of the pair pass. */
+/* contacts.h - the contact store: one record per pair within the neighbour cutoff, keyed by
+ * (i, j, image shift) and sorted by it, and one per particle-wall slot; each record carries the
+ * law's history and the books' state, and keeps them across rebuilds of the list, re-sorts of
+ * the particles and frames (load and store). Also the per-particle adjacency that fixes the order
+ * of the force sums, and the blocks of the pair pass. */
 #ifndef DEM_SIM_CONTACTS_H
 #define DEM_SIM_CONTACTS_H
 
@@ -13,11 +12,12 @@
 dem_status dem_store_alloc(dem_sim *sim, dem_error *err);
 void dem_store_free(dem_sim *sim);
 
-/* A rebuild of the pair list: begin drops the records without a history and keeps the others in
- * their pools (moving them to the pools of their new blocks after a renumbering); add appends a
- * candidate pair (i < j) as a 20-byte key; end sorts the keys (each particle's few among
- * themselves when they come by particle, as the grid's scan gives them), makes them the new list,
- * gives each kept record to its pair (per block, on the pool) and lays out adjacency and blocks. */
+/* A rebuild of the pair list: begin keeps the records with a history (touching, or lost in the
+ * last evaluation) at the front of the list, in key order, without copying them elsewhere; add
+ * appends a candidate pair (i < j) as a 20-byte key; end sorts the keys (each particle's few
+ * among themselves when they come by particle, as the grid's scan gives them), merges the kept
+ * records into their new places in the list in place, and lays out results, adjacency and
+ * blocks. */
 dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err);
 dem_status dem_store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
 /* A parallel scan: each thread adds its share's keys to a buffer of its own and puts them in
@@ -31,19 +31,6 @@ dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
 /* The slots of the walls each particle can reach before the next rebuild (dem_nbr_wall_near). Slots
  * that touch or hold a history keep them. */
 dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err);
-
-/* Pair p's record, made when it starts to touch (the pass: only the thread of p's block calls it),
- * as a record that has never touched: key, constants, zeros. Returns 0, or -1 out of memory (the
- * pool's nomem is set: dem_store_pass_status reports it). */
-int dem_store_make_record(dem_sim *sim, size_t p);
-/* Pair p's record goes (it neither touches nor holds a history: a new one would be the same). */
-void dem_store_drop_record(sim_store *c, size_t p);
-/* Pair p's constants into h, as a record without history (for pairs that may have none). */
-void dem_store_pair_constants(const dem_sim *sim, size_t p, dem_contact_rec *h);
-/* DEM_ERR_NOMEM if a pass could not make a record. */
-dem_status dem_store_pass_status(dem_sim *sim, dem_error *err);
-/* The particles crossed images e (boundary.c's wrap): s' = s - e_i + e_j for every pair. */
-void dem_store_shift_pairs(sim_store *c, const int32_t (*e)[3]);
 
 /* Each touching contact, the pairs in list order and then the wall slots, with its pair
  * properties: fn(sim, p, q, wall), q the index in the pair list or among the wall slots. */

@@ -1,5 +1,5 @@
 /* roll.h - rolling and twisting resistance in the simulation (lib/laws/rolling.h): a side array
- * of dem_roll_rec beside the pair records (store_pool.roll) and the wall slots (store.wroll), allocated
+ * of dem_roll_rec beside the pair records (store.roll) and the wall slots (store.wroll), allocated
  * only when a rolling or twisting model is on, so the default contact record and path do not
  * change. The couples are evaluated after the contact forces (they need F_n and S_t), summed into
  * the torques after the particle's contact moments, and booked with the pairs' and walls'
@@ -9,13 +9,6 @@
 
 #include "laws/rolling.h"
 #include "sim/internal/state.h"
-
-/* Pair p's rolling record (the pair must have a contact record). */
-static inline dem_roll_rec *store_roll(const sim_store *c, size_t p)
-{
-    uint64_t l = c->loc[p];
-    return &c->pool[l >> 32].roll[(uint32_t)l];
-}
 
 /* The pairs' part of the pair pass (forces.c), block by block over the threads: account (1), the
  * pending step's accounting into e.rsum[b] with the full-step spins, before the pair pass

@@ -4,8 +4,7 @@
  *   particles   particles.c   per-particle arrays; allocation and reordering
  *   bounds      boundary.c    walls and the periodic cell (H, H^-1, images, wrap)
  *   nbr         neighbor.c    the cell grid, the Verlet list's build state, the spatial sort
- *   store       contacts.c    the neighbour list, the contact records (pools by block), particle-wall
- *                             slots, adjacency, blocks
+ *   store       contacts.c    pair records and results, particle-wall slots, adjacency, blocks
  *   books       books.c       the energy accounting by mechanism
  *   ex          exact.c       the fixed-point lattice of the exact mode
  *   g           guard.c       the ranges a system must lie in, the instability guards
@@ -103,36 +102,13 @@ typedef struct {
     size_t n, cap;
 } store_keys;
 
-/* A neighbour pair (contacts.c): its key (20 bytes). Where its contact record is, if it has one,
- * is in store.loc. */
-#define STORE_NONE UINT32_MAX   /* a free record of a pool (its i) */
-#define STORE_NOLOC UINT64_MAX  /* a pair without a record */
 typedef struct {
-    uint32_t i, j;          /* i < j */
-    int32_t s[3];           /* j is seen through its periodic image x_j + H s */
-} store_pair;
-
-/* The contact records of one block of particles (PAIR_BLOCK of them, by i): one per pair that
- * touches or holds a history, made when the pair starts to touch and dropped once it has neither;
- * rec, out and roll (NULL unless a rolling or twisting model is on) share the index. Only the
- * thread that runs the block's pairs changes it during a pass. */
-typedef struct {
-    dem_contact_rec *rec;
-    dem_contact_out *out;   /* the last evaluation's result, one cache line each */
-    struct dem_roll_rec_s *roll;
-    uint32_t *free;         /* indices not in use (nfree of them) */
-    uint32_t n, cap, nfree; /* n: indices handed out so far */
-    int nomem;              /* a record could not be made in the last pass */
-} store_pool;
-
-typedef struct {
-    /* pairs within the neighbour cutoff, sorted by (i, j, s): the compact list */
-    store_pair *nb;
+    /* pairs within the neighbour cutoff, sorted by (i, j, s) */
+    dem_contact_rec *pairs;
     size_t npairs, cap_pairs;
-    uint64_t *loc;          /* per pair: its record's block (the block of i) << 32 | its index in the
-                             * block's pool, or STORE_NOLOC: what the sums read to find a result */
+    dem_contact_out *out;   /* per pair: the last evaluation's result (64-byte aligned) */
     uint8_t *ptouch;        /* 1 if pair p touched at the last evaluation */
-    store_pool *pool;       /* nblk pools: the contact records */
+    size_t cap_out;
     /* Each particle sums its pairs in list order: first those where it is j (i < j: earlier in the
      * list sorted by i), from jadj, then its own i-range of the list, pairs istart[a] ..
      * istart[a+1]-1 (read in place: sequential). i < j in every pair: no particle reaches its
@@ -155,12 +131,10 @@ typedef struct {
     /* a rebuild's candidate pairs (i, j, s), 20 bytes each, sorted before they become records
      * (contacts.c); freed at the end of the rebuild */
     store_keys keys;
-    /* rolling and twisting resistance (roll.h): a side array beside whist (the pairs': in their
-     * pools), NULL unless a rolling or twisting model is on */
-    struct dem_roll_rec_s *wroll;
+    /* rolling and twisting resistance (roll.h): side arrays beside pairs and whist, NULL unless a
+     * rolling or twisting model is on */
+    struct dem_roll_rec_s *roll, *wroll;
     int roll_on;            /* a rolling or twisting model is on (the one test the force sums make) */
-    int renumbered;         /* the particles were renumbered since the list was built: the records
-                             * change pools at the next rebuild */
 } sim_store;
 
 enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
@@ -278,28 +252,6 @@ struct dem_sim {
     sim_bonds bd;
     struct sim_vi *vi;
 };
-
-/* Pair p's contact record and result (the pair must have a record: every touching pair has one;
- * its rolling record: store_roll, roll.h). */
-static inline dem_contact_rec *store_rec(const sim_store *c, size_t p)
-{
-    uint64_t l = c->loc[p];
-    return &c->pool[l >> 32].rec[(uint32_t)l];
-}
-
-static inline dem_contact_out *store_out(const sim_store *c, size_t p)
-{
-    uint64_t l = c->loc[p];
-    return &c->pool[l >> 32].out[(uint32_t)l];
-}
-
-/* Pair p's result, exact zeros for a pair without a record (a sum over every pair adds them as it
- * would a record's: the same bits). */
-static inline const dem_contact_out *store_out_any(const sim_store *c, size_t p)
-{
-    static const dem_contact_out none;
-    return c->loc[p] == STORE_NOLOC ? &none : store_out(c, p);
-}
 
 /* A fixed particle that moves or spins: driven at its prescribed velocities. */
 static inline int dem_particle_driven(const sim_particles *P, size_t a)
