@@ -316,9 +316,10 @@ static moments moments_grid(const dem_rigid_member *m, size_t n, dem_vec3 lo, de
     return mo;
 }
 
-/* The order of convergence of the grid's moments with the resolution, measured on two overlapping
- * spheres against their closed form (docs/verification.md): the error estimate from the grids g
- * and g/2 divides their difference by 2^p - 1. */
+/* The order of convergence of the grid's moments with the resolution: between 1.5 and 2 on two
+ * overlapping spheres against their closed form, with a scatter from where the cell centres fall
+ * on the surface (docs/verification.md). The error estimate from the grids g and g/2 divides their
+ * difference by 2^p - 1 with the lower p; the shifted grid samples that scatter. */
 #define GRID_ORDER 1.5
 
 /* Props from moments about ref; density scales volume to mass. */
