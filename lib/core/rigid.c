@@ -245,8 +245,8 @@ static void bounding_box(const dem_rigid_member *m, size_t n, dem_vec3 *lo, dem_
 }
 
 /* Overlapping members: the moments of the union about the box centre ref, on a grid of square
- * columns of side s = (longest side) / grid laid along the longest side (axis c) and centred on the
- * box. A column's cross-section is taken at its centre (the midpoint rule across it, the cell's
+ * columns laid along the box's longest side (axis c) and centred on the box, of side s = (the longer
+ * of the two other sides) / grid. A column's cross-section is taken at its centre (the midpoint rule across it, the cell's
  * own second moment s^2/12 included, as the cells of Šmilauer and Chareyre 2015, §1.5.4), and along
  * its length the union of the members' chords is integrated exactly: the chords are merged as
  * intervals, so overlaps count once. buf holds n intervals. */
@@ -258,7 +258,9 @@ static moments moments_grid(const dem_rigid_member *m, size_t n, dem_vec3 lo, de
     for (int i = 1; i < 3; i++)
         if (side[i] > side[c]) c = i;
     int a = (c + 1) % 3, b = (c + 2) % 3;
-    double s = side[c] / grid, area = s * s, own = s * s / 12.0;
+    /* the resolution counts across the columns, where the quadrature's error lies: a rod of many
+     * members along c gets as many cells across as a sphere */
+    double s = fmax(side[a], side[b]) / grid, area = s * s, own = s * s / 12.0;
     long na = (long)ceil(side[a] / s), nb = (long)ceil(side[b] / s);
     if (na < 1) na = 1;
     if (nb < 1) nb = 1;

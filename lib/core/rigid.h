@@ -29,18 +29,19 @@ typedef struct {
     double inertia_err;   /* estimated relative error of the moments (0: exact, members apart) */
 } dem_rigid_props;
 
-/* The grid resolutions dem_rigid_props_of accepts for overlapping members (cells along the
- * bounding box's longest side). */
+/* The grid resolutions dem_rigid_props_of accepts for overlapping members (cells across the
+ * clump: see dem_rigid_props_of). */
 #define DEM_RIGID_GRID_MIN 8u
 #define DEM_RIGID_GRID_MAX 4096u
 
 /* Mass properties of the union of n members of one density (kg/m^3): exact (parallel axes) when no
- * two members overlap (touching is apart); otherwise integrated over a grid of `grid` cells along
- * the bounding box's longest side (Šmilauer and Chareyre 2015, §1.5.4), each column of cells
- * integrated exactly along its length (docs/models.md "Rigid clumps"). inertia_err is then the
+ * two members overlap (touching is apart); otherwise integrated over a grid of cells in the bounding
+ * box (Šmilauer and Chareyre 2015, §1.5.4): columns of cells along the box's longest side, each
+ * integrated exactly along its length, `grid` cells across the longer of the box's two other sides
+ * (so a rod of many members is resolved as finely as a dimer; docs/models.md "Rigid clumps"). inertia_err is then the
  * larger of the moments' relative change from the grid grid/2 (divided by 2^1.5 - 1) and from the
- * same grid shifted by half a cell: an estimate, not a bound (within a factor 3 of the true error
- * on the verification's dimers, docs/verification.md). Cost: at most about 2.3 grid^2 n chords.
+ * same grid shifted by half a cell: an estimate, not a bound (1.0 to 10 times the true error on the
+ * verification's dimers and rods, docs/verification.md). Cost: at most about 2.3 grid^2 n chords.
  * The principal axes are sorted by ascending moment with a fixed sign convention, so one template
  * always gives the same q.
  * Errors (DEM_ERR_ARG, naming the member): n = 0, a radius <= 0, a non-finite centre, radius or
