@@ -19,6 +19,9 @@
 #include "sim/internal/par.h"
 #include "sim/internal/roll.h"
 
+/* The per-contact steps of the pair pass stay in its loop: a call per contact keeps its values in
+ * memory (docs/architecture.md, "What the split taught about speed"). */
+#define PASS_INLINE static inline __attribute__((always_inline))
 /* Contacts handed to the law at once (the block entry point). */
 #define LAW_CHUNK 32
 /* Pairs a particle's sum gathers at once (the touching ones of up to this many). */
@@ -59,7 +62,7 @@ enum { LIFE_TOUCH = 0, LIFE_APART, LIFE_LOST };
 /* The geometry finds the contact apart at overlap delta <= 0 (may_neck 0: a wall out of reach,
  * delta the last evaluation's overlap). LIFE_TOUCH: a neck holds it (*p filled); LIFE_LOST: it
  * was lost now (the friction it gave up in *lost); LIFE_APART: nothing was there. */
-static inline int life_apart(const dem_sim *sim, const dem_law *law, contact_ref r, double delta, int may_neck, dem_pair *p,
+static int life_apart(const dem_sim *sim, const dem_law *law, contact_ref r, double delta, int may_neck, dem_pair *p,
                              books_acc *acc, double *lost)
 {
     if (!(*r.touch | r.h->flags)) return LIFE_APART;
@@ -79,18 +82,20 @@ static inline int life_apart(const dem_sim *sim, const dem_law *law, contact_ref
 }
 
 /* The contact touches, with pair p and kinematics c: marked, booked if it formed now, and
- * evaluated, into the chunk k when the caller has one (the pairs), else at once (walls). */
-static inline void life_touch(const dem_law *law, contact_ref r, const dem_pair *p, const dem_contact_in *c, books_acc *acc,
+ * evaluated: pairs (k, their chunk) by the common law inline or by chunks, walls (k NULL) at once
+ * through the law's block entry point. */
+PASS_INLINE void life_touch(const dem_law *law, contact_ref r, const dem_pair *p, const dem_contact_in *c, books_acc *acc,
                               law_chunk *k)
 {
     *r.touch = 1;
     if (!(r.h->flags & DEM_REC_TOUCH)) books_formed(acc, law, *p, c);
-    if (law->inline_history) { /* the common law, inline: no call per contact */
-        dem_history_eval(law, p, c, r.h, r.o, 0.0);
+    if (!k) { /* walls: through the registry (a second inline copy of the law would make the
+               * compiler call the pairs' out of line) */
+        dem_law_eval(law, p, c, r.h, r.o);
         return;
     }
-    if (!k) {
-        dem_law_eval(law, p, c, r.h, r.o);
+    if (law->inline_history) { /* the common law, inline: no call per contact */
+        dem_history_eval(law, p, c, r.h, r.o, 0.0);
         return;
     }
     size_t n = k->count++; /* any other law: in chunks, through its block entry point */
@@ -102,7 +107,7 @@ static inline void life_touch(const dem_law *law, contact_ref r, const dem_pair 
 
 /* Pair pi at the new positions: its geometry, then its life (the caller flushes the chunk k when
  * full). */
-static inline void pair_contact(const dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k, books_acc *acc, guard_acc *g)
+PASS_INLINE void pair_contact(const dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k, books_acc *acc, guard_acc *g)
 {
     const sim_particles *P = &sim->p;
     dem_contact_rec *np = &sim->c.pairs[pi];
