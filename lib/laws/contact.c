@@ -48,8 +48,6 @@ int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_m
     }
     dem_pair p;
     dem_pair_init(&p, st, in->ri, in->mi, a, in->rj, in->mj, b);
-    h.kn = p.kn;
-    h.kt = p.kt;
     h.flags = DEM_REC_TOUCH;
     memcpy(h.xi, hist, sizeof h.xi);
     c.delta = in->ri + in->rj - dist;

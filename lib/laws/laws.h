@@ -70,9 +70,11 @@ typedef struct {
 
 /* ---- one contact, as the laws see it -------------------------------------------------------
  * The contact store (lib/sim/contacts.c) keeps one record per pair within the neighbour cutoff
- * (and per particle-wall slot): its key, the pair's constants, the law's history, and what the
- * energy books carry between steps. The laws read and write the history part only. Whatever
- * follows from other fields is not stored (the step is limited by memory traffic). */
+ * (and per particle-wall slot): its key, the law's history, and what the energy books carry
+ * between steps. The laws read and write the history part only. Whatever follows from other
+ * fields or from the particles is not stored (the step is limited by memory traffic): the pair's
+ * m* and R* are computed from the particles' masses and radii when a contact is evaluated, and
+ * hooke's stiffnesses live in a side array of the store, allocated for hooke only. */
 enum {
     DEM_REC_TOUCH = 1u,    /* touching at the last evaluation */
     DEM_REC_SLIDING = 2u,  /* the Coulomb cap acted in it */
@@ -84,8 +86,6 @@ typedef struct {
     int32_t s[3];        /* key: j is seen through its periodic image x_j + H s */
     uint32_t flags;      /* DEM_REC_* */
     double xi[3];        /* history: tangential spring displacement, m (Vyas et al. 2025, eq 14); 0 without */
-    double kn, kt;       /* pair constants: hooke stiffnesses, N/m */
-    double mstar, rstar; /* pair constants: effective mass and radius, kg, m */
     double fdn;          /* last evaluation: normal dashpot force on i along n, N */
     double stt;          /* last evaluation: tangential stiffness S_t, N/m */
     double prev[4];      /* books: at the last full step (DEM_PREV_*) */

@@ -54,8 +54,16 @@ typedef struct {
     dem_contact_rec *h;
     dem_contact_out *o;
     uint8_t *touch;   /* 1 if it touched at the last evaluation */
-    uint32_t mi, mj;  /* its materials (mj: the wall's) */
+    size_t at;        /* its place among the pairs or the wall slots */
+    int wall;
 } contact_ref;
+
+/* The contact's pair properties (state.h). */
+static void life_properties(const dem_sim *sim, contact_ref r, dem_pair *p)
+{
+    if (r.wall) sim_wall_properties(sim, p, r.at);
+    else sim_pair_properties(sim, p, r.at);
+}
 
 enum { LIFE_TOUCH = 0, LIFE_APART, LIFE_LOST };
 
@@ -68,10 +76,10 @@ static int life_apart(const dem_sim *sim, const dem_law *law, contact_ref r, dou
     if (!(*r.touch | r.h->flags)) return LIFE_APART;
     int neck = may_neck && law->normal->neck && (r.h->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
     if (neck) {
-        sim_pair_properties(sim, p, r.mi, r.mj, r.h);
+        life_properties(sim, r, p);
         if (delta > law->normal->neck(p)) return LIFE_TOUCH;
     } else if (*r.touch && books_adhesive(law)) {
-        sim_pair_properties(sim, p, r.mi, r.mj, r.h);
+        life_properties(sim, r, p);
     }
     *lost = books_lost(acc, law, *p, r.h, r.o, delta, *r.touch);
     if (*r.touch) { /* results of the last step: now exact zeros */
@@ -116,7 +124,7 @@ PASS_INLINE void pair_contact(const dem_sim *sim, size_t pi, const dem_law *law,
     if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
     dem_vec3 d = dem_v3_sub(P->x[i], xj);
     double rs = P->r[i] + P->r[j], d2 = dem_v3_norm2(d);
-    contact_ref r = {np, &sim->c.out[pi], &sim->c.ptouch[pi], P->mat[i], P->mat[j]};
+    contact_ref r = {np, &sim->c.out[pi], &sim->c.ptouch[pi], pi, 0};
     dem_pair p;
     /* apart, or touching with an overlap that rounds to 0 (d2 just under rs^2 whose root rounds up to
      * rs: an exact contact, as --minimize leaves them): no force, and a frame's contacts have overlap
@@ -128,7 +136,7 @@ PASS_INLINE void pair_contact(const dem_sim *sim, size_t pi, const dem_law *law,
         double lost;
         if (life_apart(sim, law, r, rs - dist, 1, &p, acc, &lost) != LIFE_TOUCH) return; /* a neck holds it, or lost */
     } else {
-        sim_pair_properties(sim, &p, r.mi, r.mj, np);
+        sim_pair_properties(sim, &p, pi);
     }
     dem_contact_in c;
     c.d = d;
@@ -221,7 +229,7 @@ static int wall_contact(dem_sim *sim, const dem_law *law, size_t slot, books_acc
     uint32_t a = st->wowner[slot], kw = st->wwall[slot];
     const dem_wall *wl = &sim->b.walls[kw];
     const sim_particles *P = &sim->p;
-    contact_ref r = {&st->whist[slot], &st->wout[slot], &st->wtouch[slot], P->mat[a], wl->material};
+    contact_ref r = {&st->whist[slot], &st->wout[slot], &st->wtouch[slot], slot, 1};
     dem_vec3 n = dem_v3_zero();
     double gap = INFINITY; /* on the axis of a cylinder: no normal, out of reach */
     dem_pair p;
@@ -236,7 +244,7 @@ static int wall_contact(dem_sim *sim, const dem_law *law, size_t slot, books_acc
             return sim->hdt != 0.0;
         }
     } else {
-        sim_pair_properties(sim, &p, r.mi, r.mj, r.h);
+        sim_wall_properties(sim, &p, slot);
     }
     dem_contact_in c;
     c.n = n;
