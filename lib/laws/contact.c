@@ -28,7 +28,7 @@ double dem_contact_forget(dem_contact_rec *h, double hdt, double *law_work)
     h->flags = 0;
     h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
     h->diss[0] = h->diss[1] = h->diss[2] = 0.0;
-    h->fdn = h->stt = 0.0;
+    h->fdn = h->stt = h->lwork = 0.0;
     return lost;
 }
 

@@ -90,13 +90,13 @@ typedef struct {
     double stt;          /* last evaluation: tangential stiffness S_t, N/m */
     double prev[4];      /* books: at the last full step (DEM_PREV_*) */
     double diss[3];      /* books: dissipated at this contact since it formed: friction, damp_n, damp_t, J */
+    double lwork;        /* last evaluation: an energy term the law computes as it evaluates and its work
+                          * hook books (kuhn: the step's dissipation, J); 0 for the other laws */
 } dem_contact_rec;
 
 /* prev[]: power of the tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2),
  * S_t (N/m) at the last full step; 0 without contact. A force history (DEM_HISTORY_FORCE) keeps
- * |f_s / S_t|^2 as |xi|^2: 1/2 S_t |xi|^2 is the spring's energy either way.
- * (The kuhn model parks its step's dissipation in prev[DEM_PREV_STT] from its evaluation to its
- * work hook, which restores it.) */
+ * |f_s / S_t|^2 as |xi|^2: 1/2 S_t |xi|^2 is the spring's energy either way. */
 enum { DEM_PREV_PT = 0, DEM_PREV_PD = 1, DEM_PREV_XI2 = 2, DEM_PREV_STT = 3 };
 
 /* The kinematics of one contact at t + dt, from the geometry pass. */
