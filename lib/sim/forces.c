@@ -71,7 +71,7 @@ enum { LIFE_TOUCH = 0, LIFE_APART, LIFE_LOST };
  * delta the last evaluation's overlap). LIFE_TOUCH: a neck holds it (*p filled); LIFE_LOST: it
  * was lost now (the friction it gave up in *lost); LIFE_APART: nothing was there. */
 static int life_apart(const dem_sim *sim, const dem_law *law, contact_ref r, double delta, int may_neck, dem_pair *p,
-                             books_acc *acc, double *lost)
+                      books_acc *acc, double *lost)
 {
     if (!(*r.touch | r.h->flags)) return LIFE_APART;
     int neck = may_neck && law->normal->neck && (r.h->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
@@ -81,7 +81,7 @@ static int life_apart(const dem_sim *sim, const dem_law *law, contact_ref r, dou
     } else if (*r.touch && books_adhesive(law)) {
         life_properties(sim, r, p);
     }
-    *lost = books_lost(acc, law, *p, r.h, r.o, delta, *r.touch);
+    *lost = books_lost(acc, law, p, r.h, r.o, delta, *r.touch);
     if (*r.touch) { /* results of the last step: now exact zeros */
         *r.touch = 0;
         memset(r.o, 0, sizeof *r.o);
@@ -93,7 +93,7 @@ static int life_apart(const dem_sim *sim, const dem_law *law, contact_ref r, dou
  * evaluated: pairs (k, their chunk) by the common law inline or by chunks, walls (k NULL) at once
  * through the law's block entry point. */
 PASS_INLINE void life_touch(const dem_law *law, contact_ref r, const dem_pair *p, const dem_contact_in *c, books_acc *acc,
-                              law_chunk *k)
+                            law_chunk *k)
 {
     *r.touch = 1;
     if (!(r.h->flags & DEM_REC_TOUCH)) books_formed(acc, law, *p, c);

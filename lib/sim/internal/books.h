@@ -116,18 +116,18 @@ static inline void books_formed(books_acc *a, const dem_law *law, dem_pair p, co
 }
 
 /* A contact lost at overlap delta (it touched at the last evaluation if touched; h, o as that
- * evaluation left them; p: its pair, read only by an adhesive law). An adhesive contact that
+ * evaluation left them; p: its pair, filled and read only for an adhesive law). An adhesive contact that
  * breaks after its last evaluation at delta_k (force F_k): the potential U(delta_k) goes, and
  * F_k's second half kick moves F_k (delta_k - delta)/2 into the kinetic energy: the law's work is
  * -U(delta_k) - F_k (delta - delta_k)/2. Then the energy its tangential spring held
  * (dem_contact_forget: the history goes). Returns the friction the contact gave up (J), also
  * added to a->lost. */
-static inline double books_lost(books_acc *a, const dem_law *law, dem_pair p, dem_contact_rec *h, const dem_contact_out *o,
-                                double delta, int touched)
+static inline double books_lost(books_acc *a, const dem_law *law, const dem_pair *p, dem_contact_rec *h,
+                                const dem_contact_out *o, double delta, int touched)
 {
     if (touched && books_adhesive(law)) {
         double fk = o->fn - h->fdn; /* the elastic part */
-        a->adh += -law->normal->energy(&p, o->delta) - 0.5 * fk * (delta - o->delta);
+        a->adh += -law->normal->energy(p, o->delta) - 0.5 * fk * (delta - o->delta);
     }
     if (!h->flags) return 0.0; /* touching implies flags (every law sets DEM_REC_TOUCH) */
     double f = dem_contact_forget(h, law->hdt, &a->adh);
