@@ -28,7 +28,7 @@ double dem_contact_forget(dem_contact_rec *h, double hdt, double *law_work)
     h->flags = 0;
     h->xi[0] = h->xi[1] = h->xi[2] = 0.0;
     h->diss[0] = h->diss[1] = h->diss[2] = 0.0;
-    h->fdn = h->stt = 0.0;
+    h->fdn = h->stt = h->lwork = 0.0;
     return lost;
 }
 
@@ -48,8 +48,6 @@ int dem_contact_probe(const dem_settings *st, const dem_material *a, const dem_m
     }
     dem_pair p;
     dem_pair_init(&p, st, in->ri, in->mi, a, in->rj, in->mj, b);
-    h.kn = p.kn;
-    h.kt = p.kt;
     h.flags = DEM_REC_TOUCH;
     memcpy(h.xi, hist, sizeof h.xi);
     c.delta = in->ri + in->rj - dist;

@@ -70,9 +70,11 @@ typedef struct {
 
 /* ---- one contact, as the laws see it -------------------------------------------------------
  * The contact store (lib/sim/contacts.c) keeps one record per pair within the neighbour cutoff
- * (and per particle-wall slot): its key, the pair's constants, the law's history, and what the
- * energy books carry between steps. The laws read and write the history part only. Whatever
- * follows from other fields is not stored (the step is limited by memory traffic). */
+ * (and per particle-wall slot): its key, the law's history, and what the energy books carry
+ * between steps. The laws read and write the history part only. Whatever follows from other
+ * fields or from the particles is not stored (the step is limited by memory traffic): the pair's
+ * m* and R* are computed from the particles' masses and radii when a contact is evaluated, and
+ * hooke's stiffnesses live in a side array of the store, allocated for hooke only. */
 enum {
     DEM_REC_TOUCH = 1u,    /* touching at the last evaluation */
     DEM_REC_SLIDING = 2u,  /* the Coulomb cap acted in it */
@@ -84,19 +86,17 @@ typedef struct {
     int32_t s[3];        /* key: j is seen through its periodic image x_j + H s */
     uint32_t flags;      /* DEM_REC_* */
     double xi[3];        /* history: tangential spring displacement, m (Vyas et al. 2025, eq 14); 0 without */
-    double kn, kt;       /* pair constants: hooke stiffnesses, N/m */
-    double mstar, rstar; /* pair constants: effective mass and radius, kg, m */
     double fdn;          /* last evaluation: normal dashpot force on i along n, N */
     double stt;          /* last evaluation: tangential stiffness S_t, N/m */
     double prev[4];      /* books: at the last full step (DEM_PREV_*) */
     double diss[3];      /* books: dissipated at this contact since it formed: friction, damp_n, damp_t, J */
+    double lwork;        /* last evaluation: an energy term the law computes as it evaluates and its work
+                          * hook books (kuhn: the step's dissipation, J); 0 for the other laws */
 } dem_contact_rec;
 
 /* prev[]: power of the tangential force ft . u_t and of its dashpot part (W), |xi|^2 (m^2),
  * S_t (N/m) at the last full step; 0 without contact. A force history (DEM_HISTORY_FORCE) keeps
- * |f_s / S_t|^2 as |xi|^2: 1/2 S_t |xi|^2 is the spring's energy either way.
- * (The kuhn model parks its step's dissipation in prev[DEM_PREV_STT] from its evaluation to its
- * work hook, which restores it.) */
+ * |f_s / S_t|^2 as |xi|^2: 1/2 S_t |xi|^2 is the spring's energy either way. */
 enum { DEM_PREV_PT = 0, DEM_PREV_PD = 1, DEM_PREV_XI2 = 2, DEM_PREV_STT = 3 };
 
 /* The kinematics of one contact at t + dt, from the geometry pass. */

@@ -34,8 +34,7 @@
  * Books (docs/models.md §2.9): the law computes the tangential work done on the contact in the
  * step, W = W_pre + W_slide, and its dissipation W - (|f1|^2 - |f0|^2) / (2 kt) (lines 51-53);
  * the work hook books that dissipation as friction, the dashpot's as damp_t. Between its
- * evaluation and its books the record's prev[DEM_PREV_STT] carries the step's dissipation (J):
- * the hook reads it and restores prev[] as dem_contact_forget reads it. Velocity Verlet's kicks
+ * evaluation and its books the record's lwork carries the step's dissipation (J). Velocity Verlet's kicks
  * transfer 1/2 (f0 + f1) . du over a step, the law's work follows the force's path within it,
  * kinked where sliding starts: their difference, O(dt^2) at such steps, is what the residual of
  * dem-energy keeps of this law (README, Kuhn's contact). */
@@ -46,8 +45,6 @@
 #include "core/angle.h"
 #include "laws/carry.h"
 #include "laws/laws.h"
-
-#define PENDING DEM_PREV_STT
 
 /* log(1 + x) / x, with its series near x = 0 (0 when the normal force does not change) */
 static double log1p_over(double x)
@@ -266,7 +263,7 @@ static void kuhn_eval(const dem_law *law, const dem_pair *p, const dem_contact_i
     /* the dissipation of the step (lines 52-53), with the stored energies the books count; none
      * for an elastic step */
     if (hdt != 0.0)
-        h->prev[PENDING] = out.sliding || out.fresh ? out.work - 0.5 * kt * (dem_v3_norm2(xin) - dem_v3_norm2(xi)) : 0.0;
+        h->lwork = out.sliding || out.fresh ? out.work - 0.5 * kt * (dem_v3_norm2(xin) - dem_v3_norm2(xi)) : 0.0;
 }
 
 static void eval_block(const dem_law *law, size_t count, const dem_pair *p, const dem_contact_in *c,
@@ -282,7 +279,7 @@ static void work(dem_contact_rec *h, const dem_contact_out *o, dem_vec3 ut, doub
 {
     double pd = dem_v3_dot(dem_spring_dashpot_t(h, o), ut);
     if (!setup) {
-        d[0] = h->prev[PENDING];
+        d[0] = h->lwork;
         d[2] = -0.5 * dt * (h->prev[DEM_PREV_PD] + pd);
     }
     h->prev[DEM_PREV_PT] = dem_v3_dot(o->ft, ut);

@@ -114,6 +114,38 @@ double dem_books_contacts_setup(dem_sim *sim)
     return s[4];
 }
 
+void dem_books_totals(dem_sim *sim, double drive_power, const double *wall_work)
+{
+    sim_books *e = &sim->e;
+    if (sim->hdt != 0.0) {
+        for (size_t a = 0; a < sim->p.n; a++) {
+            const double *ed = &e->edis[a * EDIS];
+            e->energy[DEM_E_DISS_LOCAL] += ed[EDIS_LOCAL];
+            e->energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
+        }
+        if (e->badh) { /* the law's work as contacts formed or broke (pairs by blocks, then walls) */
+            double w = 0.0;
+            for (size_t b = 0; b < sim->c.nblk; b++) w += e->badh[b];
+            for (size_t a = 0; a < sim->p.n; a++) w += e->wadh[a];
+            e->energy[DEM_E_WORK_LAW] += w;
+        }
+    }
+    if (sim->p.nfixed) e->energy[DEM_E_WORK_EXTERNAL] += drive_power * sim->hdt;
+    for (size_t k = 0; k < sim->b.nwalls; k++) e->energy[DEM_E_WORK_WALLS] += wall_work[k];
+}
+
+void dem_books_setup(dem_sim *sim, double wall_power, double drive_power)
+{
+    sim_books *e = &sim->e;
+    double pl = 0.0;
+    e->setup_p[0] = dem_books_contacts_setup(sim);
+    for (size_t a = 0; a < sim->p.n; a++) pl += e->edis[a * EDIS + EDIS_LOCAL];
+    e->setup_p[1] = pl;
+    e->setup_p[2] = wall_power;
+    e->setup_p[3] = drive_power;
+    e->setup_pending = 1;
+}
+
 void dem_books_apply_setup(dem_sim *sim)
 {
     sim_books *b = &sim->e;

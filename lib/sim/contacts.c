@@ -29,7 +29,7 @@ void dem_store_free(dem_sim *sim)
     sim_store *c = &sim->c;
     void *ptrs[] = {c->pairs, c->out, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
                     c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost,
-                    c->roll, c->wroll, c->keys.k, sim->e.wrlost};
+                    c->roll, c->wroll, c->keys.k, sim->e.wrlost, c->hooke, c->whooke};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
 }
 
@@ -60,10 +60,22 @@ static int cmp_store_key(const void *pa, const void *pb)
     return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
 }
 
+/* A key and the place of its record (begin_pairs' sort with side records). */
+typedef struct {
+    store_key k;
+    size_t at;
+} store_key_at;
+
+static int cmp_key_at(const void *pa, const void *pb)
+{
+    const store_key_at *a = pa, *b = pb;
+    return key_order(a->k.i, a->k.j, a->k.s, b->k.i, b->k.j, b->k.s);
+}
+
 /* Record r against key k. */
 static int rec_vs_key(const dem_contact_rec *r, const store_key *k) { return key_order(r->i, r->j, r->s, k->i, k->j, k->s); }
 
-/* Room for need records (and their side records when rolling or twisting is on). */
+/* Room for need records (and their side records: rolling and twisting, hooke's stiffnesses). */
 static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
 {
     if (need <= sim->c.cap_pairs) return DEM_OK;
@@ -77,23 +89,32 @@ static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
         if (!r) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
         sim->c.roll = r;
     }
+    if (sim->st.normal == DEM_NORMAL_HOOKE) {
+        double (*k)[2] = realloc(sim->c.hooke, cap * sizeof *k);
+        if (!k) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
+        sim->c.hooke = k;
+    }
     sim->c.cap_pairs = cap;
     return DEM_OK;
 }
 
-/* The pair's constants: m*, R*, and the hooke stiffnesses. */
-static void pair_constants(const dem_sim *sim, dem_contact_rec *np)
+/* Hooke's stiffnesses of particle a against particle b (mb > 0) or a wall of material b (mb = 0). */
+static void hooke_constants(const dem_sim *sim, double k[2], size_t a, double rb, double mb, uint32_t matb)
 {
     const sim_particles *P = &sim->p;
-    np->mstar = P->m[np->i] * P->m[np->j] / (P->m[np->i] + P->m[np->j]);
-    np->rstar = P->r[np->i] * P->r[np->j] / (P->r[np->i] + P->r[np->j]);
-    np->kn = np->kt = 0.0;
-    if (sim->st.normal != DEM_NORMAL_HOOKE) return;
     dem_pair p;
-    dem_pair_init(&p, &sim->st, P->r[np->i], P->m[np->i], &sim->materials[P->mat[np->i]],
-                  P->r[np->j], P->m[np->j], &sim->materials[P->mat[np->j]]);
-    np->kn = p.kn;
-    np->kt = p.kt;
+    dem_pair_init(&p, &sim->st, P->r[a], P->m[a], &sim->materials[P->mat[a]], rb, mb, &sim->materials[matb]);
+    k[0] = p.kn;
+    k[1] = p.kt;
+}
+
+/* Pair k's constants: hooke's stiffnesses (the pair's m* and R* are computed where they are read). */
+static void pair_constants(const dem_sim *sim, size_t k)
+{
+    if (!sim->c.hooke) return;
+    const dem_contact_rec *np = &sim->c.pairs[k];
+    const sim_particles *P = &sim->p;
+    hooke_constants(sim, sim->c.hooke[k], np->i, P->r[np->j], P->m[np->j], P->mat[np->j]);
 }
 
 /* The records with a history move to the front of the list (in place, in order), and are put in
@@ -120,15 +141,29 @@ dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err)
         qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
         return DEM_OK;
     }
-    /* with side records: sort with each record's index in kn (recomputed for the new list), then
-     * put the side records in the same order */
+    /* with side records: sort the keys with each record's place, then put the records and their
+     * side records in that order */
+    store_key_at *o = malloc(k * sizeof *o);
+    dem_contact_rec *t = malloc(k * sizeof *t);
     dem_roll_rec *r = malloc(k * sizeof *r);
-    if (!r) return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
-    for (size_t q = 0; q < k; q++) c->pairs[q].kn = (double)q;
-    qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
-    for (size_t q = 0; q < k; q++) r[q] = c->roll[(size_t)c->pairs[q].kn];
+    if (!o || !t || !r) {
+        free(o); free(t); free(r);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
+    }
+    for (size_t q = 0; q < k; q++) {
+        o[q].k.i = c->pairs[q].i;
+        o[q].k.j = c->pairs[q].j;
+        memcpy(o[q].k.s, c->pairs[q].s, sizeof o[q].k.s);
+        o[q].at = q;
+    }
+    qsort(o, k, sizeof *o, cmp_key_at);
+    for (size_t q = 0; q < k; q++) {
+        t[q] = c->pairs[o[q].at];
+        r[q] = c->roll[o[q].at];
+    }
+    memcpy(c->pairs, t, k * sizeof *t);
     memcpy(c->roll, r, k * sizeof *r);
-    free(r);
+    free(o); free(t); free(r);
     return DEM_OK;
 }
 
@@ -213,7 +248,7 @@ static PAR_RANGE void fill_share(void *ctx, size_t lo, size_t hi, int t)
             memcpy(np->s, key[k].s, sizeof np->s);
             if (c->roll) memset(&c->roll[k], 0, sizeof c->roll[k]);
         }
-        pair_constants(sim, np);
+        pair_constants(sim, k);
         c->ptouch[k] = 0;
         memset(&c->out[k], 0, sizeof c->out[k]);
     }
@@ -348,21 +383,12 @@ static int cmp_wall_keep(const void *pa, const void *pb)
     return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* A new slot: no history; i and j name the particle and the wall; m* and R* are the particle's
- * (the wall is rigid, infinitely heavy and large); the hooke stiffnesses against the wall. */
-static void wall_slot_constants(const dem_sim *sim, size_t a, size_t k, dem_contact_rec *h)
+/* A new slot: no history; i and j name the particle and the wall. */
+static void wall_slot_new(dem_contact_rec *h, size_t a, size_t k)
 {
     memset(h, 0, sizeof *h);
     h->i = (uint32_t)a;
     h->j = (uint32_t)k;
-    h->mstar = sim->p.m[a];
-    h->rstar = sim->p.r[a];
-    if (sim->st.normal != DEM_NORMAL_HOOKE) return;
-    dem_pair p;
-    dem_pair_init(&p, &sim->st, sim->p.r[a], sim->p.m[a], &sim->materials[sim->p.mat[a]], 0.0, 0.0,
-                  &sim->materials[sim->b.walls[k].material]);
-    h->kn = p.kn;
-    h->kt = p.kt;
 }
 
 static dem_status grow_wall_slots(dem_sim *sim, size_t need, dem_error *err)
@@ -373,6 +399,7 @@ static dem_status grow_wall_slots(dem_sim *sim, size_t need, dem_error *err)
     while (cap < need) cap *= 2;
 #define G(ptr) do { void *q = realloc((ptr), cap * sizeof *(ptr)); if (!q) goto nomem; (ptr) = q; } while (0)
     G(c->wowner); G(c->wwall); G(c->whist); G(c->wout); G(c->wtouch); G(sim->e.wlost);
+    if (sim->st.normal == DEM_NORMAL_HOOKE) G(c->whooke);
     if (dem_roll_on(&sim->st)) { G(c->wroll); G(sim->e.wrlost); }
 #undef G
     c->cap_wslots = cap;
@@ -429,11 +456,12 @@ static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
                 c->wtouch[q] = keep[e].touch;
                 if (c->wroll) c->wroll[q] = keep[e].r;
             } else {
-                wall_slot_constants(sim, a, k, &c->whist[q]);
+                wall_slot_new(&c->whist[q], a, k);
                 memset(&c->wout[q], 0, sizeof c->wout[q]);
                 c->wtouch[q] = 0;
                 if (c->wroll) memset(&c->wroll[q], 0, sizeof c->wroll[q]);
             }
+            if (c->whooke) hooke_constants(sim, c->whooke[q], a, 0.0, 0.0, sim->b.walls[k].material);
             sim->e.wlost[q] = 0.0;
             if (sim->e.wrlost) sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
             q++;
@@ -925,17 +953,16 @@ void dem_store_stream_close(store_stream *ss)
 void dem_store_each_touching(dem_sim *sim, store_touching_fn fn)
 {
     sim_store *c = &sim->c;
-    const uint32_t *mat = sim->p.mat;
     for (size_t q = 0; q < c->npairs; q++) {
         if (!c->ptouch[q]) continue;
         dem_pair p;
-        sim_pair_properties(sim, &p, mat[c->pairs[q].i], mat[c->pairs[q].j], &c->pairs[q]);
+        sim_pair_properties(sim, &p, q);
         fn(sim, &p, q, 0);
     }
     for (size_t q = 0; q < c->nwslots; q++) {
         if (!c->wtouch[q]) continue;
         dem_pair p;
-        sim_pair_properties(sim, &p, mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
+        sim_wall_properties(sim, &p, q);
         fn(sim, &p, q, 1);
     }
 }

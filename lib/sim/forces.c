@@ -14,10 +14,14 @@
 #include "sim/internal/books.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/exact.h"
+#include "sim/internal/guard.h"
 #include "sim/internal/integrate.h"
 #include "sim/internal/par.h"
 #include "sim/internal/roll.h"
 
+/* The per-contact steps of the pair pass stay in its loop: a call per contact keeps its values in
+ * memory (docs/architecture.md, "What the split taught about speed"). */
+#define PASS_INLINE static inline __attribute__((always_inline))
 /* Contacts handed to the law at once (the block entry point). */
 #define LAW_CHUNK 32
 /* Pairs a particle's sum gathers at once (the touching ones of up to this many). */
@@ -25,9 +29,6 @@
 
 typedef struct {
     size_t count;
-    int bad;          /* a pair overlapped beyond the guard's limit */
-    double worst;     /* the largest delta / r_min of the block's pairs in this evaluation */
-    size_t worst_pair;/* and its pair index */
     dem_pair p[LAW_CHUNK];
     dem_contact_in c[LAW_CHUNK];
     dem_contact_rec *h[LAW_CHUNK];
@@ -40,81 +41,107 @@ static void chunk_flush(const dem_law *law, law_chunk *k)
     k->count = 0;
 }
 
-/* Adhesive laws (dmt, jkr): the law's work as a contact forms or breaks, in the kick convention
- * of the books (the force of a step acts over the half steps around it, and the normal elastic
- * energy is the potential U of the frame's contacts). A contact that forms at overlap delta with
- * elastic force F has put U(delta) into the books' potential and 1/2 dt F v_n into the kinetic
- * energy (the second half kick; v_n = v_ij . n, > 0 separating): the law's work is
- * U(delta) + 1/2 dt v_n F (for jkr mostly the neck's formation, -3/5 pi gamma a_z^2, a loss;
- * for dmt, whose U is continuous, only the half kick over the step where the force jumps).
- * A contact that breaks after its last evaluation at delta_k (force F_k), now at delta: the
- * potential U(delta_k) goes, and F_k's second half kick moves F_k (delta_k - delta)/2 into the
- * kinetic energy: the law's work is -U(delta_k) - F_k (delta - delta_k)/2. */
-/* (The pair and the contact go by value: their addresses would keep the pair pass's locals in
- * memory for every contact.) */
-static double adh_formed(const dem_law *law, dem_pair p, double delta, double vn)
+/* ---- one contact's life, the same for a particle pair and a wall slot ------------------------
+ * At each evaluation the geometry (pair_contact, wall_contact) finds a contact apart or touching.
+ * Apart: nothing happens to a contact that was apart (most pairs); a JKR neck may still hold one
+ * that touched (then it is touching); else it is lost: its result becomes exact zeros and its
+ * touch flag 0, the books take what it gave up (books_lost: an adhesive law's work as it broke,
+ * the energy its spring held), and its history goes. Touching: it is marked, the books take an
+ * adhesive law's work as it formed (books_formed), and the law evaluates it (the common law
+ * inline, any other through its block entry point). The books see the contact only through
+ * books.h's accumulator; the law only through laws.h. */
+typedef struct {
+    dem_contact_rec *h;
+    dem_contact_out *o;
+    uint8_t *touch;   /* 1 if it touched at the last evaluation */
+    size_t at;        /* its place among the pairs or the wall slots */
+    int wall;
+} contact_ref;
+
+/* The contact's pair properties (state.h). */
+static void life_properties(const dem_sim *sim, contact_ref r, dem_pair *p)
 {
-    double fe, s;
-    law->normal->eval(&p, delta, &fe, &s);
-    return law->normal->energy(&p, delta) + 0.5 * law->hdt * vn * fe;
+    if (r.wall) sim_wall_properties(sim, p, r.at);
+    else sim_pair_properties(sim, p, r.at);
 }
 
-static double adh_broken(const dem_law *law, dem_pair p, const dem_contact_rec *h, const dem_contact_out *o, double delta)
+enum { LIFE_TOUCH = 0, LIFE_APART, LIFE_LOST };
+
+/* The geometry finds the contact apart at overlap delta <= 0 (may_neck 0: a wall out of reach,
+ * delta the last evaluation's overlap). LIFE_TOUCH: a neck holds it (*p filled); LIFE_LOST: it
+ * was lost now (the friction it gave up in *lost); LIFE_APART: nothing was there. */
+static int life_apart(const dem_sim *sim, const dem_law *law, contact_ref r, double delta, int may_neck, dem_pair *p,
+                      books_acc *acc, double *lost)
 {
-    double fk = o->fn - h->fdn; /* the elastic part */
-    return -law->normal->energy(&p, o->delta) - 0.5 * fk * (delta - o->delta);
+    if (!(*r.touch | r.h->flags)) return LIFE_APART;
+    int neck = may_neck && law->normal->neck && (r.h->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
+    if (neck) {
+        life_properties(sim, r, p);
+        if (delta > law->normal->neck(p)) return LIFE_TOUCH;
+    } else if (*r.touch && books_adhesive(law)) {
+        life_properties(sim, r, p);
+    }
+    *lost = books_lost(acc, law, p, r.h, r.o, delta, *r.touch);
+    if (*r.touch) { /* results of the last step: now exact zeros */
+        *r.touch = 0;
+        memset(r.o, 0, sizeof *r.o);
+    }
+    return LIFE_LOST;
 }
 
-/* Whether a JKR contact that formed still holds at overlap delta < 0 (its neck, down to delta_c). */
-static int neck_holds(const dem_law *law, dem_pair p, double delta) { return delta > law->normal->neck(&p); }
+/* The contact touches, with pair p and kinematics c: marked, booked if it formed now, and
+ * evaluated: pairs (k, their chunk) by the common law inline or by chunks, walls (k NULL) at once
+ * through the law's block entry point. */
+PASS_INLINE void life_touch(const dem_law *law, contact_ref r, const dem_pair *p, const dem_contact_in *c, books_acc *acc,
+                            law_chunk *k)
+{
+    *r.touch = 1;
+    if (!(r.h->flags & DEM_REC_TOUCH)) books_formed(acc, law, *p, c);
+    if (!k) { /* walls: through the registry (a second inline copy of the law would make the
+               * compiler call the pairs' out of line) */
+        dem_law_eval(law, p, c, r.h, r.o);
+        return;
+    }
+    if (law->inline_history) { /* the common law, inline: no call per contact */
+        dem_history_eval(law, p, c, r.h, r.o, 0.0);
+        return;
+    }
+    size_t n = k->count++; /* any other law: in chunks, through its block entry point */
+    k->p[n] = *p;
+    k->c[n] = *c;
+    k->h[n] = r.h;
+    k->o[n] = r.o;
+}
 
-/* Pair pi at the new positions: its geometry, and if it touches, its place in the chunk for the
- * law (the caller flushes it when full). Returns the friction (J) its contact gave up if it was
- * lost in this step, else 0; an adhesive law's work as the contact formed or broke goes to *adh. */
-static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k, double *adh)
+/* Pair pi at the new positions: its geometry, then its life (the caller flushes the chunk k when
+ * full). */
+PASS_INLINE void pair_contact(const dem_sim *sim, size_t pi, const dem_law *law, law_chunk *k, books_acc *acc, guard_acc *g)
 {
     const sim_particles *P = &sim->p;
     dem_contact_rec *np = &sim->c.pairs[pi];
-    dem_contact_out *o = &sim->c.out[pi];
     uint32_t i = np->i, j = np->j;
     dem_vec3 xj = P->x[j];
     if (np->s[0] | np->s[1] | np->s[2]) xj = dem_v3_add(xj, cell_shift(sim, np->s));
     dem_vec3 d = dem_v3_sub(P->x[i], xj);
     double rs = P->r[i] + P->r[j], d2 = dem_v3_norm2(d);
-    dem_contact_in c;
+    contact_ref r = {np, &sim->c.out[pi], &sim->c.ptouch[pi], pi, 0};
     dem_pair p;
     /* apart, or touching with an overlap that rounds to 0 (d2 just under rs^2 whose root rounds up to
      * rs: an exact contact, as --minimize leaves them): no force, and a frame's contacts have overlap
      * > 0 (issue 28) */
     double dist = d2 < rs * rs ? sqrt(d2) : rs; /* most pairs are apart: no root taken */
     if (!(rs - dist > 0.0)) {
-        if (!(sim->c.ptouch[pi] | np->flags)) return 0.0; /* apart, as at the last step: most pairs */
-        int neck = law->normal->neck && (np->flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
-        if (neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
-        if (!neck || !neck_holds(law, p, rs - sqrt(d2))) {
-            if (sim->c.ptouch[pi]) { /* results of the last step: now exact zeros */
-                if (law->cap_adh != 0.0 && law->hdt != 0.0) {
-                    if (!neck) sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
-                    *adh += adh_broken(law, p, np, o, rs - sqrt(d2));
-                }
-                sim->c.ptouch[pi] = 0;
-                memset(o, 0, sizeof *o);
-            }
-            if (!np->flags) return 0.0;
-            return dem_contact_forget(np, sim->hdt, adh); /* contact lost: the history goes with it */
-        }
+        if (!(*r.touch | np->flags)) return; /* apart, as at the last step: most pairs */
+        dist = sqrt(d2);
+        double lost;
+        if (life_apart(sim, law, r, rs - dist, 1, &p, acc, &lost) != LIFE_TOUCH) return; /* a neck holds it, or lost */
     } else {
-        sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
+        sim_pair_properties(sim, &p, pi);
     }
+    dem_contact_in c;
     c.d = d;
-    if (d2 >= rs * rs) dist = sqrt(d2); /* a jkr neck held apart */
     c.delta = rs - dist;
-    double rmin = P->r[i] < P->r[j] ? P->r[i] : P->r[j];
-    if (c.delta > sim->g.ovl * rmin) k->bad = 1; /* guard.c reports it */
-    if (c.delta > k->worst * rmin) { /* the run's largest overlap (dem_guard_track_overlaps): rarely true */
-        k->worst = c.delta / rmin;
-        k->worst_pair = pi;
-    }
+    guard_pair(sim, g, pi, c.delta, P->r[i] < P->r[j] ? P->r[i] : P->r[j]);
     c.n = dem_v3_scale(c.d, 1.0 / dist);
     c.vij = dem_v3_sub(P->v[i], P->v[j]);
     /* lever arms to the contact point in the middle of the overlap */
@@ -128,56 +155,35 @@ static double pair_geometry(const dem_sim *sim, size_t pi, const dem_law *law, l
         c.wterm = dem_v3_madd(c.wterm, sim->b.wl, li + lj);
         c.spin += dem_v3_dot(sim->b.wl, c.n);
     }
-    sim->c.ptouch[pi] = 1;
-    if (!(np->flags & DEM_REC_TOUCH) && law->cap_adh != 0.0 && law->hdt != 0.0) *adh += adh_formed(law, p, c.delta, dem_v3_dot(c.vij, c.n));
-    if (law->inline_history) { /* the common law, inline: no call per contact */
-        dem_history_eval(law, &p, &c, np, o, 0.0);
-        return 0.0;
-    }
-    size_t n = k->count++; /* any other law: in chunks, through its block entry point */
-    k->p[n] = p;
-    k->c[n] = c;
-    k->h[n] = np;
-    k->o[n] = o;
-    return 0.0;
+    life_touch(law, r, &p, &c, acc, k);
 }
 
-/* One block of pairs: each touching pair's pending accounting into bsum[b] (account), then, if
- * eval, its force at the new positions. The flush and the force pass both come here, so the
- * books are the same bits whichever of them does it. The friction of contacts lost goes to
- * blost[b] (eval). */
+/* One block of pairs: each touching pair's pending accounting (account), then, if eval, its force
+ * at the new positions. The flush and the force pass both come here, so the books are the same
+ * bits whichever of them does it. */
 static void pair_block(dem_sim *sim, size_t b, int account, int eval)
 {
     const dem_vec3 *v = books_v(sim), *w = books_w(sim);
-    double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, lost = 0.0, adh = 0.0;
+    books_acc acc;
+    books_acc_zero(&acc);
+    guard_acc g;
+    guard_acc_zero(&g);
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
     law_chunk k;
     k.count = 0;
-    k.bad = 0;
-    k.worst = 0.0;
-    k.worst_pair = 0;
     /* each pair's accounting, then its geometry, in one loop (the records are read once); the law
      * evaluates the touching ones LAW_CHUNK at a time (each pair's accounting comes before its
      * evaluation, as it must) */
     for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
-        if (account && sim->c.ptouch[p]) {
-            dem_contact_rec *np = &sim->c.pairs[p];
-            s[4] += books_contact_energy(sim, v, w, np->i, 0, np->j, &sim->c.out[p], np, sim->h, 0, s);
-        }
+        if (account && sim->c.ptouch[p]) books_pending(sim, &acc, v, w, &sim->c.pairs[p], &sim->c.out[p]);
         if (!eval) continue;
-        lost += pair_geometry(sim, p, &law, &k, &adh);
+        pair_contact(sim, p, &law, &k, &acc, &g);
         if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
     }
     chunk_flush(&law, &k);
-    if (account) memcpy(sim->e.bsum[b], s, sizeof s);
-    if (eval) {
-        sim->e.blost[b] = lost;
-        if (sim->e.badh) sim->e.badh[b] = adh;
-        sim->g.bbad[b] = (uint8_t)k.bad;
-        sim->g.bworst[b] = k.worst;
-        sim->g.bworst_pair[b] = k.worst_pair;
-    }
+    books_block(sim, b, &acc, account, eval);
+    if (eval) guard_block(sim, b, &g);
 }
 
 static PAR_RANGE void pair_blocks(dem_sim *sim, size_t lo, size_t hi, int account, int eval)
@@ -215,43 +221,31 @@ void dem_forces_pair_pass(dem_sim *sim, int account, int eval)
     if (sim->c.roll && eval) dem_roll_pass(sim, 0);
 }
 
-/* Wall slot `slot` at the new positions. Returns 1 if the contact was lost in this step (its
- * friction is in wlost[slot]); an adhesive law's work as it formed or broke goes to *adh. */
-static int eval_wall(dem_sim *sim, size_t slot, double *adh)
+/* Wall slot `slot` at the new positions: its geometry, then its life (the books of particle a's
+ * walls in acc). Returns 1 if the contact was lost in a step (its friction is in wlost[slot]). */
+static int wall_contact(dem_sim *sim, const dem_law *law, size_t slot, books_acc *acc)
 {
     sim_store *st = &sim->c;
-    uint32_t a = st->wowner[slot], k = st->wwall[slot];
-    const dem_wall *wl = &sim->b.walls[k];
+    uint32_t a = st->wowner[slot], kw = st->wwall[slot];
+    const dem_wall *wl = &sim->b.walls[kw];
     const sim_particles *P = &sim->p;
-    dem_vec3 n;
-    double gap;
-    int lost = 0;
-    dem_law law;
-    dem_law_init(&law, &sim->st, sim->hdt);
+    contact_ref r = {&st->whist[slot], &st->wout[slot], &st->wtouch[slot], slot, 1};
+    dem_vec3 n = dem_v3_zero();
+    double gap = INFINITY; /* on the axis of a cylinder: no normal, out of reach */
     dem_pair p;
     int near = wall_geometry(wl, P->x[a], &n, &gap);
     if (!near || gap >= P->r[a]) {
-        int neck = near && law.normal->neck && (st->whist[slot].flags & DEM_REC_TOUCH); /* jkr: a neck may hold it */
-        if (neck) sim_pair_properties(sim, &p, P->mat[a], wl->material, &st->whist[slot]);
-        if (neck && neck_holds(&law, p, P->r[a] - gap)) goto touching;
-        if (st->wtouch[slot]) { /* contact lost: the history goes with it (the constants stay) */
-            if (law.cap_adh != 0.0 && law.hdt != 0.0) {
-                sim_pair_properties(sim, &p, P->mat[a], wl->material, &st->whist[slot]);
-                const dem_contact_out *o = &st->wout[slot];
-                *adh += adh_broken(&law, p, &st->whist[slot], o, near ? P->r[a] - gap : o->delta);
-            }
-            sim->e.wlost[slot] = dem_contact_forget(&st->whist[slot], sim->hdt, adh);
+        double lost;
+        int life = life_apart(sim, law, r, near ? P->r[a] - gap : r.o->delta, near, &p, acc, &lost);
+        if (life == LIFE_APART) return 0;
+        if (life == LIFE_LOST) {
+            books_wall_lost(sim, slot, lost);
             if (st->wroll) dem_roll_wall_lost(sim, slot);
-            lost = sim->hdt != 0.0;
-            memset(&st->wout[slot], 0, sizeof st->wout[slot]);
-            st->wtouch[slot] = 0;
+            return sim->hdt != 0.0;
         }
-        return lost;
+    } else {
+        sim_wall_properties(sim, &p, slot);
     }
-touching:;
-    dem_contact_rec *h = &st->whist[slot];
-    st->wtouch[slot] = 1;
-    sim_pair_properties(sim, &p, P->mat[a], wl->material, h);
     dem_contact_in c;
     c.n = n;
     c.delta = P->r[a] - gap;
@@ -267,10 +261,9 @@ touching:;
         c.wterm = dem_v3_madd(c.wterm, sim->b.wl, P->r[a] - 0.5 * c.delta);
         c.spin += 0.5 * dem_v3_dot(sim->b.wl, n);
     }
-    if (c.delta > sim->g.ovl * P->r[a]) sim->g.pbad[a] = 1; /* guard.c reports it (and the run stops) */
-    if (law.cap_adh != 0.0 && law.hdt != 0.0 && !(h->flags & DEM_REC_TOUCH)) *adh += adh_formed(&law, p, c.delta, dem_v3_dot(c.vij, c.n));
-    dem_law_eval(&law, &p, &c, h, &st->wout[slot]);
-    if (st->wroll) dem_roll_wall(sim, &law, slot, &c, &p);
+    guard_wall(sim, a, c.delta); /* guard.c reports it (and the run stops) */
+    life_touch(law, r, &p, &c, acc, NULL);
+    if (st->wroll) dem_roll_wall(sim, law, slot, &c, &p);
     return 0;
 }
 
@@ -302,16 +295,17 @@ static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 
 
 /* Particle a's force and torque: its pairs in list order (first those where it is j, which
  * receive -F), then its wall slots, evaluated here. Returns the wall contacts it lost. */
-static int particle_forces(dem_sim *sim, size_t a)
+static int particle_forces(dem_sim *sim, const dem_law *law, size_t a)
 {
     const sim_store *c = &sim->c;
     /* Adding 0.0 turns a -0.0 of gravity into +0.0: the sums below then never hold -0.0, so the
      * exact zeros of pairs that do not touch change nothing, whatever their sign. */
     dem_vec3 f = dem_v3_add(dem_v3_scale(sim->st.gravity, sim->p.m[a]), dem_v3_zero());
     dem_vec3 t = dem_v3_zero();
-    double *ed = &sim->e.edis[a * EDIS];
     int lost = 0;
-    double r = sim->p.r[a], adh = 0.0;
+    double r = sim->p.r[a];
+    books_acc acc; /* its wall contacts' */
+    books_acc_zero(&acc);
     /* Only the touching pairs, gathered without a branch per pair (a branch on touching is
      * mispredicted): the others hold exact zeros, which change no sum that does not hold -0.0. */
     uint32_t touch[SUM_GATHER];
@@ -341,7 +335,7 @@ static int particle_forces(dem_sim *sim, size_t a)
         }
     }
     for (size_t q = c->wstart[a]; q < c->wstart[a + 1]; q++) {
-        lost += eval_wall(sim, q, &adh);
+        lost += wall_contact(sim, law, q, &acc);
         if (!c->wtouch[q]) continue;
         const dem_contact_out *o = &c->wout[q];
         f = dem_v3_add(f, dem_contact_force(o));
@@ -351,8 +345,7 @@ static int particle_forces(dem_sim *sim, size_t a)
     if (c->roll_on) t = dem_roll_torque(sim, a, t); /* rolling and twisting couples (roll.h) */
     /* a fixed particle is never kicked: local damping does not act on it */
     double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
-    ed[EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p; /* setup: the power */
-    if (sim->e.wadh) sim->e.wadh[a] = adh;
+    books_particle(sim, a, p, &acc);
     sim->p.f[a] = f;
     sim->p.t[a] = t;
     if (sim->ex.on) dem_exact_kick(sim, a);
@@ -378,21 +371,6 @@ static double drive_power(const dem_sim *sim)
 static void totals(dem_sim *sim)
 {
     size_t nw = sim->b.nwalls;
-    if (sim->hdt != 0.0) {
-        for (size_t a = 0; a < sim->p.n; a++) {
-            const double *ed = &sim->e.edis[a * EDIS];
-            sim->e.energy[DEM_E_DISS_LOCAL] += ed[EDIS_LOCAL];
-            sim->e.energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
-        }
-        if (sim->e.badh) { /* the law's work as contacts formed or broke (pairs by blocks, then walls) */
-            double w = 0.0;
-            for (size_t b = 0; b < sim->c.nblk; b++) w += sim->e.badh[b];
-            for (size_t a = 0; a < sim->p.n; a++) w += sim->e.wadh[a];
-            sim->e.energy[DEM_E_WORK_LAW] += w;
-        }
-    }
-    if (sim->p.nfixed) sim->e.energy[DEM_E_WORK_EXTERNAL] += drive_power(sim) * sim->hdt;
-    if (!nw) return;
     dem_wall *walls = sim->b.walls;
     for (size_t k = 0; k < nw; k++) {
         walls[k].force = dem_v3_zero();
@@ -413,10 +391,8 @@ static void totals(dem_sim *sim)
         work[k] += dem_v3_dot(fc, wall_velocity_at(wl, cp)) * sim->hdt;
     }
     if (c->wroll) dem_roll_wall_totals(sim, work);
-    for (size_t k = 0; k < nw; k++) {
-        walls[k].work += work[k];
-        sim->e.energy[DEM_E_WORK_WALLS] += work[k];
-    }
+    for (size_t k = 0; k < nw; k++) walls[k].work += work[k];
+    dem_books_totals(sim, sim->p.nfixed ? drive_power(sim) : 0.0, work);
 }
 
 /* The sums of particles [lo, hi): the wall contacts lost in *lost, the particles past the overlap
@@ -424,8 +400,10 @@ static void totals(dem_sim *sim)
 static PAR_RANGE void particle_forces_range(dem_sim *sim, size_t lo, size_t hi, size_t *lost, size_t *nbad)
 {
     size_t l = 0, b = 0;
+    dem_law law;
+    dem_law_init(&law, &sim->st, sim->hdt);
     for (size_t a = lo; a < hi; a++) {
-        l += (size_t)particle_forces(sim, a);
+        l += (size_t)particle_forces(sim, &law, a);
         b += sim->g.pbad[a];
     }
     *lost += l;
@@ -480,20 +458,13 @@ size_t dem_forces_compute(dem_sim *sim)
 
 void dem_forces_setup(dem_sim *sim)
 {
-    size_t n = sim->p.n;
     sim->hdt = 0.0;
-    for (size_t a = 0; a < n; a++) sim->e.edis[a * EDIS + EDIS_DRAG] = 0.0;
+    books_setup_begin(sim);
     force_passes(sim, 0);
     totals(sim);
     sim->forces_current = 1;
     sim->hdt = sim->h;
-    double pl = 0.0;
-    sim->e.setup_p[0] = dem_books_contacts_setup(sim);
-    for (size_t a = 0; a < n; a++) pl += sim->e.edis[a * EDIS + EDIS_LOCAL];
-    sim->e.setup_p[1] = pl;
-    sim->e.setup_p[2] = dem_books_wall_power(sim);
-    sim->e.setup_p[3] = sim->p.nfixed ? drive_power(sim) : 0.0;
-    sim->e.setup_pending = 1;
+    dem_books_setup(sim, dem_books_wall_power(sim), sim->p.nfixed ? drive_power(sim) : 0.0);
 }
 
 void dem_forces_evaluate_only(dem_sim *sim)

@@ -99,15 +99,14 @@ double dem_sim_potential_energy(const dem_sim *sim)
     double e = 0.0;
     for (size_t q = 0; q < c->npairs; q++) {
         if (!c->ptouch[q]) continue;
-        const dem_contact_rec *np = &c->pairs[q];
         dem_pair p;
-        sim_pair_properties(sim, &p, P->mat[np->i], P->mat[np->j], np);
+        sim_pair_properties(sim, &p, q);
         e += nm->energy(&p, c->out[q].delta);
     }
     for (size_t q = 0; q < c->nwslots; q++) {
         if (!c->wtouch[q]) continue;
         dem_pair p;
-        sim_pair_properties(sim, &p, P->mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
+        sim_wall_properties(sim, &p, q);
         e += nm->energy(&p, c->wout[q].delta);
     }
     if (sim->bd.n) e += dem_bonds_energy(sim);
@@ -193,7 +192,7 @@ static double force_roundoff(const dem_sim *sim, double *gross)
         if (!c->ptouch[q]) continue;
         const dem_contact_rec *np = &c->pairs[q];
         dem_pair p;
-        sim_pair_properties(sim, &p, P->mat[np->i], P->mat[np->j], np);
+        sim_pair_properties(sim, &p, q);
         double e = fabs(c->out[q].fn) + fabs(nm->stiffness(&p, c->out[q].delta)) * X;
         gross[np->i] += e;
         gross[np->j] += e;
@@ -201,7 +200,7 @@ static double force_roundoff(const dem_sim *sim, double *gross)
     for (size_t q = 0; q < c->nwslots; q++) {
         if (!c->wtouch[q]) continue;
         dem_pair p;
-        sim_pair_properties(sim, &p, P->mat[c->wowner[q]], sim->b.walls[c->wwall[q]].material, &c->whist[q]);
+        sim_wall_properties(sim, &p, q);
         gross[c->wowner[q]] += fabs(c->wout[q].fn) + fabs(nm->stiffness(&p, c->wout[q].delta)) * X;
     }
     double g = dem_v3_norm(sim->st.gravity), worst = 0.0;

@@ -60,7 +60,7 @@ void dem_roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
         c.spin += dem_v3_dot(sim->b.wl, c.n);
     }
     dem_pair pp;
-    sim_pair_properties(sim, &pp, P->mat[i], P->mat[j], np);
+    sim_pair_properties(sim, &pp, p);
     dem_roll_in in;
     in.law = law;
     in.c = &c;
@@ -156,7 +156,7 @@ dem_vec3 dem_roll_torque(const dem_sim *sim, size_t a, dem_vec3 t)
 void dem_roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int setup, double e[3])
 {
     const dem_contact_rec *np = &sim->c.pairs[p];
-    dem_roll_work(&sim->c.roll[p], sim->c.out[p].n, np->rstar, dem_v3_sub(w[np->i], w[np->j]), sim->h, setup, e);
+    dem_roll_work(&sim->c.roll[p], sim->c.out[p].n, sim_rstar(&sim->p, np->i, np->j), dem_v3_sub(w[np->i], w[np->j]), sim->h, setup, e);
 }
 
 void dem_roll_account_walls(dem_sim *sim, int setup, double e[3])
@@ -166,7 +166,7 @@ void dem_roll_account_walls(dem_sim *sim, int setup, double e[3])
         if (!c->wtouch[q]) continue;
         size_t a = c->wowner[q];
         dem_vec3 wrel = wall_wrel(sim->p.w[a], &sim->b.walls[c->wwall[q]], sim->e.deforming, sim->e.wlstep);
-        dem_roll_work(&c->wroll[q], c->wout[q].n, c->whist[q].rstar, wrel, sim->h, setup, e);
+        dem_roll_work(&c->wroll[q], c->wout[q].n, sim->p.r[a], wrel, sim->h, setup, e);
     }
 }
 

@@ -379,7 +379,7 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
             double delta = sim->p.r[np->i] + sim->p.r[np->j] - dem_v3_norm(dem_v3_sub(sim->p.x[np->i], xj));
             if (!(delta > 0.0)) continue;
             dem_pair pp;
-            sim_pair_properties(sim, &pp, sim->p.mat[np->i], sim->p.mat[np->j], np);
+            sim_pair_properties(sim, &pp, p);
             double s = nm->stiffness(&pp, delta);
             k[np->i] += s;
             k[np->j] += s;

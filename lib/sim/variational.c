@@ -163,7 +163,7 @@ static dem_status build_links(dem_sim *sim, const dem_vec3 *x, dem_error *err)
         if (d2 >= rs * rs || d2 == 0.0) continue;
         vi_link l;
         dem_pair p;
-        sim_pair_properties(sim, &p, P->mat[i], P->mat[j], np);
+        sim_pair_properties(sim, &p, q);
         l.i = i; l.j = j;
         l.dist = sqrt(d2);
         l.n = dem_v3_scale(d, 1.0 / l.dist);
@@ -183,7 +183,7 @@ static dem_status build_links(dem_sim *sim, const dem_vec3 *x, dem_error *err)
         if (gap >= P->r[a]) continue;
         vi_link l;
         dem_pair p;
-        sim_pair_properties(sim, &p, P->mat[a], w->material, &c->whist[q]);
+        sim_wall_properties(sim, &p, q);
         l.i = a; l.j = NONE;
         l.n = w->normal;
         l.delta = P->r[a] - gap;

@@ -9,6 +9,8 @@
 #ifndef DEM_SIM_BOOKS_H
 #define DEM_SIM_BOOKS_H
 
+#include <string.h>
+
 #include "sim/internal/boundary.h"
 #include "sim/internal/state.h"
 
@@ -68,6 +70,105 @@ static inline double books_contact_energy(const dem_sim *sim, const dem_vec3 *v,
     }
     return pn;
 }
+
+/* ---- the contact pass's books: one narrow interface ---------------------------------------
+ * The pair pass (forces.c) keeps one accumulator per block of particles (its pairs) and one per
+ * particle (its wall slots) and books through these functions only: the pending step of a
+ * touching pair (books_pending), an adhesive law's work as a contact forms (books_formed), and
+ * what a lost contact gives up (books_lost); books_block and books_particle hand the sums over.
+ * The lifecycle that decides when each applies is forces.c's; the law is lib/laws/. */
+typedef struct {
+    double s[5];   /* the pending step: friction, damp_n, damp_t, law, normal-dashpot power */
+    double lost;   /* friction the contacts lost in this evaluation gave up, J */
+    double adh;    /* the law's work as contacts formed or broke (adhesion, springs cut loaded), J */
+} books_acc;
+
+static inline void books_acc_zero(books_acc *a)
+{
+    for (int k = 0; k < 5; k++) a->s[k] = 0.0;
+    a->lost = a->adh = 0.0;
+}
+
+/* The pending full-step accounting of a touching pair (before the pass evaluates it again). */
+static inline void books_pending(const dem_sim *sim, books_acc *a, const dem_vec3 *v, const dem_vec3 *w, dem_contact_rec *h,
+                                 const dem_contact_out *o)
+{
+    a->s[4] += books_contact_energy(sim, v, w, h->i, 0, h->j, o, h, sim->h, 0, a->s);
+}
+
+/* Whether the books take the law's work as contacts form and break (adhesive laws, in a step). */
+static inline int books_adhesive(const dem_law *law) { return law->cap_adh != 0.0 && law->hdt != 0.0; }
+
+/* Adhesive laws (dmt, jkr): the law's work as a contact forms or breaks, in the kick convention
+ * of the books (the force of a step acts over the half steps around it, and the normal elastic
+ * energy is the potential U of the frame's contacts). A contact that forms at overlap delta with
+ * elastic force F has put U(delta) into the books' potential and 1/2 dt F v_n into the kinetic
+ * energy (the second half kick; v_n = v_ij . n, > 0 separating): the law's work is
+ * U(delta) + 1/2 dt v_n F (for jkr mostly the neck's formation, -3/5 pi gamma a_z^2, a loss;
+ * for dmt, whose U is continuous, only the half kick over the step where the force jumps).
+ * (The pair goes by value: its address would keep the pair pass's locals in memory.) */
+static inline void books_formed(books_acc *a, const dem_law *law, dem_pair p, const dem_contact_in *c)
+{
+    if (!books_adhesive(law)) return;
+    double fe, s;
+    law->normal->eval(&p, c->delta, &fe, &s);
+    a->adh += law->normal->energy(&p, c->delta) + 0.5 * law->hdt * dem_v3_dot(c->vij, c->n) * fe;
+}
+
+/* A contact lost at overlap delta (it touched at the last evaluation if touched; h, o as that
+ * evaluation left them; p: its pair, filled and read only for an adhesive law). An adhesive contact that
+ * breaks after its last evaluation at delta_k (force F_k): the potential U(delta_k) goes, and
+ * F_k's second half kick moves F_k (delta_k - delta)/2 into the kinetic energy: the law's work is
+ * -U(delta_k) - F_k (delta - delta_k)/2. Then the energy its tangential spring held
+ * (dem_contact_forget: the history goes). Returns the friction the contact gave up (J), also
+ * added to a->lost. */
+static inline double books_lost(books_acc *a, const dem_law *law, const dem_pair *p, dem_contact_rec *h,
+                                const dem_contact_out *o, double delta, int touched)
+{
+    if (touched && books_adhesive(law)) {
+        double fk = o->fn - h->fdn; /* the elastic part */
+        a->adh += -law->normal->energy(p, o->delta) - 0.5 * fk * (delta - o->delta);
+    }
+    if (!h->flags) return 0.0; /* touching implies flags (every law sets DEM_REC_TOUCH) */
+    double f = dem_contact_forget(h, law->hdt, &a->adh);
+    a->lost += f;
+    return f;
+}
+
+/* Block b's sums to the books: its pairs' pending step (account) and what this evaluation's
+ * contacts lost or did as they formed and broke (eval). */
+static inline void books_block(dem_sim *sim, size_t b, const books_acc *a, int account, int eval)
+{
+    if (account) memcpy(sim->e.bsum[b], a->s, sizeof a->s);
+    if (!eval) return;
+    sim->e.blost[b] = a->lost;
+    if (sim->e.badh) sim->e.badh[b] = a->adh;
+}
+
+/* Wall slot q's contact was lost in this evaluation, giving up friction f (J): booked with the
+ * pairs' at the end of the step (dem_books_close_step, in slot order). */
+static inline void books_wall_lost(dem_sim *sim, size_t q, double f) { sim->e.wlost[q] = f; }
+
+/* Particle a's part of the step: the power of its local damping (W; J over the step once hdt is
+ * set) and its wall contacts' law work as they formed and broke. */
+static inline void books_particle(dem_sim *sim, size_t a, double local_power, const books_acc *acc)
+{
+    sim->e.edis[a * EDIS + EDIS_LOCAL] = sim->hdt != 0.0 ? -local_power * sim->hdt : -local_power; /* setup: the power */
+    if (sim->e.wadh) sim->e.wadh[a] = acc->adh;
+}
+
+/* The step's totals in particle order (local damping, drag, the law's work as contacts formed or
+ * broke: pairs by blocks, then walls), the drives' power (W, when some particle is fixed) and the
+ * walls' work of the step (J, per wall). */
+void dem_books_totals(dem_sim *sim, double drive_power, const double *wall_work);
+/* Before a setup evaluation: no drag in it (integrate.c books drag with the kicks). */
+static inline void books_setup_begin(dem_sim *sim)
+{
+    for (size_t a = 0; a < sim->p.n; a++) sim->e.edis[a * EDIS + EDIS_DRAG] = 0.0;
+}
+/* A setup evaluation's powers (forces.c's dem_forces_setup): its contacts', local damping's,
+ * the walls' and the drives'; booked over the first half step by dem_books_apply_setup. */
+void dem_books_setup(dem_sim *sim, double wall_power, double drive_power);
 
 /* The full-step accounting of the touching pairs p0 .. p1-1 into s (friction, damp_n, damp_t,
  * law, power), in order. */

@@ -27,4 +27,42 @@ DEM_MUST_CHECK dem_status dem_guard_check_overlaps(dem_sim *sim, dem_error *err)
  * largest pair overlaps of that evaluation and every touching wall slot, in a fixed order. */
 void dem_guard_track_overlaps(dem_sim *sim);
 
+/* The pair pass's overlap guard over one block of pairs: whether a pair overlapped beyond the
+ * limit (guard.c reports it), and the largest delta / r_min (dem_guard_track_overlaps). */
+typedef struct {
+    int bad;
+    double worst;
+    size_t worst_pair;
+} guard_acc;
+
+static inline void guard_acc_zero(guard_acc *g)
+{
+    g->bad = 0;
+    g->worst = 0.0;
+    g->worst_pair = 0;
+}
+
+/* Pair pi touching at overlap delta, rmin the smaller radius. */
+static inline void guard_pair(const dem_sim *sim, guard_acc *g, size_t pi, double delta, double rmin)
+{
+    if (delta > sim->g.ovl * rmin) g->bad = 1;
+    if (delta > g->worst * rmin) { /* rarely true */
+        g->worst = delta / rmin;
+        g->worst_pair = pi;
+    }
+}
+
+/* Particle a touching a wall at overlap delta (the run stops: set, never cleared). */
+static inline void guard_wall(dem_sim *sim, size_t a, double delta)
+{
+    if (delta > sim->g.ovl * sim->p.r[a]) sim->g.pbad[a] = 1;
+}
+
+static inline void guard_block(dem_sim *sim, size_t b, const guard_acc *g)
+{
+    sim->g.bbad[b] = (uint8_t)g->bad;
+    sim->g.bworst[b] = g->worst;
+    sim->g.bworst_pair[b] = g->worst_pair;
+}
+
 #endif

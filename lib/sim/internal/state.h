@@ -131,6 +131,11 @@ typedef struct {
     /* a rebuild's candidate pairs (i, j, s), 20 bytes each, sorted before they become records
      * (contacts.c); freed at the end of the rebuild */
     store_keys keys;
+    /* hooke's stiffnesses kn, kt (N/m) per pair and per wall slot, NULL unless the normal law is
+     * hooke: functions of the two particles (or the particle and the wall) that the kn_from rules
+     * make costly (pow), so computed at each rebuild for every pair (contacts.c) rather than at
+     * each evaluation; the other laws' pairs carry nothing for them */
+    double (*hooke)[2], (*whooke)[2];
     /* rolling and twisting resistance (roll.h): side arrays beside pairs and whist, NULL unless a
      * rolling or twisting model is on */
     struct dem_roll_rec_s *roll, *wroll;
@@ -268,21 +273,46 @@ static inline double surface_step2(const sim_particles *P, size_t a, double h)
     return (dem_v3_norm2(P->v[a]) + dem_v3_norm2(P->w[a]) * P->r[a] * P->r[a]) * h * h;
 }
 
-/* The pair's law properties from the material table and the record's constants; wall k: the wall
- * is rigid, infinitely heavy and large (m* = m, R* = r). */
-static inline void sim_pair_properties(const dem_sim *sim, dem_pair *p, uint32_t mi, uint32_t mj, const dem_contact_rec *h)
+/* The effective radius of particles i and j, r_i r_j / (r_i + r_j) (Vyas et al. 2025, eq 3), as
+ * dem_pair_init computes it. */
+static inline double sim_rstar(const sim_particles *P, uint32_t i, uint32_t j) { return P->r[i] * P->r[j] / (P->r[i] + P->r[j]); }
+
+/* The law properties of a contact from the material table (mi, mj: the materials), its m* and R*,
+ * and hooke's stiffnesses (hk, when the law is hooke). */
+static inline void sim_contact_properties(const dem_sim *sim, dem_pair *p, uint32_t mi, uint32_t mj, double mstar, double rstar,
+                                          const double *hk)
 {
     const mat_pair *mp = &sim->mp[mi * sim->nmat + mj];
-    p->mstar = h->mstar;
-    p->rstar = h->rstar;
+    p->mstar = mstar;
+    p->rstar = rstar;
     p->estar = mp->estar;
     p->gstar = mp->gstar;
     p->gstar_l = mp->gstar_l;
     p->mu = mp->mu;
     p->beta = mp->beta;
     p->gamma = mp->gamma;
-    p->kn = h->kn;
-    p->kt = h->kt;
+    p->kn = hk ? hk[0] : 0.0;
+    p->kt = hk ? hk[1] : 0.0;
+}
+
+/* Pair pi's law properties: m* and R* from the particles' masses and radii (the expressions of
+ * dem_pair_init, so the same bits as stored constants would give). */
+static inline void sim_pair_properties(const dem_sim *sim, dem_pair *p, size_t pi)
+{
+    const sim_particles *P = &sim->p;
+    const dem_contact_rec *h = &sim->c.pairs[pi];
+    uint32_t i = h->i, j = h->j;
+    sim_contact_properties(sim, p, P->mat[i], P->mat[j], P->m[i] * P->m[j] / (P->m[i] + P->m[j]), sim_rstar(P, i, j),
+                           sim->c.hooke ? sim->c.hooke[pi] : NULL);
+}
+
+/* Wall slot q's: the wall is rigid, infinitely heavy and large (m* = m, R* = r). */
+static inline void sim_wall_properties(const dem_sim *sim, dem_pair *p, size_t q)
+{
+    const sim_particles *P = &sim->p;
+    uint32_t a = sim->c.wowner[q];
+    sim_contact_properties(sim, p, P->mat[a], sim->b.walls[sim->c.wwall[q]].material, P->m[a], P->r[a],
+                           sim->c.whooke ? sim->c.whooke[q] : NULL);
 }
 
 #endif
