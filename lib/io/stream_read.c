@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "core/codec.h"
+#include "core/rigid.h"
 #include "io/fields.h"
 #include "io/stream_format.h"
 
@@ -479,7 +480,7 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
         if ((st = r_records(r, rt, &th, (void **)&s->clumps, &s->nclumps, &s->cap_clumps, &d, err))) return st;
         if (th.recsize < dem_record_size(rt)) /* records of format 1.5 or older: L from w */
             for (size_t k = 0; k < s->nclumps; k++)
-                s->clumps[k].angmom = dem_clump_momentum(s->clumps[k].orient, s->clumps[k].inertia, s->clumps[k].omega);
+                s->clumps[k].angmom = dem_rigid_momentum(s->clumps[k].orient, s->clumps[k].inertia, s->clumps[k].omega);
         return DEM_OK;
     }
     case SEEN_CMBR: {

@@ -580,30 +580,6 @@ static dem_status check_clumps(const dem_system *s, dem_error *err)
     return st;
 }
 
-/* The rotation matrix of a unit quaternion (body to lab). */
-static dem_mat3 quat_matrix(dem_quat q)
-{
-    double w = q.w, x = q.x, y = q.y, z = q.z;
-    dem_mat3 r = {{{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
-                   {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
-                   {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}}};
-    return r;
-}
-
-dem_vec3 dem_clump_momentum(dem_quat q, dem_vec3 inertia, dem_vec3 w)
-{
-    dem_mat3 r = quat_matrix(q);
-    dem_vec3 b = dem_m3_mulv(dem_m3_transpose(r), w);
-    return dem_m3_mulv(r, dem_v3(inertia.x * b.x, inertia.y * b.y, inertia.z * b.z));
-}
-
-dem_vec3 dem_clump_omega(dem_quat q, dem_vec3 inertia, dem_vec3 l)
-{
-    dem_mat3 r = quat_matrix(q);
-    dem_vec3 b = dem_m3_mulv(dem_m3_transpose(r), l);
-    return dem_m3_mulv(r, dem_v3(b.x / inertia.x, b.y / inertia.y, b.z / inertia.z));
-}
-
 dem_status dem_system_check(const dem_system *s, dem_error *err)
 {
     dem_status st;

@@ -157,11 +157,6 @@ typedef struct {
     dem_vec3 body;      /* centre in the body (principal) frame, m */
 } dem_member;
 
-/* R I R^T w: the angular momentum of a body of principal moments I at orientation q (body to
- * lab) spinning at w (lab frame); and its inverse, R I^-1 R^T L. */
-dem_vec3 dem_clump_momentum(dem_quat q, dem_vec3 inertia, dem_vec3 w);
-dem_vec3 dem_clump_omega(dem_quat q, dem_vec3 inertia, dem_vec3 l);
-
 /* ---- running energy accumulators ----------------------------------------------------------- */
 typedef enum {
     DEM_E_DISS_FRICTION = 0, /* sliding friction, J */
