@@ -10,6 +10,7 @@
 #include "analysis/coordination.h"
 #include "analysis/overlap_volume.h"
 #include "analysis/unbalanced.h"
+#include "core/rigid.h"
 #include "core/text.h"
 
 /* ============================== control volumes ============================== */
@@ -132,11 +133,14 @@ double dem_granular_temperature(const dem_system *s)
     return sum / (3.0 * (double)s->nparticles);
 }
 
+/* A clump is one body: its members' own masses and velocities are not summed (their spheres
+ * overlap, and their motion is the clump's), the clump's 1/2 m v^2 and 1/2 L.w are. */
 double dem_kinetic_energy_t(const dem_system *s)
 {
     double e = 0.0;
     for (size_t k = 0; k < s->nparticles; k++)
-        e += 0.5 * s->particles[k].mass * dem_v3_norm2(s->particles[k].vel);
+        if (!s->particles[k].clump) e += 0.5 * s->particles[k].mass * dem_v3_norm2(s->particles[k].vel);
+    for (size_t k = 0; k < s->nclumps; k++) e += 0.5 * s->clumps[k].mass * dem_v3_norm2(s->clumps[k].vel);
     return e;
 }
 
@@ -144,7 +148,8 @@ double dem_kinetic_energy_r(const dem_system *s)
 {
     double e = 0.0;
     for (size_t k = 0; k < s->nparticles; k++)
-        e += 0.5 * s->particles[k].inertia * dem_v3_norm2(s->particles[k].omega);
+        if (!s->particles[k].clump) e += 0.5 * s->particles[k].inertia * dem_v3_norm2(s->particles[k].omega);
+    for (size_t k = 0; k < s->nclumps; k++) e += dem_rigid_kinetic(s->clumps[k].orient, s->clumps[k].inertia, s->clumps[k].angmom);
     return e;
 }
 
