@@ -253,7 +253,39 @@ void dem_id_index_init(dem_id_index *ix) { memset(ix, 0, sizeof *ix); }
 void dem_id_index_free(dem_id_index *ix)
 {
     free(ix->slots);
+    free(ix->body);
     dem_id_index_init(ix);
+}
+
+static int cmp_clump_by_id(const void *a, const void *b)
+{
+    uint64_t x = ((const dem_clump *)a)->id, y = ((const dem_clump *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* ix->body: each member's offset from its clump's centre of mass, R(q_c) b. */
+static dem_status build_body_offsets(dem_id_index *ix, const dem_system *s, dem_error *err)
+{
+    if (s->nparticles > ix->cap_body) {
+        dem_vec3 *p = realloc(ix->body, s->nparticles * sizeof *p);
+        if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clump members", s->nparticles);
+        ix->body = p;
+        ix->cap_body = s->nparticles;
+    }
+    for (size_t k = 0; k < s->nparticles; k++) ix->body[k] = dem_v3_zero();
+    dem_clump *sorted = malloc(s->nclumps * sizeof *sorted);
+    if (!sorted) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
+    memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
+    qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_by_id);
+    for (size_t k = 0; k < s->nmembers; k++) {
+        const dem_member *m = &s->members[k];
+        dem_clump key = {.id = m->clump};
+        const dem_clump *c = bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_by_id);
+        size_t a = dem_id_index_find(ix, m->id);
+        if (c && a != SIZE_MAX) ix->body[a] = dem_rigid_rotate(c->orient, m->body);
+    }
+    free(sorted);
+    return DEM_OK;
 }
 
 static int cmp_slot(const void *a, const void *b)
@@ -276,7 +308,13 @@ dem_status dem_id_index_build(dem_id_index *ix, const dem_system *s, dem_error *
     }
     ix->n = s->nparticles;
     if (ix->n) qsort(ix->slots, ix->n, sizeof *ix->slots, cmp_slot);
-    return DEM_OK;
+    if (!s->nclumps) {
+        free(ix->body);
+        ix->body = NULL;
+        ix->cap_body = 0;
+        return DEM_OK;
+    }
+    return build_body_offsets(ix, s, err);
 }
 
 size_t dem_id_index_find(const dem_id_index *ix, uint64_t id)
@@ -497,6 +535,64 @@ dem_status dem_tsv_bonds_rows(FILE *out, uint64_t frame, const dem_system *s, de
         fputc('\n', out);
     }
     return dem_tsv_check(out, err);
+}
+
+/* ---- rigid clumps ---- */
+dem_status dem_tsv_clumps_header(FILE *out, dem_error *err)
+{
+    dem_tsv_frame_header(out);
+    for (size_t k = 0; k < dem_rec_clump.nfields; k++)
+        head_cell(out, dem_rec_clump.fields[k].name, dem_rec_clump.fields[k].unit, 0);
+    fputs("\tmembers\tekin[J]\n", out);
+    return dem_tsv_check(out, err);
+}
+
+static int cmp_u64_id(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The members of each clump of s: count[k] for clump k (n log n). */
+static dem_status clump_member_counts(const dem_system *s, size_t *count, dem_error *err)
+{
+    uint64_t *ids = malloc((s->nmembers ? s->nmembers : 1) * sizeof *ids);
+    if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clump members", s->nmembers);
+    for (size_t k = 0; k < s->nmembers; k++) ids[k] = s->members[k].clump;
+    qsort(ids, s->nmembers, sizeof *ids, cmp_u64_id);
+    for (size_t k = 0; k < s->nclumps; k++) {
+        size_t lo = 0, hi = s->nmembers; /* the first id >= the clump's */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ids[mid] < s->clumps[k].id) lo = mid + 1;
+            else hi = mid;
+        }
+        size_t e = lo;
+        while (e < s->nmembers && ids[e] == s->clumps[k].id) e++;
+        count[k] = e - lo;
+    }
+    free(ids);
+    return DEM_OK;
+}
+
+dem_status dem_tsv_clumps_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    size_t *count = malloc((s->nclumps ? s->nclumps : 1) * sizeof *count);
+    if (!count) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
+    dem_status st = clump_member_counts(s, count, err);
+    for (size_t c = 0; c < s->nclumps && !st; c++) {
+        const dem_clump *cl = &s->clumps[c];
+        dem_tsv_frame_cells(out, frame, s);
+        for (size_t k = 0; k < dem_rec_clump.nfields; k++) {
+            fputc('\t', out);
+            dem_tsv_field(out, &dem_rec_clump.fields[k], cl);
+        }
+        fprintf(out, "\t%zu\t", count[c]);
+        dem_tsv_double(out, 0.5 * cl->mass * dem_v3_norm2(cl->vel) + dem_rigid_kinetic(cl->orient, cl->inertia, cl->angmom));
+        fputc('\n', out);
+    }
+    free(count);
+    return st ? st : dem_tsv_check(out, err);
 }
 
 /* ---- the periodic cell ---- */
