@@ -652,6 +652,9 @@ static void check_clump_options(struct cmdline *c, struct raw_args *raw)
         return;
     }
     int builtin = dem_clump_is_builtin(c->clump);
+    if (!builtin && strcmp(c->clump, "-") && access(c->clump, R_OK) != 0)
+        cli_usage("--clump: '%s' is neither a built-in shape (dimer, trimer, tetrahedron, rod:N, each with :D) nor a readable file "
+                  "(%s)", c->clump, strerror(errno));
     if (raw->sizes && !raw->radius_given)
         cli_usage("%s and --clump exclude each other: a clump's members have the template's radii", raw->size_opt);
     if (builtin && !raw->radius_given)
