@@ -29,18 +29,21 @@ typedef struct {
     double inertia_err;   /* estimated relative error of the moments (0: exact, members apart) */
 } dem_rigid_props;
 
-/* The grid resolutions dem_rigid_props_of accepts for overlapping members (cells along the
- * bounding box's longest side). */
+/* The grid resolutions dem_rigid_props_of accepts for overlapping members (cells across the
+ * clump: see dem_rigid_props_of). */
 #define DEM_RIGID_GRID_MIN 8u
 #define DEM_RIGID_GRID_MAX 4096u
 
 /* Mass properties of the union of n members of one density (kg/m^3): exact (parallel axes) when no
- * two members overlap (touching is apart); otherwise integrated over a grid of `grid` cells along
- * the bounding box's longest side (Šmilauer and Chareyre 2015, §1.5.4), each column of cells
- * integrated exactly along its length (docs/models.md "Rigid clumps"). inertia_err is then the
- * relative change of the moments from the grid grid/2, divided by 2^p - 1 for the measured order p
- * (docs/verification.md): an estimate, not a bound. The principal axes are sorted by ascending moment
- * with a fixed sign convention, so one template always gives the same q.
+ * two members overlap (touching is apart); otherwise integrated over a grid of cells in the bounding
+ * box (Šmilauer and Chareyre 2015, §1.5.4): columns of cells along the box's longest side, each
+ * integrated exactly along its length, `grid` cells across the longer of the box's two other sides
+ * (so a rod of many members is resolved as finely as a dimer; docs/models.md "Rigid clumps"). inertia_err is then the
+ * larger of the moments' relative change from the grid grid/2 (divided by 2^1.5 - 1) and from the
+ * same grid shifted by half a cell: an estimate, not a bound (1.0 to 10 times the true error on the
+ * verification's dimers and rods, docs/verification.md). Cost: at most about 2.3 grid^2 n chords.
+ * The principal axes are sorted by ascending moment with a fixed sign convention, so one template
+ * always gives the same q.
  * Errors (DEM_ERR_ARG, naming the member): n = 0, a radius <= 0, a non-finite centre, radius or
  * density, density <= 0; overlapping members with grid outside [DEM_RIGID_GRID_MIN, _MAX].
  * DEM_ERR_NOMEM when the column buffer cannot be allocated. */
@@ -55,7 +58,9 @@ dem_vec3 dem_rigid_rotate(dem_quat q, dem_vec3 v);
 dem_vec3 dem_rigid_unrotate(dem_quat q, dem_vec3 v);
 
 /* Angular velocity <-> angular momentum, world frame, for a body of principal moments I (body
- * frame) at orientation q (body -> world): w = R I^-1 R^T L and L = R I R^T w. */
+ * frame) at orientation q (body -> world): w = R I^-1 R^T L and L = R I R^T w. A state kept as w
+ * between steps (w -> L, step, L -> w) loses about 4e-17 of |L| a step to the conversions' rounding
+ * (docs/verification.md); kept as L, none. */
 dem_vec3 dem_rigid_omega(dem_quat q, dem_vec3 I, dem_vec3 L);
 dem_vec3 dem_rigid_momentum(dem_quat q, dem_vec3 I, dem_vec3 w);
 /* Rotational kinetic energy 1/2 L.w = 1/2 sum_i (R^T L)_i^2 / I_i, J. */
