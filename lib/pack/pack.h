@@ -254,7 +254,7 @@ size_t dem_pack_unbond_contacts(dem_system *s);
 
 /* ---- rigid clumps (clump.c; Šmilauer and Chareyre 2015, §1.5.3-1.5.4) ------------------------------- */
 #define DEM_CLUMP_MEMBERS_MAX 4096
-#define DEM_CLUMP_GRID_DEFAULT 128 /* cells along the longest side for overlapping members (rigid.h) */
+#define DEM_CLUMP_GRID_DEFAULT 512 /* grid cells across a clump for overlapping members (rigid.h): 0.04 s for a tetrahedron */
 
 /* A clump's shape: its member spheres in the body frame (the principal axes through the centre of
  * mass) and its mass properties per unit density. */
