@@ -153,13 +153,62 @@ double dem_kinetic_energy_r(const dem_system *s)
     return e;
 }
 
-/* Sum of the sphere volumes, of every particle or (box not NULL) of their parts inside the box. */
+static int cmp_clump_vid(const void *a, const void *b)
+{
+    uint64_t x = ((const dem_clump *)a)->id, y = ((const dem_clump *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* Per particle index: 1 for a free sphere; for a clump's member, the clump's union volume (its mass
+ * over the members' density) over the sum of its members' sphere volumes, so that the members'
+ * spheres count their clump's volume once (their overlaps not twice). */
+double *dem_clump_volume_shares(const dem_system *s)
+{
+    double *share = malloc((s->nparticles ? s->nparticles : 1) * sizeof *share), *sum = calloc(s->nclumps, sizeof *sum);
+    dem_clump *sorted = malloc(s->nclumps * sizeof *sorted);
+    if (!share || !sum || !sorted) {
+        free(share);
+        free(sum);
+        free(sorted);
+        return NULL;
+    }
+    memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
+    qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_vid);
+    double *rho = calloc(s->nclumps, sizeof *rho);
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        dem_clump key = {.id = p->clump};
+        const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_vid) : NULL;
+        if (!c) continue;
+        double v = dem_sphere_volume(p->radius);
+        sum[c - sorted] += v;
+        if (rho) rho[c - sorted] = p->mass / v;
+    }
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        dem_clump key = {.id = p->clump};
+        const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_vid) : NULL;
+        size_t q = c ? (size_t)(c - sorted) : 0;
+        share[k] = c && rho && rho[q] > 0.0 ? c->mass / rho[q] / sum[q] : 1.0;
+    }
+    free(rho);
+    free(sum);
+    free(sorted);
+    return share;
+}
+
+/* Sum of the sphere volumes, of every particle or (box not NULL) of their parts inside the box; a
+ * clump's members share its union volume (dem_clump_volume_shares). */
 static double solid_volume(const dem_system *s, const dem_aabb *box)
 {
-    double v = 0.0;
-    for (size_t k = 0; k < s->nparticles; k++)
-        v += box ? dem_sphere_box_volume(s->particles[k].pos, s->particles[k].radius, box->lo, box->hi)
-                 : dem_sphere_volume(s->particles[k].radius);
+    double v = 0.0, *share = s->nclumps ? dem_clump_volume_shares(s) : NULL;
+    if (s->nclumps && !share) return NAN;
+    for (size_t k = 0; k < s->nparticles; k++) {
+        double vk = box ? dem_sphere_box_volume(s->particles[k].pos, s->particles[k].radius, box->lo, box->hi)
+                        : dem_sphere_volume(s->particles[k].radius);
+        v += share ? vk * share[k] : vk;
+    }
+    free(share);
     return v;
 }
 

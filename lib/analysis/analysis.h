@@ -41,6 +41,10 @@ int dem_walls_cylinder(const dem_system *s, const dem_wall **cyl, int *axis, dou
 /* ---- measurements of one frame ------------------------------------------------------------ */
 /* Sphere volume 4/3 pi r^3, m^3. */
 double dem_sphere_volume(double r);
+/* Per particle index (malloc'd; NULL when out of memory): 1 for a free sphere; for a rigid clump's
+ * member, its clump's union volume (mass over the members' density) over the sum of its members'
+ * sphere volumes, so that sphere volumes times these count each clump's volume once. */
+double *dem_clump_volume_shares(const dem_system *s);
 
 /* Contact records with overlap > 0: between two particles, and between a particle and a wall.
  * Records with overlap <= 0 (kept for their history, or for adhesion) are not contacts. */

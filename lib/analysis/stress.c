@@ -204,52 +204,6 @@ dem_status dem_stress_add_contact(const dem_system *s, const dem_id_index *ix, c
     return DEM_OK;
 }
 
-static int cmp_clump_id(const void *a, const void *b)
-{
-    uint64_t x = ((const dem_clump *)a)->id, y = ((const dem_clump *)b)->id;
-    return x < y ? -1 : x > y;
-}
-
-/* Per particle index: 1 for a free sphere; for a clump's member, the clump's union volume (its mass
- * over the members' density) over the sum of its members' sphere volumes, so that the members'
- * spheres count their clump's volume once (their overlaps not twice). */
-static dem_status st_clump_shares(const dem_system *s, const dem_id_index *ix, double **out, dem_error *err)
-{
-    (void)ix;
-    double *share = malloc((s->nparticles ? s->nparticles : 1) * sizeof *share), *sum = calloc(s->nclumps, sizeof *sum);
-    dem_clump *sorted = malloc(s->nclumps * sizeof *sorted);
-    if (!share || !sum || !sorted) {
-        free(share);
-        free(sum);
-        free(sorted);
-        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
-    }
-    memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
-    qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_id);
-    double *rho = calloc(s->nclumps, sizeof *rho);
-    for (size_t k = 0; k < s->nparticles; k++) {
-        const dem_particle *p = &s->particles[k];
-        dem_clump key = {.id = p->clump};
-        const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_id) : NULL;
-        if (!c) continue;
-        double v = dem_sphere_volume(p->radius);
-        sum[c - sorted] += v;
-        if (rho) rho[c - sorted] = p->mass / v;
-    }
-    for (size_t k = 0; k < s->nparticles; k++) {
-        const dem_particle *p = &s->particles[k];
-        dem_clump key = {.id = p->clump};
-        const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_id) : NULL;
-        size_t q = c ? (size_t)(c - sorted) : 0;
-        share[k] = c && rho && rho[q] > 0.0 ? c->mass / rho[q] / sum[q] : 1.0;
-    }
-    free(rho);
-    free(sum);
-    free(sorted);
-    *out = share;
-    return DEM_OK;
-}
-
 dem_mat3 dem_stress_of_sum(dem_mat3 sum, double volume) { return dem_m3_sym(m3_scale(sum, 1.0 / volume)); }
 
 dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, const dem_aabb *box, int kinetic,
@@ -304,7 +258,8 @@ dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, cons
         mom = dem_v3_madd(mom, c->vel, c->mass);
     }
     double *share = NULL; /* a member's sphere volume times this: its part of its clump's union volume */
-    if (s->nclumps && (st_clump_shares(s, ix, &share, err))) return DEM_ERR_NOMEM;
+    if (s->nclumps && !(share = dem_clump_volume_shares(s)))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
     for (size_t k = 0; k < s->nparticles; k++) { /* the parts of the spheres inside the box */
         const dem_particle *p = &s->particles[k];
         double v = box ? dem_sphere_box_volume(p->pos, p->radius, region.lo, region.hi) : dem_sphere_volume(p->radius);
