@@ -242,3 +242,21 @@ bed() {
     run dem-probe --clumps --ids 1 c.dem
     [ "$status" -eq 2 ]
 }
+
+@test "clumps: dem-stress counts a clump as one body: the mean stress theorem holds, branch vectors to the members' centres fail it" {
+    # 25 dimers settled under gravity in a box until dem-step's unbalanced-force ratio (the clumps' net
+    # forces) is below 1e-6. Each body in equilibrium: V szz = -sum_wall contacts p_z f_z - sum_bodies
+    # m z g_z (Christoffersen et al. 1981), from dem-probe's tables alone (tests/bats/clumps-lw.awk)
+    dem-pack --random 25 --box 0,0,0,0.006,0.006,0.006 --radius 5e-4 --clump dimer --enclose --young 1e6 --seed 2 > lw.dem
+    dem-step -q --gravity 0,0,-9.81 --damping restitution --local-damping 0.7 --time 2 --until unbalanced=1e-6 lw.dem > s.dem
+    u=$(dem-probe s.dem 2>/dev/null | col unbalanced)
+    awk -v u="$u" 'BEGIN { exit !(u < 1e-5) }'
+    dem-probe --particles --fields id,z,r s.dem > p.tsv
+    dem-probe --contacts s.dem > c.tsv
+    dem-probe --clumps s.dem > k.tsv
+    read -r theorem members <<< "$(awk -f "$BATS_TEST_DIRNAME/clumps-lw.awk" p.tsv c.tsv k.tsv)"
+    vs=$(dem-stress s.dem 2>/dev/null | awk -F'\t' 'NR == 2 { printf "%.17g", $4 * $7 }')
+    echo "V szz: dem-stress $vs, the theorem $theorem, branch vectors to the members' centres $members"
+    within "$vs" "$theorem" 1e-4
+    ! within "$members" "$theorem" 1e-2
+}
