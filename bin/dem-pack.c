@@ -915,6 +915,9 @@ static void make_particles(dem_system *s, struct cmdline *c)
     }
     case SRC_NONE: break;
     }
+    if (st && c->clump && c->source != SRC_FROM)
+        dem_error_prefix(&err, "--clump %s: a clump is placed as its bounding sphere (radius %g m), so 'spheres' below are clumps: ",
+                         c->clump, c->tpl.rbound);
     if (st) cli_die_err(&err);
 }
 
@@ -1079,6 +1082,9 @@ static void insert_particles(dem_system *s, struct cmdline *c, struct edits *e)
     c->random.seed = c->seed = dem_pack_insert_seed(s, c->seed);
     dem_status st = dem_pack_insert(s, &c->random, &err);
     if (st == DEM_ERR_ARG) cli_usage("--insert: %s", err.msg); /* the region against the frame's cell */
+    if (st && c->clump)
+        dem_error_prefix(&err, "--clump %s: a clump is inserted as its bounding sphere (radius %g m), so 'spheres' below are clumps: ",
+                         c->clump, c->tpl.rbound);
     if (st) cli_die_err(&err);
     e->inserted = s->nparticles - base;
     e->first_id = s->particles[base].id;

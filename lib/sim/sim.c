@@ -497,6 +497,17 @@ double dem_sim_unbalanced(dem_sim *sim)
     return dem_unbalanced_ratio(&u);
 }
 
+/* Particle a touches a particle or a wall in the current forces. */
+static int particle_touches(const dem_sim *sim, size_t a)
+{
+    const sim_store *c = &sim->c;
+    int touch = 0;
+    for (size_t q = c->istart[a]; q < c->istart[a + 1] && !touch; q++) touch = c->ptouch[q];
+    for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1] && !touch; e++) touch = c->ptouch[c->jadj[e]];
+    for (size_t q = c->wstart[a]; q < c->wstart[a + 1] && !touch; q++) touch = c->wtouch[q];
+    return touch;
+}
+
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)
 {
     if (!sim->forces_current) dem_forces_setup(sim);
@@ -506,11 +517,14 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
     for (size_t q = 0; q < c->npairs; q++) n += c->ptouch[q] != 0;
     for (size_t q = 0; q < c->nwslots; q++) n += c->wtouch[q] != 0;
     for (size_t a = 0; a < P->n && flying; a++) {
-        if ((P->flags[a] & DEM_PARTICLE_FIXED) || dem_v3_norm2(P->f[a]) == 0.0) continue;
+        if ((P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) || dem_v3_norm2(P->f[a]) == 0.0) continue;
+        nfly += !particle_touches(sim, a);
+    }
+    for (size_t k = 0; flying && sim->cl && k < sim->cl->n; k++) { /* a clump flies when none of its members touches */
+        const struct sim_clumps *cl = sim->cl;
+        if (dem_v3_norm2(cl->f[k]) == 0.0) continue;
         int touch = 0;
-        for (size_t q = c->istart[a]; q < c->istart[a + 1] && !touch; q++) touch = c->ptouch[q];
-        for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1] && !touch; e++) touch = c->ptouch[c->jadj[e]];
-        for (size_t q = c->wstart[a]; q < c->wstart[a + 1] && !touch; q++) touch = c->wtouch[q];
+        for (size_t j = cl->start[k]; j < cl->start[k + 1] && !touch; j++) touch = particle_touches(sim, cl->pidx[j]);
         nfly += !touch;
     }
     if (flying) *flying = nfly;
