@@ -260,3 +260,39 @@ bed() {
     within "$vs" "$theorem" 1e-4
     ! within "$members" "$theorem" 1e-2
 }
+
+@test "clumps: editing a frame with clumps: --insert adds clumps, --set-material density scales them, --assign and --delete refuse members" {
+    dem-pack --lattice sc --cells 2,1,1 --radius 1e-3 --clump dimer --enclose > c.dem
+    dem-pack --from c.dem --insert 3 --box 0.0005,0.0005,0.0005,0.0055,0.0025,0.0025 --radius 2e-4 --clump trimer --seed 5 > i.dem
+    dem-probe --clumps i.dem > k.tsv
+    [ "$(col members < k.tsv | tr '\n' ' ')" = "2 2 3 3 3 " ]
+    [ "$(col id < k.tsv | tr '\n' ' ')" = "1 2 3 4 5 " ]
+    # the new members overlap no old one: a step finds no contact
+    [ "$(dem-step -q -n 1 i.dem | dem-probe | col contacts)" = "0" ]
+    # density x 2: masses, moments and angular momentum x 2, the angular velocity kept
+    printf 'x\ty\tz\twx\twy\twz\n0.01\t0.01\t0.01\t1\t2\t3\n' > w.tsv
+    dem-pack --from w.tsv --clump dimer --radius 1e-3 > w.dem
+    dem-pack --from w.dem --set-material 0:density=5000 | dem-probe --clumps > k2.tsv
+    dem-probe --clumps w.dem > k1.tsv
+    within "$(col mass[kg] < k2.tsv)" "$(awk -v m="$(col mass[kg] < k1.tsv)" 'BEGIN { printf "%.17g", 2 * m }')" 1e-15
+    within "$(col lx[kg*m^2/s] < k2.tsv)" "$(awk -v m="$(col lx[kg*m^2/s] < k1.tsv)" 'BEGIN { printf "%.17g", 2 * m }')" 1e-15
+    within "$(col wz[rad/s] < k2.tsv)" 3 1e-12
+    run dem-pack --from c.dem --assign 0:all
+    [ "$status" -ne 0 ]; [[ "$output" == *"is a member of clump"* ]]
+    run dem-pack --from c.dem --delete ids=1
+    [ "$status" -eq 1 ]; [[ "$output" == *"belongs to clump"* ]]
+}
+
+@test "clumps: demstream.py reads the clumps (with L) and the members' body-frame positions" {
+    python3 -c 'import numpy' 2> /dev/null || skip "numpy is not installed: demstream.py is not tested"
+    export PYTHONPATH="$REPO/tools/python${PYTHONPATH:+:$PYTHONPATH}"
+    dem-pack --lattice sc --cells 2,1,1 --radius 1e-3 --clump rod:3:2 --omega 0,0,5 > r.dem
+    python3 - r.dem <<'PY'
+import sys, numpy as np, demstream
+f = demstream.read_last(sys.argv[1])
+assert len(f.clumps) == 2 and len(f.members) == 6, (len(f.clumps), len(f.members))
+assert set(np.round(np.abs(f.members["bx"]) + np.abs(f.members["by"]) + np.abs(f.members["bz"]), 12)) == {0.0, 0.002}
+assert np.allclose(f.clumps["wz"], 5) and np.all(f.clumps["lz"] > 0)
+assert sorted(set(f.particles["clump"])) == [1, 2]
+PY
+}
