@@ -87,6 +87,26 @@ static dem_status load_members(struct sim_clumps *c, const dem_system *s, dem_er
     return st;
 }
 
+/* A clump never touches itself (dem_clumps_excluded), nor therefore its own periodic image: refuse a
+ * cell in which it could, one narrower than the clump's extent 2 max(|b| + r). */
+static dem_status check_cell_width(const dem_sim *sim, dem_error *err)
+{
+    const struct sim_clumps *c = sim->cl;
+    if (!sim->b.cell.flags) return DEM_OK;
+    for (size_t k = 0; k < c->n; k++) {
+        double rb = 0.0;
+        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) rb = fmax(rb, dem_v3_norm(c->body[j]) + sim->p.r[c->pidx[j]]);
+        for (int a = 0; a < 3; a++) {
+            double w = dem_boundary_cell_width(&sim->b.cell, a);
+            if (((sim->b.cell.flags >> a) & 1u) && w < 2.0 * rb)
+                return dem_fail(err, DEM_ERR_VALUE, "clump %llu is %g m across (twice its bounding radius), and the periodic cell only %g m "
+                                "wide along %c: it could touch its own image, which a clump never does; widen the cell",
+                                (unsigned long long)c->id[k], 2.0 * rb, w, "abc"[a]);
+        }
+    }
+    return DEM_OK;
+}
+
 dem_status dem_clumps_load(dem_sim *sim, const dem_system *s, dem_error *err)
 {
     if (!s->nclumps) return DEM_OK;
@@ -108,7 +128,7 @@ dem_status dem_clumps_load(dem_sim *sim, const dem_system *s, dem_error *err)
     dem_status st = load_members(c, s, err);
     if (st) return st;
     for (size_t k = 0; k < s->nmembers; k++) sim->p.flags[c->pidx[k]] |= SIM_PARTICLE_MEMBER;
-    return DEM_OK;
+    return check_cell_width(sim, err);
 }
 
 void dem_clumps_renumber(dem_sim *sim, const uint32_t *inv)

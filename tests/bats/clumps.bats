@@ -229,6 +229,10 @@ bed() {
     run dem-step -n 1 --cell-rate zz=-1 p.dem
     [ "$status" -eq 1 ] || [ "$status" -eq 2 ]
     [[ "$output" == *"clumps are supported in a fixed cell only"* ]]
+    # a cell narrower than a clump: it would have to touch its own image
+    dem-pack --lattice sc --cells 1,1,1 --radius 1e-3 --clump rod:3 --clump-orientation aligned --periodic 0,0,0,0.0035,0.01,0.01 > thin.dem
+    run dem-step -n 1 thin.dem
+    [ "$status" -eq 1 ]; [[ "$output" == *"could touch its own image"* ]]
 }
 
 @test "clumps: dem-probe --clumps header, the members' clump ids, VTK coloured by clump" {
