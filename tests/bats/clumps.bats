@@ -300,3 +300,28 @@ assert np.allclose(f.clumps["wz"], 5) and np.all(f.clumps["lz"] > 0)
 assert sorted(set(f.particles["clump"])) == [1, 2]
 PY
 }
+
+@test "clumps: a symmetric clump's axis precesses about L at |L|/I_perp through dem-step, its tilt kept" {
+    # a dimer (I1 < I2 = I3) tilted by 30 degrees about y, spun so that L = 1e-9 z: w = L_a/I1 + L_perp/I2
+    printf 'x\ty\tz\tq0\tq1\tq2\tq3\n0\t0\t0\t0.9659258262890683\t0\t0.25881904510252074\t0\n' > p0.tsv
+    dem-pack --from p0.tsv --clump dimer --radius 1e-3 | dem-probe --clumps > p0c.tsv
+    read -r i1 i2 <<< "$(awk -F'\t' 'NR == 2 { printf "%.17g %.17g", $6, $7 }' p0c.tsv)"
+    read -r wx wz <<< "$(awk -v i1="$i1" -v i2="$i2" 'BEGIN { t = 3.141592653589793 / 6; ax = cos(t); az = -sin(t); la = 1e-9 * az
+        printf "%.17g %.17g", la * ax / i1 - la * ax / i2, la * az / i1 + (1e-9 - la * az) / i2 }')"
+    printf 'x\ty\tz\tq0\tq1\tq2\tq3\twx\twz\n0\t0\t0\t0.9659258262890683\t0\t0.25881904510252074\t0\t%s\t%s\n' "$wx" "$wz" > p.tsv
+    dem-pack --from p.tsv --clump dimer --radius 1e-3 > p.dem
+    [ "$(dem-probe --clumps p.dem | col lz[kg*m^2/s])" = "1.0000000000000003e-09" ]
+    want=$(awk -v i="$i2" 'BEGIN { printf "%.17g", 1e-9 / i }')
+    # the azimuth of the axis R(q) e1 about z, unwrapped, over 0.1 s (1.2 turns), and the axis' z drift
+    dem-step -q --dt 1e-5 --stop-dt 0 -n 10000 --every 500 p.dem | dem-probe --clumps | awk -F'\t' '
+        NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+        { w = $c["q0"]; x = $c["q1"]; y = $c["q2"]; z = $c["q3"]; pi = 3.141592653589793
+          p = atan2(2 * (x * y + w * z), 1 - 2 * (y * y + z * z)); az = 2 * (x * z - w * y)
+          if (NR == 2) { t0 = $c["time[s]"]; az0 = az } else { d = p - pp; while (d > pi) d -= 2 * pi; while (d < -pi) d += 2 * pi; phi += d }
+          pp = p; t = $c["time[s]"]; e = az - az0; if (e < 0) e = -e; if (e > drift) drift = e }
+        END { printf "%.17g %.17g\n", phi / (t - t0), drift }' > rate.txt
+    read -r rate drift < rate.txt
+    echo "precession $rate rad/s against |L|/I_perp = $want; the axis' z component drifts by $drift"
+    within "$rate" "$want" 1e-8
+    awk -v d="$drift" 'BEGIN { exit !(d < 1e-6) }'
+}
