@@ -10,6 +10,8 @@ top=$(awk -F'\t' 'NR > 1 && $6 + $8 > t { t = $6 + $8 } END { printf "%.6g", t }
 box=$(awk -v s="$SIDE" -v r="$R" -v t="$top" 'BEGIN { printf "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", 4 * r, 4 * r, 4 * r, s - 4 * r, s - 4 * r, t - 6 * r }')
 phi=$("$BIN"/dem-probe --box "$box" "$f" 2>/dev/null | awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) if ($k == "solid_fraction") c = k; next } { print $c }')
 unb=$("$BIN"/dem-probe "$f" 2>/dev/null | awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) if ($k == "unbalanced") c = k; next } { print $c }')
+"$BIN"/dem-probe "$f" 2>/dev/null | awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+    { printf "coordination_probe\t%s\nparticles_probe\t%s\n", $c["coordination"], $c["particles"] }'
 "$BIN"/dem-energy "$f" > "$OUT"/energy.tsv
 printf 'top[m]\t%s\nbulk_box\t%s\nsolid_fraction_bulk\t%s\nunbalanced\t%s\n' "$top" "$box" "$phi" "$unb"
 awk -v r="$R" -f measure.awk "$OUT"/members.tsv "$OUT"/contacts.tsv "$OUT"/energy.tsv

@@ -21,6 +21,8 @@ END {
     check(m["energy_residual_of_initial"] < 1e-3, "the energy budget closes to 1e-3 of the initial energy")
     check(m["solid_fraction_bulk"] > 0.5 && m["solid_fraction_bulk"] < 0.7, "the bulk solid fraction of a frictional pour (0.5 .. 0.7)")
     check(m["contacts_per_clump"] > 3 && m["contacts_per_clump"] < 12, "a mechanically stable bed: 3 to 12 contacts per clump")
+    check(m["coordination_probe"] == m["contacts_per_clump"] && m["particles_probe"] == m["clumps"],
+          "dem-probe counts the clumps as its particles and their contacts as its coordination (" m["coordination_probe"] ")")
     print bad ? "FAIL" : "PASS"
     exit bad
 }

@@ -263,6 +263,10 @@ bed() {
     echo "V szz: dem-stress $vs, the theorem $theorem, branch vectors to the members' centres $members"
     within "$vs" "$theorem" 1e-4
     ! within "$members" "$theorem" 1e-2
+    # dem-probe counts 25 particles (the clumps) and 2 C / 25 for the coordination, C the member pairs that touch
+    [ "$(dem-probe s.dem 2>/dev/null | col particles)" = "25" ]
+    c=$(awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) if ($k == "wall") w = k; next } $10 > 0 && !$w { n++ } END { print n }' c.tsv)
+    within "$(dem-probe s.dem 2>/dev/null | col coordination)" "$(awk -v c="$c" 'BEGIN { printf "%.17g", 2 * c / 25 }')" 1e-15
 }
 
 @test "clumps: editing a frame with clumps: --insert adds clumps, --set-material density scales them, --assign and --delete refuse members" {
