@@ -106,6 +106,16 @@ static const char help_text[] =
 "                     delta: r_i + r_j minus the distance of the centres (negative when\n"
 "                     stretched); f: the bond's force on i (j feels -f); energy: kb delta^2/2.\n"
 "                     Nothing but the header for frames without bonds.\n"
+"  --clumps           one row per rigid clump per frame (dem-pack --clump; format 1.6):\n"
+"                       frame step time[s] id mass[kg] i1 i2 i3[kg*m^2] x y z[m] vx vy vz[m/s]\n"
+"                       wx wy wz[rad/s] q0 q1 q2 q3 fx fy fz[N] tx ty tz[N*m] lx ly lz[kg*m^2/s]\n"
+"                       members ekin[J]\n"
+"                     i1 i2 i3: principal moments about the centre of mass x y z (never\n"
+"                     wrapped into a periodic cell); q: the orientation of the principal\n"
+"                     axes (body to world); f, t: force and torque about the centre of mass;\n"
+"                     l: angular momentum (w = R I^-1 R^T l); members: its spheres (their\n"
+"                     rows in --particles carry its id in the column clump); ekin: 1/2 m v^2\n"
+"                     + 1/2 l.w. Nothing but the header for frames without clumps.\n"
 "  --walls            one row per wall per frame: where it is, how it moves, what it feels:\n"
 "                       frame step time[s] wall kind material flags px[m] py[m] pz[m] nx ny nz\n"
 "                       radius[m] vx[m/s] vy[m/s] vz[m/s] wx[rad/s] wy[rad/s] wz[rad/s]\n"
@@ -241,7 +251,7 @@ static const char help_text[] =
 "Exit status: 0 success; 1 unreadable, damaged or truncated input, or a failed write;\n"
 "2 bad usage.\n";
 
-enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_BONDS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE,
+enum mode { MODE_SUMMARY, MODE_PARTICLES, MODE_CONTACTS, MODE_CELL, MODE_WALLS, MODE_BONDS, MODE_CLUMPS, MODE_LAMMPS, MODE_VTK, MODE_SALVAGE,
             MODE_PROFILE };
 
 struct cmdline {
@@ -265,7 +275,7 @@ struct cmdline {
 };
 
 enum { OPT_SUMMARY = 256, OPT_PARTICLES, OPT_CONTACTS, OPT_VTK,
-       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_BONDS, OPT_LAMMPS,
+       OPT_SELECT, OPT_IDS, OPT_REGION, OPT_FIELDS, OPT_BOX, OPT_SALVAGE, OPT_CELL, OPT_WALLS, OPT_BONDS, OPT_CLUMPS, OPT_LAMMPS,
        OPT_VTK_PREFIX, OPT_RATTLER, OPT_PROFILE, OPT_BINS, OPT_RANGE, OPT_LAMMPS_BOX };
 
 static const struct option long_options[] = {
@@ -278,6 +288,7 @@ static const struct option long_options[] = {
     {"cell", no_argument, NULL, OPT_CELL},
     {"walls", no_argument, NULL, OPT_WALLS},
     {"bonds", no_argument, NULL, OPT_BONDS},
+    {"clumps", no_argument, NULL, OPT_CLUMPS},
     {"lammps-dump", no_argument, NULL, OPT_LAMMPS},
     {"lammps-box", required_argument, NULL, OPT_LAMMPS_BOX},
     {"output", required_argument, NULL, 'o'},
@@ -364,6 +375,7 @@ static void check_combinations(const struct cmdline *c, const struct raw_args *r
     if (c->mode == MODE_SALVAGE && (c->frames.given || raw->select_opts))
         cli_usage("--salvage keeps every complete frame: no frame selection or particle selection");
     if (raw->select_opts && c->mode == MODE_PROFILE) cli_usage("%s does not apply to --profile (the slices hold every particle)", raw->select_opt);
+    if (raw->select_opts && c->mode == MODE_CLUMPS) cli_usage("--select, --ids, --region and --fields do not apply to --clumps");
     if (raw->select_opts && (c->mode == MODE_SUMMARY || c->mode == MODE_CELL || c->mode == MODE_WALLS || c->mode == MODE_BONDS))
         cli_usage("%s applies to --particles, --contacts, --lammps-dump and --vtk, not to %s", raw->select_opt,
                   c->mode == MODE_SUMMARY ? "the summary" : c->mode == MODE_CELL ? "--cell" : c->mode == MODE_BONDS ? "--bonds" : "--walls");
@@ -403,6 +415,7 @@ static void parse_args(int argc, char **argv, struct cmdline *c)
         case OPT_CELL: set_mode(c, &raw, MODE_CELL, "--cell"); break;
         case OPT_WALLS: set_mode(c, &raw, MODE_WALLS, "--walls"); break;
         case OPT_BONDS: set_mode(c, &raw, MODE_BONDS, "--bonds"); break;
+        case OPT_CLUMPS: set_mode(c, &raw, MODE_CLUMPS, "--clumps"); break;
         case OPT_LAMMPS: set_mode(c, &raw, MODE_LAMMPS, "--lammps-dump"); break;
         case OPT_LAMMPS_BOX:
             if (strcmp(optarg, "walls") == 0) c->lammps_box = DEM_LAMMPS_BOUNDS_WALLS;
@@ -477,6 +490,7 @@ static void print_header(struct probe *pr)
     case MODE_CELL: st = dem_tsv_cell_header(stdout, &err); break;
     case MODE_WALLS: st = dem_tsv_walls_header(stdout, &err); break;
     case MODE_BONDS: st = dem_tsv_bonds_header(stdout, &err); break;
+    case MODE_CLUMPS: st = dem_tsv_clumps_header(stdout, &err); break;
     case MODE_PROFILE:
         dem_tsv_frame_header(stdout);
         fputs("\tbin\tlo[m]\thi[m]\tvolume[m^3]\tparticles\tsolid_fraction\tcoordination\tsxx[Pa]\tsyy[Pa]\tszz[Pa]\tp[Pa]\tq[Pa]\n", stdout);
@@ -665,6 +679,7 @@ static dem_status emit_rows(struct probe *pr, uint64_t frame, const dem_system *
     case MODE_CELL: return dem_tsv_cell_row(stdout, frame, s, err);
     case MODE_WALLS: return dem_tsv_walls_rows(stdout, frame, s, err);
     case MODE_BONDS: return dem_tsv_bonds_rows(stdout, frame, s, err);
+    case MODE_CLUMPS: return dem_tsv_clumps_rows(stdout, frame, s, err);
     case MODE_LAMMPS: return dem_lammps_dump_frame(stdout, s, pr->sel, &pr->ix, pr->cl->lammps_box, err);
     case MODE_VTK: emit_vtk(pr, frame, s); return DEM_OK;
     case MODE_SALVAGE: return DEM_OK; /* run_salvage writes the frames */

@@ -5,7 +5,8 @@
 #
 # Runs every loop the threads share (lib/sim/par.h: the pair pass, the particles' sums, the half
 # kicks and the drift, the exact mode's kicks and drift, the deforming cell's affine map, the
-# rebuild's grid scan, new records and wall slots: every sim makes a first list on its threads) on two
+# rebuild's grid scan, new records and wall slots: every sim makes a first list on its threads; a
+# bed of rigid clumps: their kicks, drift and sums) on two
 # and three threads under ThreadSanitizer, which stops at the first data race (halt_on_error), and
 # checks that the output is the bytes of the one-thread run.
 set -eu
@@ -47,5 +48,9 @@ same shear "$w/fcc.dem" -n 100 --dt 1e-6 --cell-rate xy=10
 # the exact mode's integer kicks and drift
 "$b/dem-step" -q --exact --normal hooke --kn 1e4 --tangential none --damping none --dt 5e-7 -n 0 "$w/bed.dem" > "$w/exact.dem"
 same exact "$w/exact.dem" -n 100
+# rigid clumps: the clumps' kicks, drift and the members' sums to their clumps (lib/sim/clumps.c)
+"$b/dem-pack" --random 120 --box 0,0,0,0.02,0.02,0.02 --radius 1e-3 --clump tetrahedron --enclose \
+    --velocity-random 2 --seed 4 > "$w/clumps.dem"
+same clumps "$w/clumps.dem" -n 300 --gravity 0,0,-9.81 --local-damping 0.1
 
 exit "$fail"

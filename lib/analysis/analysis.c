@@ -10,6 +10,7 @@
 #include "analysis/coordination.h"
 #include "analysis/overlap_volume.h"
 #include "analysis/unbalanced.h"
+#include "core/rigid.h"
 #include "core/text.h"
 
 /* ============================== control volumes ============================== */
@@ -132,11 +133,14 @@ double dem_granular_temperature(const dem_system *s)
     return sum / (3.0 * (double)s->nparticles);
 }
 
+/* A clump is one body: its members' own masses and velocities are not summed (their spheres
+ * overlap, and their motion is the clump's), the clump's 1/2 m v^2 and 1/2 L.w are. */
 double dem_kinetic_energy_t(const dem_system *s)
 {
     double e = 0.0;
     for (size_t k = 0; k < s->nparticles; k++)
-        e += 0.5 * s->particles[k].mass * dem_v3_norm2(s->particles[k].vel);
+        if (!s->particles[k].clump) e += 0.5 * s->particles[k].mass * dem_v3_norm2(s->particles[k].vel);
+    for (size_t k = 0; k < s->nclumps; k++) e += 0.5 * s->clumps[k].mass * dem_v3_norm2(s->clumps[k].vel);
     return e;
 }
 
@@ -144,17 +148,67 @@ double dem_kinetic_energy_r(const dem_system *s)
 {
     double e = 0.0;
     for (size_t k = 0; k < s->nparticles; k++)
-        e += 0.5 * s->particles[k].inertia * dem_v3_norm2(s->particles[k].omega);
+        if (!s->particles[k].clump) e += 0.5 * s->particles[k].inertia * dem_v3_norm2(s->particles[k].omega);
+    for (size_t k = 0; k < s->nclumps; k++) e += dem_rigid_kinetic(s->clumps[k].orient, s->clumps[k].inertia, s->clumps[k].angmom);
     return e;
 }
 
-/* Sum of the sphere volumes, of every particle or (box not NULL) of their parts inside the box. */
+static int cmp_clump_vid(const void *a, const void *b)
+{
+    uint64_t x = ((const dem_clump *)a)->id, y = ((const dem_clump *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* Per particle index: 1 for a free sphere; for a clump's member, the clump's union volume (its mass
+ * over the members' density) over the sum of its members' sphere volumes, so that the members'
+ * spheres count their clump's volume once (their overlaps not twice). */
+double *dem_clump_volume_shares(const dem_system *s)
+{
+    double *share = malloc((s->nparticles ? s->nparticles : 1) * sizeof *share), *sum = calloc(s->nclumps, sizeof *sum);
+    dem_clump *sorted = malloc(s->nclumps * sizeof *sorted);
+    if (!share || !sum || !sorted) {
+        free(share);
+        free(sum);
+        free(sorted);
+        return NULL;
+    }
+    memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
+    qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_vid);
+    double *rho = calloc(s->nclumps, sizeof *rho);
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        dem_clump key = {.id = p->clump};
+        const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_vid) : NULL;
+        if (!c) continue;
+        double v = dem_sphere_volume(p->radius);
+        sum[c - sorted] += v;
+        if (rho) rho[c - sorted] = p->mass / v;
+    }
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        dem_clump key = {.id = p->clump};
+        const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_vid) : NULL;
+        size_t q = c ? (size_t)(c - sorted) : 0;
+        share[k] = c && rho && rho[q] > 0.0 ? c->mass / rho[q] / sum[q] : 1.0;
+    }
+    free(rho);
+    free(sum);
+    free(sorted);
+    return share;
+}
+
+/* Sum of the sphere volumes, of every particle or (box not NULL) of their parts inside the box; a
+ * clump's members share its union volume (dem_clump_volume_shares). */
 static double solid_volume(const dem_system *s, const dem_aabb *box)
 {
-    double v = 0.0;
-    for (size_t k = 0; k < s->nparticles; k++)
-        v += box ? dem_sphere_box_volume(s->particles[k].pos, s->particles[k].radius, box->lo, box->hi)
-                 : dem_sphere_volume(s->particles[k].radius);
+    double v = 0.0, *share = s->nclumps ? dem_clump_volume_shares(s) : NULL;
+    if (s->nclumps && !share) return NAN;
+    for (size_t k = 0; k < s->nparticles; k++) {
+        double vk = box ? dem_sphere_box_volume(s->particles[k].pos, s->particles[k].radius, box->lo, box->hi)
+                        : dem_sphere_volume(s->particles[k].radius);
+        v += share ? vk * share[k] : vk;
+    }
+    free(share);
     return v;
 }
 
@@ -248,7 +302,39 @@ void dem_id_index_init(dem_id_index *ix) { memset(ix, 0, sizeof *ix); }
 void dem_id_index_free(dem_id_index *ix)
 {
     free(ix->slots);
+    free(ix->body);
     dem_id_index_init(ix);
+}
+
+static int cmp_clump_by_id(const void *a, const void *b)
+{
+    uint64_t x = ((const dem_clump *)a)->id, y = ((const dem_clump *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* ix->body: each member's offset from its clump's centre of mass, R(q_c) b. */
+static dem_status build_body_offsets(dem_id_index *ix, const dem_system *s, dem_error *err)
+{
+    if (s->nparticles > ix->cap_body) {
+        dem_vec3 *p = realloc(ix->body, s->nparticles * sizeof *p);
+        if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clump members", s->nparticles);
+        ix->body = p;
+        ix->cap_body = s->nparticles;
+    }
+    for (size_t k = 0; k < s->nparticles; k++) ix->body[k] = dem_v3_zero();
+    dem_clump *sorted = malloc(s->nclumps * sizeof *sorted);
+    if (!sorted) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
+    memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
+    qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_by_id);
+    for (size_t k = 0; k < s->nmembers; k++) {
+        const dem_member *m = &s->members[k];
+        dem_clump key = {.id = m->clump};
+        const dem_clump *c = bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_by_id);
+        size_t a = dem_id_index_find(ix, m->id);
+        if (c && a != SIZE_MAX) ix->body[a] = dem_rigid_rotate(c->orient, m->body);
+    }
+    free(sorted);
+    return DEM_OK;
 }
 
 static int cmp_slot(const void *a, const void *b)
@@ -271,7 +357,13 @@ dem_status dem_id_index_build(dem_id_index *ix, const dem_system *s, dem_error *
     }
     ix->n = s->nparticles;
     if (ix->n) qsort(ix->slots, ix->n, sizeof *ix->slots, cmp_slot);
-    return DEM_OK;
+    if (!s->nclumps) {
+        free(ix->body);
+        ix->body = NULL;
+        ix->cap_body = 0;
+        return DEM_OK;
+    }
+    return build_body_offsets(ix, s, err);
 }
 
 size_t dem_id_index_find(const dem_id_index *ix, uint64_t id)
@@ -492,6 +584,64 @@ dem_status dem_tsv_bonds_rows(FILE *out, uint64_t frame, const dem_system *s, de
         fputc('\n', out);
     }
     return dem_tsv_check(out, err);
+}
+
+/* ---- rigid clumps ---- */
+dem_status dem_tsv_clumps_header(FILE *out, dem_error *err)
+{
+    dem_tsv_frame_header(out);
+    for (size_t k = 0; k < dem_rec_clump.nfields; k++)
+        head_cell(out, dem_rec_clump.fields[k].name, dem_rec_clump.fields[k].unit, 0);
+    fputs("\tmembers\tekin[J]\n", out);
+    return dem_tsv_check(out, err);
+}
+
+static int cmp_u64_id(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The members of each clump of s: count[k] for clump k (n log n). */
+static dem_status clump_member_counts(const dem_system *s, size_t *count, dem_error *err)
+{
+    uint64_t *ids = malloc((s->nmembers ? s->nmembers : 1) * sizeof *ids);
+    if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clump members", s->nmembers);
+    for (size_t k = 0; k < s->nmembers; k++) ids[k] = s->members[k].clump;
+    qsort(ids, s->nmembers, sizeof *ids, cmp_u64_id);
+    for (size_t k = 0; k < s->nclumps; k++) {
+        size_t lo = 0, hi = s->nmembers; /* the first id >= the clump's */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ids[mid] < s->clumps[k].id) lo = mid + 1;
+            else hi = mid;
+        }
+        size_t e = lo;
+        while (e < s->nmembers && ids[e] == s->clumps[k].id) e++;
+        count[k] = e - lo;
+    }
+    free(ids);
+    return DEM_OK;
+}
+
+dem_status dem_tsv_clumps_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err)
+{
+    size_t *count = malloc((s->nclumps ? s->nclumps : 1) * sizeof *count);
+    if (!count) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
+    dem_status st = clump_member_counts(s, count, err);
+    for (size_t c = 0; c < s->nclumps && !st; c++) {
+        const dem_clump *cl = &s->clumps[c];
+        dem_tsv_frame_cells(out, frame, s);
+        for (size_t k = 0; k < dem_rec_clump.nfields; k++) {
+            fputc('\t', out);
+            dem_tsv_field(out, &dem_rec_clump.fields[k], cl);
+        }
+        fprintf(out, "\t%zu\t", count[c]);
+        dem_tsv_double(out, 0.5 * cl->mass * dem_v3_norm2(cl->vel) + dem_rigid_kinetic(cl->orient, cl->inertia, cl->angmom));
+        fputc('\n', out);
+    }
+    free(count);
+    return st ? st : dem_tsv_check(out, err);
 }
 
 /* ---- the periodic cell ---- */

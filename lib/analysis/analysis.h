@@ -41,6 +41,10 @@ int dem_walls_cylinder(const dem_system *s, const dem_wall **cyl, int *axis, dou
 /* ---- measurements of one frame ------------------------------------------------------------ */
 /* Sphere volume 4/3 pi r^3, m^3. */
 double dem_sphere_volume(double r);
+/* Per particle index (malloc'd; NULL when out of memory): 1 for a free sphere; for a rigid clump's
+ * member, its clump's union volume (mass over the members' density) over the sum of its members'
+ * sphere volumes, so that sphere volumes times these count each clump's volume once. */
+double *dem_clump_volume_shares(const dem_system *s);
 
 /* Contact records with overlap > 0: between two particles, and between a particle and a wall.
  * Records with overlap <= 0 (kept for their history, or for adhesion) are not contacts. */
@@ -120,10 +124,16 @@ typedef struct {
     size_t index;
 } dem_id_slot;
 
-/* Sorted (id, index) pairs of one frame; rebuild it for every frame, the storage is reused. */
+/* Sorted (id, index) pairs of one frame; rebuild it for every frame, the storage is reused. In a
+ * frame with rigid clumps it also holds, per particle index, body[k]: the vector from particle k's
+ * body centre to its centre: R(q_c) b for a clump's member (b its body-frame position, q_c its
+ * clump's orientation), 0 for a free sphere (NULL without clumps). A clump is one body: the
+ * Love-Weber sum's branch vectors join body centres (dem_stress_add_contact). */
 typedef struct {
     dem_id_slot *slots;
     size_t n, cap;
+    dem_vec3 *body;
+    size_t cap_body;
 } dem_id_index;
 
 void dem_id_index_init(dem_id_index *ix);
@@ -171,6 +181,10 @@ DEM_MUST_CHECK dem_status dem_tsv_walls_rows(FILE *out, uint64_t frame, const de
  * elastic energy kb delta^2 / 2 (J). */
 DEM_MUST_CHECK dem_status dem_tsv_bonds_header(FILE *out, dem_error *err);
 DEM_MUST_CHECK dem_status dem_tsv_bonds_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
+/* Rigid clumps (format 1.6): one row per clump per frame, the CLMP record's fields (formats/dem-stream.md
+ * §5.6), then its member count and its kinetic energy 1/2 m v^2 + 1/2 L.w (J). */
+DEM_MUST_CHECK dem_status dem_tsv_clumps_header(FILE *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_tsv_clumps_rows(FILE *out, uint64_t frame, const dem_system *s, dem_error *err);
 
 /* The periodic cell: one row per frame, the CELL record's fields (flags, stress_mask, origin,
  * H by rows h11..h33 whose columns are the cell vectors, L, the servo's target stress, F) and

@@ -13,7 +13,10 @@
  *   Z_m     = sum over the counted particles that remain of their contacts with remaining
  *             particles / N_m, N_m those particles (2 C_m / N_m without a box); 0 if every counted
  *             particle is a rattler, nan if N = 0;
- *   rattler_fraction = (N - N_m) / N, nan if N = 0. */
+ *   rattler_fraction = (N - N_m) / N, nan if N = 0.
+ * A rigid clump (format 1.6) is one particle here: the contacts of its members with other particles
+ * and clumps are its contacts (one per touching member pair), and it is counted once, by its first
+ * member's centre when there is a box. */
 #ifndef DEM_COORDINATION_H
 #define DEM_COORDINATION_H
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "analysis/analysis.h"
+#include "core/rigid.h"
 
 /* Unwrapped position x + H image. */
 static dem_vec3 unwrapped(const dem_system *s, const dem_particle *p)
@@ -25,8 +26,12 @@ static double kick_sum(const dem_system *s)
     double sum = 0.0;
     for (size_t k = 0; k < s->nparticles; k++) {
         const dem_particle *p = &s->particles[k];
-        if (p->flags & DEM_PARTICLE_FIXED) continue; /* never kicked */
+        if ((p->flags & DEM_PARTICLE_FIXED) || p->clump) continue; /* never kicked; a member: its clump is */
         sum += dem_v3_norm2(p->force) / p->mass + dem_v3_norm2(p->torque) / p->inertia;
+    }
+    for (size_t k = 0; k < s->nclumps; k++) { /* |F|^2/m + T.I^-1 T */
+        const dem_clump *c = &s->clumps[k];
+        sum += dem_v3_norm2(c->force) / c->mass + dem_v3_dot(c->torque, dem_rigid_omega(c->orient, c->inertia, c->torque));
     }
     return sum;
 }
@@ -120,9 +125,11 @@ dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, 
     e->eel_n = e->eel_t = e->eel_b = 0.0;
     e->e_shadow = 0.0;
     dem_vec3 g = st->gravity;
-    if (g.x != 0.0 || g.y != 0.0 || g.z != 0.0)
-        for (size_t k = 0; k < s->nparticles; k++)
-            e->epot_g -= s->particles[k].mass * dem_v3_dot(g, unwrapped(s, &s->particles[k]));
+    if (g.x != 0.0 || g.y != 0.0 || g.z != 0.0) {
+        for (size_t k = 0; k < s->nparticles; k++) /* a clump's members: the clump's mass at its centre (unwrapped) */
+            if (!s->particles[k].clump) e->epot_g -= s->particles[k].mass * dem_v3_dot(g, unwrapped(s, &s->particles[k]));
+        for (size_t k = 0; k < s->nclumps; k++) e->epot_g -= s->clumps[k].mass * dem_v3_dot(g, s->clumps[k].pos);
+    }
     /* the shadow term needs the forces the kicks use: only a frame whose forces are current has
      * them (dem-pack writes zeros; dem-step then computes them before its first kick) */
     /* velocity Verlet's: the variational integrator (De Klerk et al. 2022) conserves E itself, exactly for

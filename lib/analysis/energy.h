@@ -22,6 +22,9 @@
  *   epot_g = -sum m g . x with x the unwrapped position x + H image in a periodic cell (so the
  *            potential keeps falling as particles fall through periodic faces along g, as their
  *            kinetic energy keeps rising), zero at the origin, g the frame's gravity setting;
+ *   a rigid clump counts as one body in these three: 1/2 m v^2 and 1/2 L.w (w = R I^-1 R^T L) of
+ *            the clump, -m g . x_c at its (never wrapped) centre of mass; its members' own masses
+ *            and velocities are not summed;
  *   eel_n  = sum over contact records with overlap > 0 of the normal law's potential U(delta)
  *            (hooke: kn/2 delta^2; hertz: 8/15 E* sqrt(R*) delta^(5/2)), with the pair's
  *            properties from dem_pair_init as dem-step computes them;

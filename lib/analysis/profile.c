@@ -102,12 +102,12 @@ static size_t bin_of(const dem_profile_geometry *g, double x)
 }
 
 /* Add the slab volumes of a sphere whose centre coordinate along the axis is x. */
-static void add_sphere(const dem_profile_geometry *g, dem_profile_bin *out, dem_vec3 c, double r, double x)
+static void add_sphere(const dem_profile_geometry *g, dem_profile_bin *out, dem_vec3 c, double r, double x, double share)
 {
     if (x + r <= g->lo || x - r >= g->hi) return;
     size_t b0 = bin_of(g, fmax(x - r, g->lo)), b1 = bin_of(g, fmin(x + r, g->hi));
     for (size_t b = b0; b <= b1 && b < g->bins; b++)
-        out[b].solid_volume += dem_sphere_slab_volume(c, r, g->axis, out[b].lo, out[b].hi);
+        out[b].solid_volume += share * dem_sphere_slab_volume(c, r, g->axis, out[b].lo, out[b].hi);
 }
 
 /* The stress of each slice: the Love-Weber sum of the contacts whose contact point lies in the
@@ -166,21 +166,24 @@ dem_status dem_profile_measure(const dem_system *s, const dem_id_index *ix, cons
         out[b].hi = bin_edge(g, b + 1);
         out[b].volume = g->area * (out[b].hi - out[b].lo);
     }
-    /* solid: the slab volumes, in particle order; periodic images across the range's ends */
-    double len = g->hi - g->lo;
+    /* solid: the slab volumes, in particle order; periodic images across the range's ends; a clump's
+     * members scaled to count its union volume once (dem_clump_volume_shares) */
+    double len = g->hi - g->lo, *share = s->nclumps ? dem_clump_volume_shares(s) : NULL;
+    if (s->nclumps && !share) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
     for (size_t k = 0; k < s->nparticles; k++) {
         const dem_particle *p = &s->particles[k];
-        double x = dem_v3_get(p->pos, g->axis);
-        add_sphere(g, out, p->pos, p->radius, x);
+        double x = dem_v3_get(p->pos, g->axis), sh = share ? share[k] : 1.0;
+        add_sphere(g, out, p->pos, p->radius, x, sh);
         if (g->periodic) {
             dem_vec3 shift = dem_v3(0, 0, 0);
             if (g->axis == 0) shift.x = len;
             if (g->axis == 1) shift.y = len;
             if (g->axis == 2) shift.z = len;
-            add_sphere(g, out, dem_v3_sub(p->pos, shift), p->radius, x - len);
-            add_sphere(g, out, dem_v3_add(p->pos, shift), p->radius, x + len);
+            add_sphere(g, out, dem_v3_sub(p->pos, shift), p->radius, x - len, sh);
+            add_sphere(g, out, dem_v3_add(p->pos, shift), p->radius, x + len, sh);
         }
     }
+    free(share);
     /* coordination: each particle's particle contacts, binned by its centre */
     size_t *n = calloc(s->nparticles + 1, sizeof *n);
     if (!n) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contacts of %zu particles", s->nparticles);

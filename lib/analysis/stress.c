@@ -189,13 +189,18 @@ dem_status dem_stress_add_contact(const dem_system *s, const dem_id_index *ix, c
                                   const dem_particle *pi, dem_mat3 *sum, dem_error *err)
 {
     dem_vec3 f = dem_v3_add(c->fn, c->ft);
+    /* a clump is one body: the branch vectors join the bodies' centres (Christoffersen, Mehrabadi and
+     * Nemat-Nasser 1981; Bagi 1996): a member's offset from its clump's centre (ix->body) joins them */
+    dem_vec3 bi = ix->body ? ix->body[pi - s->particles] : dem_v3_zero();
     if (c->flags & DEM_CONTACT_WALL) {
-        add_outer(sum, dem_v3_scale(c->normal, -(pi->radius - 0.5 * c->overlap)), f, -1.0);
+        add_outer(sum, dem_v3_add(bi, dem_v3_scale(c->normal, -(pi->radius - 0.5 * c->overlap))), f, -1.0);
         return DEM_OK;
     }
     size_t j = dem_id_index_find(ix, c->j);
     if (j == SIZE_MAX) return missing(c, err);
-    add_outer(sum, dem_v3_sub(pi->pos, partner_pos(s, &s->particles[j], c)), f, 1.0);
+    dem_vec3 l = dem_v3_sub(pi->pos, partner_pos(s, &s->particles[j], c));
+    if (ix->body) l = dem_v3_sub(l, dem_v3_sub(bi, ix->body[j]));
+    add_outer(sum, l, f, 1.0);
     return DEM_OK;
 }
 
@@ -234,20 +239,33 @@ dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, cons
             else out->contacts++;
         }
     }
-    /* the particles counted, and their mass-weighted mean velocity */
+    /* the particles counted, and their mass-weighted mean velocity (a clump's members: the clump's,
+     * below) */
     double mass = 0.0;
     dem_vec3 mom = dem_v3_zero();
     for (size_t k = 0; k < s->nparticles; k++) {
         const dem_particle *p = &s->particles[k];
         if (box && !dem_aabb_contains(region, p->pos)) continue;
         out->particles++;
+        if (p->clump) continue;
         mass += p->mass;
         mom = dem_v3_madd(mom, p->vel, p->mass);
     }
+    for (size_t k = 0; k < s->nclumps; k++) {
+        const dem_clump *c = &s->clumps[k];
+        if (box && !dem_aabb_contains(region, c->pos)) continue;
+        mass += c->mass;
+        mom = dem_v3_madd(mom, c->vel, c->mass);
+    }
+    double *share = NULL; /* a member's sphere volume times this: its part of its clump's union volume */
+    if (s->nclumps && !(share = dem_clump_volume_shares(s)))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
     for (size_t k = 0; k < s->nparticles; k++) { /* the parts of the spheres inside the box */
         const dem_particle *p = &s->particles[k];
-        out->solid_volume += box ? dem_sphere_box_volume(p->pos, p->radius, region.lo, region.hi) : dem_sphere_volume(p->radius);
+        double v = box ? dem_sphere_box_volume(p->pos, p->radius, region.lo, region.hi) : dem_sphere_volume(p->radius);
+        out->solid_volume += share ? v * share[k] : v;
     }
+    free(share);
     dem_coordination_stats z; /* the one definition of Z (coordination.h) */
     dem_status st = dem_coordination_measure(s, ix, box, DEM_RATTLER_CONTACTS, &z, err);
     if (st) return st;
@@ -258,9 +276,15 @@ dem_status dem_stress_assembly(const dem_system *s, const dem_id_index *ix, cons
         dem_mat3 kin = dem_m3_zero();
         for (size_t k = 0; k < s->nparticles; k++) {
             const dem_particle *p = &s->particles[k];
-            if (box && !dem_aabb_contains(region, p->pos)) continue;
+            if (p->clump || (box && !dem_aabb_contains(region, p->pos))) continue;
             dem_vec3 d = dem_v3_sub(p->vel, mean);
             add_outer(&kin, d, d, p->mass);
+        }
+        for (size_t k = 0; k < s->nclumps; k++) { /* a clump: its centre's velocity and its mass */
+            const dem_clump *c = &s->clumps[k];
+            if (box && !dem_aabb_contains(region, c->pos)) continue;
+            dem_vec3 d = dem_v3_sub(c->vel, mean);
+            add_outer(&kin, d, d, c->mass);
         }
         out->sigma_kinetic = m3_scale(kin, 1.0 / out->volume);
         for (int r = 0; r < 3; r++)

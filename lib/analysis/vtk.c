@@ -131,6 +131,7 @@ static void enc_omega(const void *c, size_t k, uint8_t *d) { put_vec(d, pk(c, k)
 static void enc_force(const void *c, size_t k, uint8_t *d) { put_vec(d, pk(c, k)->force); }
 static void enc_material(const void *c, size_t k, uint8_t *d) { dem_put_u32(d, pk(c, k)->material); }
 static void enc_fixed(const void *c, size_t k, uint8_t *d) { d[0] = (pk(c, k)->flags & DEM_PARTICLE_FIXED) ? 1 : 0; }
+static void enc_clump(const void *c, size_t k, uint8_t *d) { dem_put_u64(d, pk(c, k)->clump); }
 static void enc_pos(const void *c, size_t k, uint8_t *d) { put_vec(d, pk(c, k)->pos); }
 /* Cell k is the single point k: connectivity k, end offset k + 1. */
 static void enc_index(const void *c, size_t k, uint8_t *d) { (void)c; dem_put_i64(d, (int64_t)k); }
@@ -142,6 +143,7 @@ dem_status dem_vtk_particles(FILE *out, const dem_system *s, const dem_select *s
     if (!idx) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", s->nparticles);
     for (size_t k = 0; k < s->nparticles; k++)
         if (!sel || dem_select_match(sel, &s->particles[k])) idx[n++] = k;
+    /* "clump" (the member's clump id, 0: none; colour by it) only in a frame with clumps */
     const vtk_array arrays[] = {
         {SEC_POINT_DATA, "id", "UInt64", 1, 8, n, enc_id},
         {SEC_POINT_DATA, "radius", "Float64", 1, 8, n, enc_radius},
@@ -153,9 +155,11 @@ dem_status dem_vtk_particles(FILE *out, const dem_system *s, const dem_select *s
         {SEC_POINTS, "Points", "Float64", 3, 8, n, enc_pos},
         {SEC_VERTS, "connectivity", "Int64", 1, 8, n, enc_index},
         {SEC_VERTS, "offsets", "Int64", 1, 8, n, enc_next},
+        {SEC_POINT_DATA, "clump", "UInt64", 1, 8, n, enc_clump},
     };
     particle_ctx ctx = {s, idx};
-    vtk_polydata pd = {n, n, 0, 0, arrays, sizeof arrays / sizeof arrays[0], &ctx};
+    size_t narrays = sizeof arrays / sizeof arrays[0] - (s->nclumps ? 0 : 1);
+    vtk_polydata pd = {n, n, 0, 0, arrays, narrays, &ctx};
     dem_status st = write_polydata(out, &pd, err);
     free(idx);
     return st;

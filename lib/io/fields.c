@@ -82,9 +82,19 @@ static const dem_field clump_fields[] = {
     V3(dem_clump, "w", omega, "rad/s", "angular velocity"),
     Q4(dem_clump, orient, "orientation of the principal axes"),
     V3(dem_clump, "f", force, "N", "force"),
-    V3(dem_clump, "t", torque, "N m", "torque"),
+    V3(dem_clump, "t", torque, "N m", "torque about the centre of mass"),
+    /* format 1.6 */
+    V3(dem_clump, "l", angmom, "kg m^2/s", "angular momentum about the centre of mass (format 1.6; the state w derives from)"),
 };
 RECORD(dem_rec_clump, "CLMP", "clump", clump_fields, dem_clump, 192);
+
+/* format 1.6: written only when a frame has clumps */
+static const dem_field member_fields[] = {
+    F(dem_member, "id", DEM_FT_U64, id, "-", "id of the member particle"),
+    F(dem_member, "clump", DEM_FT_U64, clump, "-", "id of its clump (the particle record's clump)"),
+    V3(dem_member, "b", body, "m", "centre in the clump's body (principal) frame"),
+};
+RECORD(dem_rec_member, "CMBR", "clump member", member_fields, dem_member, 40);
 
 static const dem_field particle_fields[] = {
     F(dem_particle, "id", DEM_FT_U64, id, "-", "unique particle id"),

@@ -36,7 +36,7 @@ typedef struct {
 } dem_record_type;
 
 extern const dem_record_type dem_rec_head, dem_rec_material, dem_rec_wall, dem_rec_cell,
-    dem_rec_clump, dem_rec_particle, dem_rec_contact, dem_rec_energy, dem_rec_bond;
+    dem_rec_clump, dem_rec_particle, dem_rec_contact, dem_rec_energy, dem_rec_bond, dem_rec_member;
 
 /* Stream bytes taken by one field of the given type. */
 unsigned dem_ftype_size(dem_ftype t);

@@ -15,7 +15,10 @@
 #include "io/system.h"
 
 #define DEM_FORMAT_MAJOR 1
-#define DEM_FORMAT_MINOR 5
+#define DEM_FORMAT_MINOR 6 /* the newest minor version this build reads and writes */
+/* The minor version a writer puts in a frame: 6 only when the frame has clumps (format 1.6), so
+ * that frames without them keep the bytes of format 1.5. */
+#define DEM_FORMAT_MINOR_NO_CLUMPS 5
 #define DEM_MAGIC "DEMSTRM\0" /* 8 bytes at the start of every frame payload */
 #define DEM_LEVEL_DEFAULT 1   /* deflate level: fast; doubles compress little at higher levels */
 

@@ -5,12 +5,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "core/codec.h"
+#include "core/rigid.h"
 #include "io/fields.h"
 #include "io/stream_format.h"
 
@@ -407,7 +409,7 @@ static dem_status r_contacts(dem_reader *r, dem_system *s, const table_header *t
 }
 
 enum { SEEN_HEAD = 1, SEEN_PARM = 2, SEEN_MATL = 4, SEEN_WALL = 8, SEEN_CELL = 16,
-       SEEN_CLMP = 32, SEEN_PART = 64, SEEN_CONT = 128, SEEN_ENRG = 256, SEEN_BOND = 512 };
+       SEEN_CLMP = 32, SEEN_PART = 64, SEEN_CONT = 128, SEEN_ENRG = 256, SEEN_BOND = 512, SEEN_CMBR = 1024 };
 
 static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, uint32_t flags,
                             uint64_t len, unsigned *seen, dem_error *err)
@@ -415,7 +417,7 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
     static const struct { const char *tag; unsigned bit; } known[] = {
         {"HEAD", SEEN_HEAD}, {"PARM", SEEN_PARM}, {"MATL", SEEN_MATL}, {"WALL", SEEN_WALL},
         {"CELL", SEEN_CELL}, {"CLMP", SEEN_CLMP}, {"PART", SEEN_PART}, {"CONT", SEEN_CONT},
-        {"ENRG", SEEN_ENRG}, {"BOND", SEEN_BOND}};
+        {"ENRG", SEEN_ENRG}, {"BOND", SEEN_BOND}, {"CMBR", SEEN_CMBR}};
     char name[17];
     tag_text(tag, name);
     unsigned bit = 0;
@@ -438,11 +440,14 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
     const dem_record_type *rt = bit == SEEN_HEAD ? &dem_rec_head : bit == SEEN_MATL ? &dem_rec_material :
                                 bit == SEEN_WALL ? &dem_rec_wall : bit == SEEN_CELL ? &dem_rec_cell :
                                 bit == SEEN_CLMP ? &dem_rec_clump : bit == SEEN_PART ? &dem_rec_particle :
-                                bit == SEEN_CONT ? &dem_rec_contact : bit == SEEN_BOND ? &dem_rec_bond : &dem_rec_energy;
+                                bit == SEEN_CONT ? &dem_rec_contact : bit == SEEN_BOND ? &dem_rec_bond :
+                                bit == SEEN_CMBR ? &dem_rec_member : &dem_rec_energy;
     static const char *const where[] = {"section HEAD", "section MATL", "section WALL", "section CELL",
-                                        "section CLMP", "section PART", "section CONT", "section ENRG", "section BOND"};
+                                        "section CLMP", "section PART", "section CONT", "section ENRG", "section BOND",
+                                        "section CMBR"};
     r->where = where[bit == SEEN_HEAD ? 0 : bit == SEEN_MATL ? 1 : bit == SEEN_WALL ? 2 : bit == SEEN_CELL ? 3 :
-                     bit == SEEN_CLMP ? 4 : bit == SEEN_PART ? 5 : bit == SEEN_CONT ? 6 : bit == SEEN_BOND ? 8 : 7];
+                     bit == SEEN_CLMP ? 4 : bit == SEEN_PART ? 5 : bit == SEEN_CONT ? 6 : bit == SEEN_BOND ? 8 :
+                     bit == SEEN_CMBR ? 9 : 7];
     table_header th;
     dem_status st = r_table_header(r, name, len, rt->base_size, &th, err);
     if (st) return st;
@@ -471,7 +476,17 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
         dem_clump d;
         memset(&d, 0, sizeof d);
         d.orient = dem_quat_identity();
-        return r_records(r, rt, &th, (void **)&s->clumps, &s->nclumps, &s->cap_clumps, &d, err);
+        d.angmom = dem_v3(NAN, NAN, NAN);
+        if ((st = r_records(r, rt, &th, (void **)&s->clumps, &s->nclumps, &s->cap_clumps, &d, err))) return st;
+        if (th.recsize < dem_record_size(rt)) /* records of format 1.5 or older: L from w */
+            for (size_t k = 0; k < s->nclumps; k++)
+                s->clumps[k].angmom = dem_rigid_momentum(s->clumps[k].orient, s->clumps[k].inertia, s->clumps[k].omega);
+        return DEM_OK;
+    }
+    case SEEN_CMBR: {
+        dem_member d;
+        memset(&d, 0, sizeof d);
+        return r_records(r, rt, &th, (void **)&s->members, &s->nmembers, &s->cap_members, &d, err);
     }
     default: {
         dem_particle d = dem_particle_default();

@@ -125,6 +125,9 @@ static dem_status w_table(dem_writer *w, const dem_record_type *rt, const void *
                           size_t stride, dem_error *err)
 {
     uint32_t rs = dem_record_size(rt);
+    /* an empty clump table keeps format 1.5's record size: a frame without clumps is laid out as in
+     * 1.5, byte for byte (formats/dem-stream.md §5.6) */
+    if (rt == &dem_rec_clump && count == 0) rs = rt->base_size;
     dem_status st = w_table_header(w, rt->tag, count, rs, 0, err);
     size_t batch_max = STAGE_CAP / rs;
     for (size_t k = 0; k < count && !st; k += batch_max) {
@@ -225,7 +228,7 @@ dem_status dem_writer_put_source(dem_writer *w, const dem_system *s, const dem_c
     uint8_t *p = w_room(w, 16, &st, err);
     memcpy(p, DEM_MAGIC, 8);
     dem_put_u16(p + 8, DEM_FORMAT_MAJOR);
-    dem_put_u16(p + 10, DEM_FORMAT_MINOR);
+    dem_put_u16(p + 10, s->nclumps || s->nmembers ? DEM_FORMAT_MINOR : DEM_FORMAT_MINOR_NO_CLUMPS);
     dem_put_u32(p + 12, 0);
     if ((st = w_table(w, &dem_rec_head, s, 1, 0, err)) ||
         (st = w_params(w, s, err)) ||
@@ -234,6 +237,7 @@ dem_status dem_writer_put_source(dem_writer *w, const dem_system *s, const dem_c
         (st = w_table(w, &dem_rec_cell, &s->cell, s->cell.flags ? 1 : 0, 0, err)) ||
         (st = w_table(w, &dem_rec_clump, s->clumps, s->nclumps, sizeof(dem_clump), err)) ||
         (st = w_table(w, &dem_rec_particle, s->particles, s->nparticles, sizeof(dem_particle), err)) ||
+        (s->nmembers && (st = w_table(w, &dem_rec_member, s->members, s->nmembers, sizeof(dem_member), err))) ||
         (st = w_contacts(w, s, src, err)) ||
         (s->nbonds && (st = w_table(w, &dem_rec_bond, s->bonds, s->nbonds, sizeof(dem_bond), err))) ||
         (st = w_table(w, &dem_rec_energy, s, 1, 0, err)) ||

@@ -20,6 +20,7 @@ void dem_system_free(dem_system *s)
     free(s->particles);
     free(s->contacts);
     free(s->bonds);
+    free(s->members);
     dem_system_init(s);
 }
 
@@ -30,6 +31,7 @@ void dem_system_clear(dem_system *s)
     s->flags = 0;
     s->nparams = s->nmaterials = s->nwalls = s->nclumps = s->nparticles = s->ncontacts = 0;
     s->nbonds = 0;
+    s->nmembers = 0;
     s->cell = dem_cell_default();
     s->hist_slots = 0;
     memset(s->energy, 0, sizeof s->energy);
@@ -67,6 +69,7 @@ DEFINE_PUSH(dem_system_push_material, dem_material, materials, nmaterials, cap_m
 DEFINE_PUSH(dem_system_push_wall, dem_wall, walls, nwalls, cap_walls, "walls")
 DEFINE_PUSH(dem_system_push_clump, dem_clump, clumps, nclumps, cap_clumps, "clumps")
 DEFINE_PUSH(dem_system_push_bond, dem_bond, bonds, nbonds, cap_bonds, "bonds")
+DEFINE_PUSH(dem_system_push_member, dem_member, members, nmembers, cap_members, "clump members")
 
 dem_status dem_system_reserve_particles(dem_system *s, size_t n, dem_error *err)
 {
@@ -96,9 +99,11 @@ dem_status dem_system_copy(dem_system *d, const dem_system *s, dem_error *err)
         (st = copy_array((void **)&d->clumps, &d->cap_clumps, s->clumps, s->nclumps, sizeof(dem_clump), "clumps", err)) ||
         (st = copy_array((void **)&d->particles, &d->cap_particles, s->particles, s->nparticles, sizeof(dem_particle), "particles", err)) ||
         (st = copy_array((void **)&d->contacts, &d->cap_contacts, s->contacts, s->ncontacts, sizeof(dem_contact), "contacts", err)) ||
-        (st = copy_array((void **)&d->bonds, &d->cap_bonds, s->bonds, s->nbonds, sizeof(dem_bond), "bonds", err)))
+        (st = copy_array((void **)&d->bonds, &d->cap_bonds, s->bonds, s->nbonds, sizeof(dem_bond), "bonds", err)) ||
+        (st = copy_array((void **)&d->members, &d->cap_members, s->members, s->nmembers, sizeof(dem_member), "clump members", err)))
         return st;
     d->nbonds = s->nbonds;
+    d->nmembers = s->nmembers;
     d->nparams = s->nparams;
     d->nmaterials = s->nmaterials;
     d->nwalls = s->nwalls;
@@ -299,12 +304,6 @@ static dem_status check_particle(const dem_system *s, size_t k, dem_error *err)
     const dem_particle *p = &s->particles[k];
     dem_status st = dem_particle_check_values(p, k, err);
     if (st) return st;
-    if (p->clump) {
-        size_t c = 0;
-        while (c < s->nclumps && s->clumps[c].id != p->clump) c++;
-        if (c == s->nclumps)
-            return BAD("particle record %zu (id %llu): clump %llu does not exist", k, (unsigned long long)p->id, (unsigned long long)p->clump);
-    }
     if (p->material >= s->nmaterials)
         return BAD("particle record %zu (id %llu): material %u does not exist: the frame has %zu material(s)", k, (unsigned long long)p->id, p->material, s->nmaterials);
     return DEM_OK;
@@ -483,6 +482,104 @@ static dem_status check_deformation(const dem_cell *c, dem_error *err)
     return DEM_OK;
 }
 
+/* ---- clumps -------------------------------------------------------------------------------- */
+static dem_status check_clump_values(const dem_clump *c, size_t k, dem_error *err)
+{
+    if (c->id == 0) return BAD("clump record %zu: id 0 is reserved for 'no clump'", k);
+    if (!(c->mass > 0.0 && isfinite(c->mass)) || !(c->inertia.x > 0.0 && c->inertia.y > 0.0 && c->inertia.z > 0.0) ||
+        !dem_v3_isfinite(c->inertia))
+        return BAD("clump record %zu (id %llu): mass and principal moments must be positive and finite", k, (unsigned long long)c->id);
+    if (!dem_v3_isfinite(c->pos) || !dem_v3_isfinite(c->vel) || !dem_v3_isfinite(c->omega) ||
+        !dem_v3_isfinite(c->force) || !dem_v3_isfinite(c->torque) || !dem_v3_isfinite(c->angmom))
+        return BAD("clump record %zu (id %llu): a value is not finite", k, (unsigned long long)c->id);
+    double qn = dem_quat_norm(c->orient);
+    if (!isfinite(qn) || fabs(qn - 1.0) > 1e-6)
+        return BAD("clump record %zu (id %llu): orientation quaternion has norm %.17g, not 1", k, (unsigned long long)c->id, qn);
+    return DEM_OK;
+}
+
+typedef struct {
+    uint64_t key, val; /* clumps: id, index; members: particle id, record index */
+} id_pair;
+
+static int cmp_id_pair(const void *pa, const void *pb)
+{
+    const id_pair *x = pa, *y = pb;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static const id_pair *find_pair(const id_pair *sorted, size_t n, uint64_t key)
+{
+    id_pair k = {key, 0};
+    return bsearch(&k, sorted, n, sizeof *sorted, cmp_id_pair);
+}
+
+/* The clumps and their members (format 1.6): unique ids, every clump particle's clump exists and
+ * has exactly one member record that names the same clump, every clump has a member, no member is
+ * fixed (its clump moves it). n log n in all. */
+static dem_status check_clump_links(const dem_system *s, id_pair *cl, id_pair *mb, uint32_t *count, dem_error *err)
+{
+    for (size_t k = 0; k < s->nclumps; k++) cl[k] = (id_pair){s->clumps[k].id, k};
+    qsort(cl, s->nclumps, sizeof *cl, cmp_id_pair);
+    for (size_t k = 1; k < s->nclumps; k++)
+        if (cl[k].key == cl[k - 1].key) return BAD("clump id %llu appears more than once", (unsigned long long)cl[k].key);
+    for (size_t k = 0; k < s->nmembers; k++) {
+        const dem_member *m = &s->members[k];
+        if (!dem_v3_isfinite(m->body)) return BAD("clump member record %zu (particle %llu): body-frame position is not finite", k, (unsigned long long)m->id);
+        mb[k] = (id_pair){m->id, k};
+    }
+    qsort(mb, s->nmembers, sizeof *mb, cmp_id_pair);
+    for (size_t k = 1; k < s->nmembers; k++)
+        if (mb[k].key == mb[k - 1].key) return BAD("clump member records name particle %llu more than once", (unsigned long long)mb[k].key);
+    size_t members = 0;
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = &s->particles[k];
+        if (!p->clump) continue;
+        members++;
+        const id_pair *c = find_pair(cl, s->nclumps, p->clump);
+        if (!c) return BAD("particle record %zu (id %llu): clump %llu does not exist", k, (unsigned long long)p->id, (unsigned long long)p->clump);
+        if (p->flags & DEM_PARTICLE_FIXED)
+            return BAD("particle record %zu (id %llu): a member of clump %llu cannot be fixed (its clump moves it)", k, (unsigned long long)p->id,
+                       (unsigned long long)p->clump);
+        const id_pair *m = find_pair(mb, s->nmembers, p->id);
+        if (!m)
+            return BAD("particle record %zu (id %llu): it belongs to clump %llu but has no member record (section CMBR, format 1.6, holds its "
+                       "body-frame position)", k, (unsigned long long)p->id, (unsigned long long)p->clump);
+        if (s->members[m->val].clump != p->clump)
+            return BAD("clump member record %llu (particle %llu): names clump %llu, the particle record clump %llu", (unsigned long long)m->val,
+                       (unsigned long long)p->id, (unsigned long long)s->members[m->val].clump, (unsigned long long)p->clump);
+        count[c->val]++;
+    }
+    if (members != s->nmembers) { /* a member record whose particle is not in a clump, or absent */
+        for (size_t k = 0; k < s->nmembers; k++) {
+            const dem_member *m = &s->members[k];
+            size_t j = 0;
+            while (j < s->nparticles && s->particles[j].id != m->id) j++;
+            if (j == s->nparticles) return BAD("clump member record %zu: particle %llu does not exist", k, (unsigned long long)m->id);
+            if (!s->particles[j].clump)
+                return BAD("clump member record %zu: particle %llu is not in a clump (its clump field is 0)", k, (unsigned long long)m->id);
+        }
+    }
+    for (size_t k = 0; k < s->nclumps; k++)
+        if (!count[k]) return BAD("clump record %zu (id %llu): no particle belongs to it", k, (unsigned long long)s->clumps[k].id);
+    return DEM_OK;
+}
+
+static dem_status check_clumps(const dem_system *s, dem_error *err)
+{
+    dem_status st;
+    for (size_t k = 0; k < s->nclumps; k++)
+        if ((st = check_clump_values(&s->clumps[k], k, err))) return st;
+    id_pair *cl = malloc((s->nclumps + 1) * sizeof *cl), *mb = malloc((s->nmembers + 1) * sizeof *mb);
+    uint32_t *count = calloc(s->nclumps + 1, sizeof *count);
+    if (!cl || !mb || !count) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory checking %zu clumps", s->nclumps);
+    else st = check_clump_links(s, cl, mb, count, err);
+    free(cl);
+    free(mb);
+    free(count);
+    return st;
+}
+
 dem_status dem_system_check(const dem_system *s, dem_error *err)
 {
     dem_status st;
@@ -506,23 +603,12 @@ dem_status dem_system_check(const dem_system *s, dem_error *err)
             return BAD("periodic cell: det F = %.17g must be positive and finite (F: the deformation gradient f11..f33)", detf);
         if ((st = check_deformation(&s->cell, err))) return st;
     }
-    for (size_t k = 0; k < s->nclumps; k++) {
-        const dem_clump *c = &s->clumps[k];
-        if (!(c->mass > 0.0 && isfinite(c->mass)) || !(c->inertia.x > 0.0 && c->inertia.y > 0.0 && c->inertia.z > 0.0) ||
-            !dem_v3_isfinite(c->inertia))
-            return BAD("clump record %zu (id %llu): mass and principal moments must be positive and finite", k, (unsigned long long)c->id);
-        if (!dem_v3_isfinite(c->pos) || !dem_v3_isfinite(c->vel) || !dem_v3_isfinite(c->omega) ||
-            !dem_v3_isfinite(c->force) || !dem_v3_isfinite(c->torque))
-            return BAD("clump record %zu (id %llu): a value is not finite", k, (unsigned long long)c->id);
-        double qn = dem_quat_norm(c->orient);
-        if (!isfinite(qn) || fabs(qn - 1.0) > 1e-6)
-            return BAD("clump record %zu (id %llu): orientation quaternion has norm %.17g, not 1", k, (unsigned long long)c->id, qn);
-        if (c->id == 0) return BAD("clump record %zu: id 0 is reserved for 'no clump'", k);
-        for (size_t j = 0; j < k; j++)
-            if (s->clumps[j].id == c->id) return BAD("clump id %llu appears more than once", (unsigned long long)c->id);
-    }
-    for (size_t k = 0; k < s->nparticles; k++)
+    int in_clumps = s->nclumps || s->nmembers;
+    for (size_t k = 0; k < s->nparticles; k++) {
         if ((st = check_particle(s, k, err))) return st;
+        in_clumps |= s->particles[k].clump != 0;
+    }
+    if (in_clumps && (st = check_clumps(s, err))) return st;
     for (size_t k = 0; k < DEM_E_COUNT; k++)
         if (!isfinite(s->energy[k]) && !(k == DEM_E_INITIAL && isnan(s->energy[k])))
             return BAD("energy accumulator %zu is not finite", k); /* e_initial: NaN = not known */

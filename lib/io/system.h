@@ -131,6 +131,10 @@ typedef struct {
 dem_cell dem_cell_default(void);
 
 /* ---- rigid clumps (bodies made of spheres) ----------------------------------------------- */
+/* A rigid body made of member spheres (Šmilauer and Chareyre 2015, §1.5.3-1.5.4). Its state is
+ * the centre of mass, velocity, orientation of the principal axes and angular momentum; omega is
+ * derived from the angular momentum (omega = R I^-1 R^T L) and written for the reader's benefit.
+ * The centre of mass is never wrapped into a periodic cell (the members carry the images). */
 typedef struct {
     uint64_t id;
     double mass;        /* kg */
@@ -139,9 +143,19 @@ typedef struct {
     dem_vec3 vel;       /* m/s */
     dem_vec3 omega;     /* rad/s */
     dem_quat orient;    /* body frame (principal axes) to lab frame */
-    dem_vec3 force;     /* N */
-    dem_vec3 torque;    /* N m */
+    dem_vec3 force;     /* N: the sum over the members (gravity on the clump's own mass) */
+    dem_vec3 torque;    /* N m, about the centre of mass */
+    dem_vec3 angmom;    /* angular momentum about the centre of mass, lab frame, kg m^2/s (format 1.6;
+                         * older records: R I R^T omega) */
 } dem_clump;
+
+/* A member sphere's place in its clump (format 1.6, section CMBR): its centre in the clump's body
+ * frame, x = x_c + R(q_c) body. One record per particle whose clump is not 0. */
+typedef struct {
+    uint64_t id;        /* the particle's id */
+    uint64_t clump;     /* its clump's id (the particle record's clump) */
+    dem_vec3 body;      /* centre in the body (principal) frame, m */
+} dem_member;
 
 /* ---- running energy accumulators ----------------------------------------------------------- */
 typedef enum {
@@ -203,6 +217,7 @@ typedef struct {
     uint32_t hist_slots;     /* history slots per contact in use (<= DEM_HIST_MAX) */
     double energy[DEM_E_COUNT];
     dem_bond *bonds;         size_t nbonds, cap_bonds; /* format 1.5 */
+    dem_member *members;     size_t nmembers, cap_members; /* format 1.6: one per particle in a clump */
 } dem_system;
 
 void dem_system_init(dem_system *s);
@@ -218,6 +233,7 @@ DEM_MUST_CHECK dem_status dem_system_push_material(dem_system *s, const dem_mate
 DEM_MUST_CHECK dem_status dem_system_push_wall(dem_system *s, const dem_wall *w, dem_error *err);
 DEM_MUST_CHECK dem_status dem_system_push_clump(dem_system *s, const dem_clump *c, dem_error *err);
 DEM_MUST_CHECK dem_status dem_system_push_bond(dem_system *s, const dem_bond *b, dem_error *err);
+DEM_MUST_CHECK dem_status dem_system_push_member(dem_system *s, const dem_member *m, dem_error *err);
 /* Reserve room for n particles (or contacts) in total. */
 DEM_MUST_CHECK dem_status dem_system_reserve_particles(dem_system *s, size_t n, dem_error *err);
 DEM_MUST_CHECK dem_status dem_system_reserve_contacts(dem_system *s, size_t n, dem_error *err);

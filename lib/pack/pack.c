@@ -36,14 +36,44 @@ dem_status dem_pack_push_sphere(dem_system *s, dem_vec3 pos, double radius, uint
     return dem_system_push_particle(s, &p, err);
 }
 
+static int cmp_clump_id(const void *a, const void *b)
+{
+    uint64_t x = ((const dem_clump *)a)->id, y = ((const dem_clump *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* A clump's volume is its mass over its members' density (the union of overlapping members,
+ * not the sum of their spheres); the density from one member, m / (4/3 pi r^3). */
+static double clumps_volume(const dem_system *s)
+{
+    dem_clump *sorted = malloc(s->nclumps * sizeof *sorted);
+    uint8_t *seen = calloc(s->nclumps, 1);
+    double v = 0.0;
+    if (sorted && seen) {
+        memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
+        qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_id);
+        for (size_t k = 0; k < s->nparticles; k++) {
+            const dem_particle *p = &s->particles[k];
+            dem_clump key = {.id = p->clump};
+            const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_id) : NULL;
+            if (!c || seen[c - sorted]++) continue;
+            v += c->mass * (4.0 / 3.0 * M_PI * p->radius * p->radius * p->radius) / p->mass;
+        }
+    }
+    free(sorted);
+    free(seen);
+    return v;
+}
+
 double dem_pack_solid_volume(const dem_system *s)
 {
     double v = 0.0;
     for (size_t k = 0; k < s->nparticles; k++) {
+        if (s->particles[k].clump) continue;
         double r = s->particles[k].radius;
         v += 4.0 / 3.0 * M_PI * r * r * r;
     }
-    return v;
+    return s->nclumps ? v + clumps_volume(s) : v;
 }
 
 dem_status dem_pack_bounds(const dem_system *s, dem_vec3 *lo, dem_vec3 *hi, dem_error *err)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/rigid.h"
 #include "core/rng.h"
 #include "io/select.h"
 #include "io/system.h"
@@ -251,10 +252,55 @@ DEM_MUST_CHECK dem_status dem_pack_bonds_tsv(dem_system *s, const char *text, si
  * how many. */
 size_t dem_pack_unbond_contacts(dem_system *s);
 
+/* ---- rigid clumps (clump.c; Šmilauer and Chareyre 2015, §1.5.3-1.5.4) ------------------------------- */
+#define DEM_CLUMP_MEMBERS_MAX 4096
+#define DEM_CLUMP_GRID_DEFAULT 512 /* grid cells across a clump for overlapping members (rigid.h): 0.04 s for a tetrahedron */
+
+/* A clump's shape: its member spheres in the body frame (the principal axes through the centre of
+ * mass) and its mass properties per unit density. */
+typedef struct {
+    size_t n;
+    dem_rigid_member *m;  /* members, body frame */
+    dem_quat q;           /* body frame -> the template's own frame (as given) */
+    double volume;        /* of the union of the members, m^3 (mass = density * volume) */
+    dem_vec3 inertia1;    /* principal moments per unit density, m^5, ascending */
+    double inertia_err;   /* estimated relative error of the moments (0: members apart, exact) */
+    double rbound;        /* bounding radius about the centre of mass: max |b| + r, m */
+    unsigned grid;
+    char name[64];
+} dem_clump_template;
+
+/* Whether spec names a built-in shape: dimer, trimer, tetrahedron, rod (with ":..." arguments). */
+int dem_clump_is_builtin(const char *spec);
+/* A built-in shape of member radius r (m): "dimer[:D]" two spheres, "trimer[:D]" three on an
+ * equilateral triangle, "tetrahedron[:D]" four on a regular tetrahedron, "rod:N[:D]" N in a line;
+ * D the distance of neighbouring centres in member radii (default 1: each overlaps its neighbour by
+ * half a radius; D >= 2: apart, inertia exact). grid: rigid.h's resolution for overlapping members. */
+DEM_MUST_CHECK dem_status dem_clump_template_builtin(const char *spec, double radius, unsigned grid, dem_clump_template *t, dem_error *err);
+/* A template from a table: a header line naming the columns x y z r (m; units in brackets
+ * allowed: x[m]), then one member per line; blank and # lines skipped. */
+DEM_MUST_CHECK dem_status dem_clump_template_tsv(const char *text, size_t len, unsigned grid, dem_clump_template *t, dem_error *err);
+void dem_clump_template_free(dem_clump_template *t);
+/* Replace every particle from index first on (placeholders: spheres of radius t->rbound, placed
+ * by a lattice or a random packing, so that no two clumps overlap) by a clump of template t with
+ * its centre of mass at the placeholder's centre, moving at its velocity and angular velocity, in
+ * its material; oriented at random (random != 0: uniform over rotations, drawn from seed's own
+ * stream) or with the template's frame along the world's. Member ids count on from the largest id
+ * before first, clump ids from the largest clump id. */
+DEM_MUST_CHECK dem_status dem_pack_clumps_at_spheres(dem_system *s, size_t first, const dem_clump_template *t, int random, uint64_t seed,
+                                                     dem_error *err);
+/* Clumps of template t in material mat from a table: a header naming the columns x y z (the centre
+ * of mass, m; required), q0 q1 q2 q3 (the rotation of the template's frame to the world, unit;
+ * default identity), vx vy vz (m/s), wx wy wz (rad/s); one clump per line. On failure s is as
+ * before. */
+DEM_MUST_CHECK dem_status dem_pack_clumps_tsv(dem_system *s, const char *text, size_t len, const dem_clump_template *t, uint32_t mat,
+                                              dem_error *err);
+
 /* ---- measures -------------------------------------------------------------------------------- */
 /* Bounding box of the spheres (centre -+ radius); fails if there are none. */
 DEM_MUST_CHECK dem_status dem_pack_bounds(const dem_system *s, dem_vec3 *lo, dem_vec3 *hi, dem_error *err);
-/* Total solid volume sum 4/3 pi r^3, m^3. */
+/* Total solid volume, m^3: sum 4/3 pi r^3 over the spheres not in a clump, plus each clump's volume
+ * (its mass over its members' density: the union of overlapping members). */
 double dem_pack_solid_volume(const dem_system *s);
 
 #endif

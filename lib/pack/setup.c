@@ -125,6 +125,33 @@ dem_status dem_pack_add_material(dem_system *s, const char *spec, dem_error *err
     return dem_system_push_material(s, &m, err);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The clumps whose members are of material mat: mass, principal moments and angular momentum times
+ * ratio (the new density over the old; the angular velocity stays). */
+static dem_status scale_clumps(dem_system *s, uint32_t mat, double ratio, dem_error *err)
+{
+    uint64_t *ids = malloc((s->nparticles ? s->nparticles : 1) * sizeof *ids);
+    if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
+    size_t n = 0;
+    for (size_t k = 0; k < s->nparticles; k++)
+        if (s->particles[k].clump && s->particles[k].material == mat) ids[n++] = s->particles[k].clump;
+    qsort(ids, n, sizeof *ids, cmp_u64);
+    for (size_t c = 0; c < s->nclumps; c++) {
+        dem_clump *cl = &s->clumps[c];
+        if (!bsearch(&cl->id, ids, n, sizeof *ids, cmp_u64)) continue;
+        cl->mass *= ratio;
+        cl->inertia = dem_v3_scale(cl->inertia, ratio);
+        cl->angmom = dem_v3_scale(cl->angmom, ratio);
+    }
+    free(ids);
+    return DEM_OK;
+}
+
 dem_status dem_pack_set_material(dem_system *s, uint32_t mat, const char *spec, size_t *count, dem_error *err)
 {
     if (count) *count = 0;
@@ -150,7 +177,7 @@ dem_status dem_pack_set_material(dem_system *s, uint32_t mat, const char *spec, 
         n++;
     }
     if (count) *count = n;
-    return DEM_OK;
+    return s->nclumps ? scale_clumps(s, mat, m.density / old.density, err) : DEM_OK;
 }
 
 dem_status dem_pack_find_material(const dem_system *s, const char *text, uint32_t *index, dem_error *err)
@@ -192,6 +219,12 @@ dem_status dem_pack_assign(dem_system *s, uint32_t mat, const dem_select *sel, s
     if (mat >= s->nmaterials)
         return dem_fail(err, DEM_ERR_ARG, "material %u does not exist (%zu materials)", mat, s->nmaterials);
     size_t n = 0;
+    for (size_t k = 0; k < s->nparticles; k++) { /* first: nothing changes when a member is selected */
+        const dem_particle *p = &s->particles[k];
+        if (p->clump && dem_select_match(sel, p))
+            return dem_fail(err, DEM_ERR_ARG, "particle %llu is a member of clump %llu: a clump's members share its material (change it "
+                            "with --set-material)", (unsigned long long)p->id, (unsigned long long)p->clump);
+    }
     for (size_t k = 0; k < s->nparticles; k++) {
         dem_particle *p = &s->particles[k];
         if (!dem_select_match(sel, p)) continue;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/internal/clumps.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/books.h"
 #include "sim/internal/forces.h"
@@ -295,6 +296,10 @@ double dem_exact_quantum(const dem_system *s)
 dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
 {
     int e;
+    if (sim->cl)
+        return dem_fail(err, DEM_ERR_VALUE, "exact mode: the frame holds %zu rigid clumps, whose rotation (rigid.h's rotor: sines and "
+                        "cosines of the angular momentum) cannot be carried on the integer lattice; reverse clumps in floating point "
+                        "(without --exact)", sim->cl->n);
     dem_books_flush(sim);
     if (!(quantum > 0.0) || !isfinite(quantum) || frexp(quantum, &e) != 0.5)
         return dem_fail(err, DEM_ERR_VALUE, "exact quantum %g m: must be a positive power of two", quantum);

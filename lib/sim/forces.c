@@ -11,6 +11,7 @@
 
 #include "laws/tangential_history.h"
 #include "sim/internal/bonds.h"
+#include "sim/internal/clumps.h"
 #include "sim/internal/books.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/exact.h"
@@ -344,7 +345,7 @@ static int particle_forces(dem_sim *sim, const dem_law *law, size_t a)
     if (sim->bd.n) f = dem_bonds_add(sim, a, f); /* bonds.c: after the contacts, in bond order */
     if (c->roll_on) t = dem_roll_torque(sim, a, t); /* rolling and twisting couples (roll.h) */
     /* a fixed particle is never kicked: local damping does not act on it */
-    double p = sim->p.flags[a] & DEM_PARTICLE_FIXED ? 0.0 : local_damping(sim, a, &f, &t);
+    double p = sim->p.flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER) ? 0.0 : local_damping(sim, a, &f, &t); /* a member: its clump is damped */
     books_particle(sim, a, p, &acc);
     sim->p.f[a] = f;
     sim->p.t[a] = t;
@@ -444,6 +445,7 @@ static size_t force_passes(dem_sim *sim, int account)
         nbad += sim->part[t].count[1];
     }
     sim->g.nwbad = nbad;
+    if (sim->cl) dem_clumps_gather(sim); /* the members' sums to their clumps (clumps.h) */
     return lost;
 }
 

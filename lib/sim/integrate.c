@@ -24,6 +24,7 @@
 #include "sim/internal/books.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/cell.h"
+#include "sim/internal/clumps.h"
 #include "sim/internal/exact.h"
 #include "sim/internal/forces.h"
 #include "sim/internal/guard.h"
@@ -40,7 +41,7 @@ static inline void kick_particle(dem_sim *sim, size_t a, double h, int save)
         sim->e.vf[a] = P->v[a];
         sim->e.wf[a] = P->w[a];
     }
-    if (P->flags[a] & DEM_PARTICLE_FIXED) return;
+    if (P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) return; /* a clump's member: its clump is kicked */
     P->v[a] = dem_v3_madd(P->v[a], P->f[a], h * P->inv_m[a]);  /* Vyas et al. 2025, eq 8, eq 20 */
     P->w[a] = dem_v3_madd(P->w[a], P->t[a], h * P->inv_i[a]);
 }
@@ -79,6 +80,7 @@ static void half_kick(dem_sim *sim)
     } else {
         kick_args a = {sim, h, save};
         dem_par_for(sim->pool, n, kick_share, &a); /* par.h */
+        if (sim->cl) dem_clumps_kick(sim, h); /* clumps.h: then their members' velocities */
     }
     if (save) sim->e.acct = ACCT_SAVED;
 }
@@ -110,6 +112,7 @@ static inline double drift_particle(dem_sim *sim, size_t a, const drift_ctx *d)
     sim_particles *P = &sim->p;
     double h = d->h, *ed = &sim->e.edis[a * EDIS];
     ed[EDIS_DRAG] = 0.0;
+    if (P->flags[a] & SIM_PARTICLE_MEMBER) return 0.0; /* its clump drifts it (clumps.h) */
     if (P->flags[a] & DEM_PARTICLE_FIXED) { /* driven: its prescribed motion, no drag */
         if (!dem_particle_driven(P, a)) return 0.0;
         double m2 = surface_step2(P, a, h);
@@ -182,6 +185,7 @@ static void drift(dem_sim *sim)
         move2 = fmax(move2, sim->part[t].max[0]);
         nonfinite = nonfinite || sim->part[t].count[0];
     }
+    if (sim->cl) dem_clumps_drift(sim, d.h, d.gd, d.reverse, &move2, &nonfinite); /* clumps.h */
     sim->g.move2 = move2;
     sim->g.nonfinite = nonfinite;
     dem_boundary_walls_move(sim, d.h);

@@ -25,6 +25,7 @@
 
 #include "sim/internal/bonds.h"
 #include "sim/internal/books.h"
+#include "sim/internal/clumps.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/forces.h"
 #include "sim/internal/guard.h"
@@ -239,6 +240,9 @@ static dem_status unbounded_descent(const mz *m, const dem_minimize_result *r)
 dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err)
 {
     memset(r, 0, sizeof *r);
+    if (sim->cl)
+        return dem_fail(err, DEM_ERR_VALUE, "--minimize: the frame holds %zu rigid clumps: the minimiser moves spheres one by one, not rigid bodies",
+                        sim->cl->n);
     if (sim->ex.on) return dem_fail(err, DEM_ERR_VALUE, "--minimize: exact mode has no energy to minimise (run it in floating point)");
     if (sim->b.deforming)
         return dem_fail(err, DEM_ERR_VALUE, "--minimize: the periodic cell deforms (a velocity gradient or a stress servo): minimisation moves the particles in a fixed cell");

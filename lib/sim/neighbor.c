@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/internal/bonds.h"
+#include "sim/internal/clumps.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/contacts.h"
 #include "sim/internal/par.h"
@@ -157,6 +158,7 @@ dem_status dem_nbr_candidate_to(const dem_sim *sim, store_keys *keys, size_t a, 
         b = t;
         for (int k = 0; k < 3; k++) s[k] = -s[k];
     }
+    if (sim->cl && dem_clumps_excluded(sim, a, b)) return DEM_OK; /* a clump never touches itself (clumps.h) */
     dem_vec3 xb = sim->p.x[b];
     if (s[0] | s[1] | s[2]) xb = dem_v3_add(xb, cell_shift(sim, s));
     double reach = sim->p.r[a] + sim->p.r[b] + sim->nbr.skin + sim->nbr.reach; /* reach: a JKR neck's */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim/internal/bonds.h"
+#include "sim/internal/clumps.h"
 #include "sim/internal/contacts.h"
 
 dem_status dem_particles_alloc(dem_sim *sim, dem_error *err)
@@ -95,6 +96,7 @@ dem_status dem_particles_reorder(dem_sim *sim, const size_t *from, dem_error *er
     for (size_t k = 0; k < n; k++) inv[from[k]] = (uint32_t)k;
     dem_store_renumber(sim, inv);
     dem_bonds_renumber(sim, inv);
+    dem_clumps_renumber(sim, inv);
     free(tmp);
     free(inv);
     return DEM_OK;

@@ -13,6 +13,7 @@
 #include "sim/internal/books.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/cell.h"
+#include "sim/internal/clumps.h"
 #include "sim/internal/contacts.h"
 #include "sim/internal/exact.h"
 #include "sim/internal/forces.h"
@@ -25,12 +26,6 @@
 
 static dem_status check_supported(const dem_system *s, dem_error *err)
 {
-    if (s->nclumps)
-        return dem_fail(err, DEM_ERR_VALUE, "the frame holds %zu rigid clumps: clumps are not supported by this dem-step yet", s->nclumps);
-    for (size_t a = 0; a < s->nparticles; a++)
-        if (s->particles[a].clump)
-            return dem_fail(err, DEM_ERR_VALUE, "particle %llu belongs to clump %llu: clumps are not supported by this dem-step yet",
-                            (unsigned long long)s->particles[a].id, (unsigned long long)s->particles[a].clump);
     if (s->cell.flags && (s->cell.stress_mask & ~7u))
         return dem_fail(err, DEM_ERR_VALUE, "the periodic cell's stress mask 0x%x controls shear stresses (bits 3-5): the servo controls the normal stresses xx, yy, zz only (bits 0-2)",
                         s->cell.stress_mask);
@@ -127,7 +122,7 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     memcpy(sim->e.energy, s->energy, sizeof sim->e.energy);
     if ((r = alloc_all(sim, err)) || (r = load_materials_walls(sim, s, err))) return r;
     dem_particles_load(sim, s);
-    if ((r = dem_bonds_load(sim, s, err))) return r;
+    if ((r = dem_bonds_load(sim, s, err)) || (r = dem_clumps_load(sim, s, err))) return r;
     for (int k = 0; k < 3; k++) sim->b.periodic[k] = (s->cell.flags >> k) & 1;
     if (s->cell.flags) dem_boundary_cell_inverse(sim);
     dem_deform_setup(sim);
@@ -147,7 +142,7 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
 
 dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err)
 {
-    if (check_supported(s, err)) return NULL;
+    if (check_supported(s, err) || dem_clumps_supported(s, st, err)) return NULL;
     dem_sim *sim = calloc(1, sizeof *sim);
     if (!sim) { dem_fail(err, DEM_ERR_NOMEM, "out of memory"); return NULL; }
     if (sim_init(sim, s, st, threads, err)) {
@@ -171,6 +166,7 @@ void dem_sim_free(dem_sim *sim)
     dem_exact_free(sim);
     dem_guard_free(sim);
     dem_bonds_free(sim);
+    dem_clumps_free(sim);
     dem_vi_free(sim);
     free(sim->b.wrapped);
     free(sim->b.dkin);
@@ -416,6 +412,7 @@ static dem_status store_state(dem_sim *sim, dem_system *out, dem_error *err)
     out->flags |= DEM_HEAD_FORCES_CURRENT;
     memcpy(out->energy, sim->e.energy, sizeof out->energy);
     dem_particles_write(sim, out);
+    if (sim->cl) dem_clumps_write(sim, out);
     if (sim->b.nwalls) memcpy(out->walls, sim->b.walls, sim->b.nwalls * sizeof *sim->b.walls);
     dem_bonds_write(sim, out);
     return dem_settings_write(&sim->st, out, err);
@@ -490,13 +487,25 @@ double dem_sim_unbalanced(dem_sim *sim)
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
     dem_unbalanced_sum u = {0.0, 0.0, 0, 0}; /* the one definition, shared with dem-probe */
-    for (size_t a = 0; a < P->n; a++)
-        if (!(P->flags[a] & DEM_PARTICLE_FIXED)) dem_unbalanced_add_particle(&u, P->f[a]); /* gravity included */
+    for (size_t a = 0; a < P->n; a++) /* a clump's members: its net force instead */
+        if (!(P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER))) dem_unbalanced_add_particle(&u, P->f[a]); /* gravity included */
+    for (size_t k = 0; sim->cl && k < sim->cl->n; k++) dem_unbalanced_add_particle(&u, sim->cl->f[k]);
     for (size_t q = 0; q < c->npairs; q++)
         if (c->ptouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->out[q]));
     for (size_t q = 0; q < c->nwslots; q++)
         if (c->wtouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->wout[q]));
     return dem_unbalanced_ratio(&u);
+}
+
+/* Particle a touches a particle or a wall in the current forces. */
+static int particle_touches(const dem_sim *sim, size_t a)
+{
+    const sim_store *c = &sim->c;
+    int touch = 0;
+    for (size_t q = c->istart[a]; q < c->istart[a + 1] && !touch; q++) touch = c->ptouch[q];
+    for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1] && !touch; e++) touch = c->ptouch[c->jadj[e]];
+    for (size_t q = c->wstart[a]; q < c->wstart[a + 1] && !touch; q++) touch = c->wtouch[q];
+    return touch;
 }
 
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)
@@ -508,11 +517,14 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
     for (size_t q = 0; q < c->npairs; q++) n += c->ptouch[q] != 0;
     for (size_t q = 0; q < c->nwslots; q++) n += c->wtouch[q] != 0;
     for (size_t a = 0; a < P->n && flying; a++) {
-        if ((P->flags[a] & DEM_PARTICLE_FIXED) || dem_v3_norm2(P->f[a]) == 0.0) continue;
+        if ((P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) || dem_v3_norm2(P->f[a]) == 0.0) continue;
+        nfly += !particle_touches(sim, a);
+    }
+    for (size_t k = 0; flying && sim->cl && k < sim->cl->n; k++) { /* a clump flies when none of its members touches */
+        const struct sim_clumps *cl = sim->cl;
+        if (dem_v3_norm2(cl->f[k]) == 0.0) continue;
         int touch = 0;
-        for (size_t q = c->istart[a]; q < c->istart[a + 1] && !touch; q++) touch = c->ptouch[q];
-        for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1] && !touch; e++) touch = c->ptouch[c->jadj[e]];
-        for (size_t q = c->wstart[a]; q < c->wstart[a + 1] && !touch; q++) touch = c->wtouch[q];
+        for (size_t j = cl->start[k]; j < cl->start[k + 1] && !touch; j++) touch = particle_touches(sim, cl->pidx[j]);
         nfly += !touch;
     }
     if (flying) *flying = nfly;
@@ -525,9 +537,14 @@ double dem_sim_kinetic_energy(const dem_sim *sim, size_t *nfree)
     double e = 0.0;
     size_t n = 0;
     for (size_t a = 0; a < P->n; a++) {
-        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
+        if (P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) continue; /* a clump's members: the clump's below */
         e += 0.5 * P->m[a] * dem_v3_norm2(P->v[a]) + 0.5 * P->inertia[a] * dem_v3_norm2(P->w[a]);
         n++;
+    }
+    if (sim->cl) {
+        size_t nc;
+        e += dem_clumps_kinetic(sim, &nc);
+        n += nc;
     }
     if (nfree) *nfree = n;
     return e;

@@ -9,7 +9,7 @@ load helpers
 }
 
 @test "the spec documents every record field" {
-    for tag in HEAD MATL WALL CELL CLMP PART CONT ENRG BOND; do
+    for tag in HEAD MATL WALL CELL CLMP PART CMBR CONT ENRG BOND; do
         grep -q "<!-- fields:$tag -->" "$REPO/formats/dem-stream.md"
     done
 }

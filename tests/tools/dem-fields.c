@@ -1,5 +1,5 @@
 /* dem-fields - print the stream's record layouts as the markdown tables of formats/dem-stream.md.
- * Usage: dem-fields TAG   (HEAD, MATL, WALL, CELL, CLMP, PART, CONT, ENRG, BOND)
+ * Usage: dem-fields TAG   (HEAD, MATL, WALL, CELL, CLMP, PART, CMBR, CONT, ENRG, BOND)
  * The spec's tables are checked against this output by tests/bats/spec.bats, so the spec cannot
  * drift from lib/fields.c. */
 #include <stdio.h>
@@ -23,7 +23,8 @@ static const char *type_name(dem_ftype t)
 int main(int argc, char **argv)
 {
     const dem_record_type *all[] = {&dem_rec_head, &dem_rec_material, &dem_rec_wall, &dem_rec_cell,
-                                    &dem_rec_clump, &dem_rec_particle, &dem_rec_contact, &dem_rec_energy, &dem_rec_bond};
+                                    &dem_rec_clump, &dem_rec_particle, &dem_rec_contact, &dem_rec_energy, &dem_rec_bond,
+                                    &dem_rec_member};
     if (argc != 2) {
         fprintf(stderr, "usage: dem-fields TAG\n");
         return 2;
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
             at += dem_ftype_size(fd->type);
         }
         if (rt == &dem_rec_bond) printf("\nRecord size in format 1.5 (the section's first version): %u bytes.\n", at);
+        else if (rt == &dem_rec_member) printf("\nRecord size in format 1.6 (the section's first version): %u bytes.\n", at);
         else if (at == rt->base_size) printf("\nRecord size in format 1.0: %u bytes.\n", at);
         else printf("\nRecord size in format 1.0: %u bytes; in format 1.%d: %u bytes.\n", rt->base_size, DEM_FORMAT_MINOR, at);
         return 0;

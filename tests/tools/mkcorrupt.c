@@ -209,7 +209,35 @@ int main(int argc, char **argv)
     s.cell.flags = 0;
     s.particles[1].clump = 9;
     save_system("missing-clump", &s);
-    s.particles[1].clump = 0;
+    /* Clumps (format 1.6): particles 1 and 2 in clump 9, each with its member record. */
+    dem_clump cl;
+    memset(&cl, 0, sizeof cl);
+    cl.id = 9;
+    cl.mass = 2 * s.particles[1].mass;
+    cl.inertia = dem_v3(1e-9, 2e-9, 2e-9);
+    cl.orient = dem_quat_identity();
+    if (dem_system_push_clump(&s, &cl, &e2)) return 1;
+    s.particles[2].clump = 9;
+    dem_member mb1 = {s.particles[1].id, 9, dem_v3(-1e-3, 0, 0)}, mb2 = {s.particles[2].id, 9, dem_v3(1e-3, 0, 0)};
+    if (dem_system_push_member(&s, &mb1, &e2)) return 1;
+    save_system("clump-member-missing", &s); /* particle 2 has no member record */
+    if (dem_system_push_member(&s, &mb2, &e2)) return 1;
+    s.members[1].clump = 8;
+    save_system("clump-member-wrong-clump", &s);
+    s.members[1].clump = 9;
+    s.members[0].body.y = NAN;
+    save_system("clump-member-nonfinite", &s);
+    s.members[0].body.y = 0;
+    s.particles[2].flags = DEM_PARTICLE_FIXED;
+    save_system("clump-member-fixed", &s);
+    s.particles[2].flags = 0;
+    s.clumps[0].angmom.z = INFINITY;
+    save_system("clump-nonfinite-momentum", &s);
+    s.clumps[0].angmom.z = 0;
+    s.particles[1].clump = s.particles[2].clump = 0;
+    s.nmembers = 0;
+    save_system("clump-without-members", &s);
+    s.nclumps = 0;
 
     /* A settings key twice. */
     v.p = NULL;

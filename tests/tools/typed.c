@@ -144,6 +144,7 @@ static void *records(const dem_record_type *rt, dem_system *s, size_t *count, si
     if (rt == &dem_rec_wall) { *count = s->nwalls; return s->walls; }
     if (rt == &dem_rec_clump) { *count = s->nclumps; return s->clumps; }
     if (rt == &dem_rec_particle) { *count = s->nparticles; return s->particles; }
+    if (rt == &dem_rec_member) { *count = s->nmembers; return s->members; }
     *count = s->ncontacts;
     return s->contacts;
 }
@@ -158,7 +159,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const dem_record_type *types[] = {&dem_rec_head, &dem_rec_material, &dem_rec_wall, &dem_rec_cell,
-                                      &dem_rec_clump, &dem_rec_particle, &dem_rec_contact, &dem_rec_energy};
+                                      &dem_rec_clump, &dem_rec_particle, &dem_rec_contact, &dem_rec_energy,
+                                      &dem_rec_member};
     size_t passed = 0, failed = 0;
     for (; a < argc; a++) {
         dem_system base;

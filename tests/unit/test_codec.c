@@ -79,11 +79,12 @@ static int record_equal(const dem_record_type *rt, const void *a, const void *b)
 static void test_records(void)
 {
     const dem_record_type *all[] = {&dem_rec_head, &dem_rec_material, &dem_rec_wall, &dem_rec_cell,
-                                    &dem_rec_clump, &dem_rec_particle, &dem_rec_contact, &dem_rec_energy};
+                                    &dem_rec_clump, &dem_rec_particle, &dem_rec_contact, &dem_rec_energy,
+                                    &dem_rec_member};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
         const dem_record_type *rt = all[k];
-        /* format 1.1 appended e_initial, e_ahead to ENRG; 1.2 work_law; 1.4 F to CELL */
-        unsigned appended = rt == &dem_rec_energy ? 24 : rt == &dem_rec_cell ? 72 : 0;
+        /* format 1.1 appended e_initial, e_ahead to ENRG; 1.2 work_law; 1.4 F to CELL; 1.6 L to CLMP */
+        unsigned appended = rt == &dem_rec_energy ? 24 : rt == &dem_rec_cell ? 72 : rt == &dem_rec_clump ? 24 : 0;
         CHECK_MSG(rt->base_size + appended == dem_record_size(rt), "%s: base %u, size %u", rt->tag, rt->base_size, dem_record_size(rt));
         void *a = calloc(1, rt->struct_size), *b = calloc(1, rt->struct_size);
         uint8_t *buf = calloc(1, dem_record_size(rt) + 8);
@@ -148,6 +149,7 @@ static void make_system(dem_system *s)
     c.mass = 1;
     c.inertia = dem_v3(1e-3, 2e-3, 3e-3);
     c.orient = dem_quat_identity();
+    c.angmom = dem_v3(0.0, -0.0, 1e-300);
     CHECK(dem_system_push_clump(s, &c, &err) == DEM_OK);
     for (uint64_t k = 0; k < 300; k++) {
         dem_particle p = dem_particle_default();
@@ -158,12 +160,16 @@ static void make_system(dem_system *s)
         p.vel = dem_v3(-0.0, DBL_TRUE_MIN, 1e308);
         p.force = dem_v3(DBL_MAX, -DBL_MAX, 0.1);
         p.material = (uint32_t)(k % 2);
-        p.flags = k % 3 == 0 ? DEM_PARTICLE_FIXED : 0;
+        p.flags = k % 3 == 0 && k % 4 != 0 ? DEM_PARTICLE_FIXED : 0; /* a clump's member is never fixed */
         p.group = 1u << (k % 32);
         p.clump = k % 4 == 0 ? 7 : 0;
         p.image[0] = -(int32_t)k;
         p.image[2] = DEM_IMAGE_MAX; /* the largest image counter a frame may hold (format 1.3) */
         CHECK(dem_system_push_particle(s, &p, &err) == DEM_OK);
+        if (p.clump) {
+            dem_member mb = {p.id, p.clump, dem_v3(-0.0, 1e-3 * (double)k, DBL_TRUE_MIN)};
+            CHECK(dem_system_push_member(s, &mb, &err) == DEM_OK);
+        }
     }
     s->hist_slots = 7;
     for (uint64_t k = 0; k + 1 < 300; k++) {
@@ -211,7 +217,8 @@ static int systems_equal(const dem_system *a, const dem_system *b)
     int ok = record_equal(&dem_rec_head, a, b) && record_equal(&dem_rec_energy, a, b) &&
              a->nmaterials == b->nmaterials && a->nwalls == b->nwalls && a->nclumps == b->nclumps &&
              a->nparticles == b->nparticles && a->ncontacts == b->ncontacts && a->hist_slots == b->hist_slots &&
-             a->nparams == b->nparams && record_equal(&dem_rec_cell, &a->cell, &b->cell);
+             a->nparams == b->nparams && record_equal(&dem_rec_cell, &a->cell, &b->cell) && a->nmembers == b->nmembers;
+    for (size_t k = 0; ok && k < a->nmembers; k++) ok = record_equal(&dem_rec_member, &a->members[k], &b->members[k]);
     for (size_t k = 0; ok && k < a->nmaterials; k++) ok = record_equal(&dem_rec_material, &a->materials[k], &b->materials[k]);
     for (size_t k = 0; ok && k < a->nwalls; k++) ok = record_equal(&dem_rec_wall, &a->walls[k], &b->walls[k]);
     for (size_t k = 0; ok && k < a->nclumps; k++) ok = record_equal(&dem_rec_clump, &a->clumps[k], &b->clumps[k]);

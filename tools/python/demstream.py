@@ -40,7 +40,10 @@ A Frame has these attributes (units SI: m, s, kg, N, J, Pa, rad):
     materials  structured array: name density young poisson friction restitution
                rolling_friction twisting_friction surface_energy
     clumps     structured array: id mass i1 i2 i3 x y z vx vy vz wx wy wz q0 q1 q2 q3 fx fy fz
-               tx ty tz
+               tx ty tz lx ly lz (l: angular momentum, format 1.6; records of 1.5 and older
+               read as l = R I R^T w)
+    members    structured array, one row per particle in a clump (format 1.6): id clump bx by bz
+               (b: the sphere's centre in its clump's body frame, m)
     cell       None without a periodic cell, else a dict: flags (bits 0..2: periodic along
                a, b, c), stress_mask, origin (3,), h (3, 3; columns a, b, c), l (velocity
                gradient, 1/s), target_stress (Pa), f (deformation gradient), volume (|det H|)
@@ -106,7 +109,8 @@ _LAYOUT = {
              + _vec("f", 116) + _vec("t", 140) + [("work", 164, "<f8")]),
     "CLMP": ([("id", 0, "<u8"), ("mass", 8, "<f8"), ("i1", 16, "<f8"), ("i2", 24, "<f8"),
               ("i3", 32, "<f8")] + _vec("", 40) + _vec("v", 64) + _vec("w", 88)
-             + _vec("q", 112, "0123") + _vec("f", 144) + _vec("t", 168)),
+             + _vec("q", 112, "0123") + _vec("f", 144) + _vec("t", 168) + _vec("l", 192)),
+    "CMBR": [("id", 0, "<u8"), ("clump", 8, "<u8")] + _vec("b", 16),
     "PART": ([("id", 0, "<u8"), ("material", 8, "<u4"), ("flags", 12, "<u4"), ("group", 16, "<u4"),
               ("clump", 20, "<u8"), ("r", 28, "<f8"), ("mass", 36, "<f8"), ("inertia", 44, "<f8")]
              + _vec("", 52) + _vec("v", 76) + _vec("w", 100) + _vec("q", 124, "0123")
@@ -120,8 +124,8 @@ _LAYOUT = {
 }
 # Record sizes of format 1.0 (the least a record may have); CELL and ENRG grew later.
 _MIN_SIZE = {"HEAD": 28, "MATL": 96, "WALL": 172, "CELL": 248, "CLMP": 192, "PART": 216,
-             "CONT": 136, "ENRG": 80, "BOND": 72}
-_TABLES = ("HEAD", "MATL", "WALL", "CELL", "CLMP", "PART", "CONT", "ENRG", "BOND")
+             "CONT": 136, "ENRG": 80, "BOND": 72, "CMBR": 40}
+_TABLES = ("HEAD", "MATL", "WALL", "CELL", "CLMP", "PART", "CONT", "ENRG", "BOND", "CMBR")
 _KNOWN = ("PARM",) + _TABLES
 _ENERGY = ["ediss_friction", "ediss_damp_n", "ediss_damp_t", "ediss_local", "ediss_drag",
            "ediss_rolling", "ediss_twisting", "work_walls", "work_cell", "work_external",
@@ -134,8 +138,26 @@ _PART_ORDER = ["id", "x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz", "fx", "f
                "tx", "ty", "tz", "ix", "iy", "iz"]
 
 
+def _clumps_old(clmp):
+    """CLMP records of format 1.5 and older: the angular momentum l = R I R^T w (format 1.6)."""
+    names = [n for n, _, _ in _LAYOUT["CLMP"]]
+    out = np.zeros(len(clmp), dtype=[(n, clmp.dtype.fields[n][0].newbyteorder("=") if n in clmp.dtype.names else "f8")
+                                     for n in names])
+    for n in clmp.dtype.names:
+        out[n] = clmp[n]
+    for k in range(len(out)):
+        w, x, y, z = (float(out[k]["q%d" % c]) for c in range(4))
+        r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+        om = np.array([out[k]["wx"], out[k]["wy"], out[k]["wz"]])
+        ii = np.array([out[k]["i1"], out[k]["i2"], out[k]["i3"]])
+        out[k]["lx"], out[k]["ly"], out[k]["lz"] = r @ (ii * (r.T @ om))
+    return out
+
+
 def _raw_dtype(tag, record_size, extra=()):
-    fields = _LAYOUT[tag] + list(extra)
+    fields = [f for f in _LAYOUT[tag] if f[1] + np.dtype(f[2]).itemsize <= record_size] + list(extra)
     return np.dtype({"names": [f[0] for f in fields], "offsets": [f[1] for f in fields],
                      "formats": [f[2] for f in fields], "itemsize": record_size})
 
@@ -316,7 +338,9 @@ def _decode(sections):
     wall = records("WALL")
     f.walls = _packed(wall, list(wall.dtype.names))
     clmp = records("CLMP")
-    f.clumps = _packed(clmp, list(clmp.dtype.names))
+    f.clumps = _packed(clmp, [n for n, _, _ in _LAYOUT["CLMP"]]) if "lx" in clmp.dtype.names else _clumps_old(clmp)
+    mbr = records("CMBR")
+    f.members = _packed(mbr, list(mbr.dtype.names))
     part = records("PART")
     f.particles = _packed(part, _PART_ORDER)[np.argsort(part["id"], kind="stable")]
 

@@ -256,6 +256,7 @@ struct dem_sim {
     sim_guard g;
     sim_bonds bd;
     struct sim_vi *vi;
+    struct sim_clumps *cl;  /* rigid clumps (clumps.h); NULL without */
 };
 
 /* A fixed particle that moves or spins: driven at its prescribed velocities. */

@@ -1,0 +1,332 @@
+/* clumps.c - rigid clumps of spheres (see clumps.h). */
+#include "sim/internal/clumps.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rigid.h"
+#include "sim/internal/boundary.h"
+#include "sim/internal/par.h"
+
+dem_status dem_clumps_supported(const dem_system *s, const dem_settings *st, dem_error *err)
+{
+    if (!s->nclumps) return DEM_OK;
+    if (st->integrator == DEM_INTEGRATOR_VARIATIONAL)
+        return dem_fail(err, DEM_ERR_VALUE, "the frame holds %zu rigid clumps: the variational integrator does not move clumps (its "
+                        "Newton solve has no rigid-body rotation); use --integrator vv or vv-improved", s->nclumps);
+    if (s->cell.flags && (s->cell.stress_mask || !dem_m3_is_zero(s->cell.vgrad)))
+        return dem_fail(err, DEM_ERR_VALUE, "the frame holds %zu rigid clumps in a deforming or stress-controlled periodic cell: "
+                        "clumps are supported in a fixed cell only (the affine field's map of a clump's pose is not implemented)",
+                        s->nclumps);
+    return DEM_OK;
+}
+
+void dem_clumps_free(dem_sim *sim)
+{
+    struct sim_clumps *c = sim->cl;
+    if (!c) return;
+    void *ptrs[] = {c->id, c->m, c->inertia, c->x, c->v, c->w, c->L, c->f, c->t, c->q, c->start, c->pidx, c->body, c->rw, c->of};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
+    free(c);
+    sim->cl = NULL;
+}
+
+typedef struct {
+    uint64_t key;  /* clump id, then particle id */
+    uint64_t id;
+    size_t at;     /* particle index, or clump index */
+} load_key;
+
+static int cmp_load_key(const void *pa, const void *pb)
+{
+    const load_key *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Member slots: the particles of each clump in the order of their ids. */
+static dem_status load_members(struct sim_clumps *c, const dem_system *s, dem_error *err)
+{
+    size_t nm = s->nmembers;
+    load_key *cl = malloc((c->n ? c->n : 1) * sizeof *cl), *mb = malloc((nm ? nm : 1) * sizeof *mb), *bd = malloc((nm ? nm : 1) * sizeof *bd);
+    dem_status st = DEM_OK;
+    if (!cl || !mb || !bd) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clump members", nm);
+    for (size_t k = 0; !st && k < c->n; k++) cl[k] = (load_key){s->clumps[k].id, 0, k};
+    if (!st) qsort(cl, c->n, sizeof *cl, cmp_load_key);
+    size_t m = 0;
+    for (size_t a = 0; !st && a < s->nparticles; a++) {
+        const dem_particle *p = &s->particles[a];
+        if (!p->clump) continue;
+        load_key key = {p->clump, 0, 0};
+        const load_key *k = bsearch(&key, cl, c->n, sizeof *cl, cmp_load_key); /* dem_system_check: it exists */
+        if (!k || m == nm) { st = dem_fail(err, DEM_ERR_VALUE, "particle %llu: its clump or member record is missing", (unsigned long long)p->id); break; }
+        mb[m++] = (load_key){k->at, p->id, a};
+    }
+    if (!st && m != nm) st = dem_fail(err, DEM_ERR_VALUE, "%zu member records for %zu particles in clumps", nm, m);
+    for (size_t k = 0; !st && k < nm; k++) bd[k] = (load_key){s->members[k].id, 0, k};
+    if (!st) {
+        qsort(mb, nm, sizeof *mb, cmp_load_key); /* by clump index, then particle id */
+        qsort(bd, nm, sizeof *bd, cmp_load_key);
+        memset(c->start, 0, (c->n + 1) * sizeof *c->start);
+        for (size_t k = 0; k < nm; k++) {
+            c->pidx[k] = (uint32_t)mb[k].at;
+            c->of[mb[k].at] = (uint32_t)mb[k].key;
+            c->start[mb[k].key + 1]++;
+            load_key key = {mb[k].id, 0, 0};
+            const load_key *b = bsearch(&key, bd, nm, sizeof *bd, cmp_load_key);
+            c->body[k] = s->members[b->at].body;
+            c->rw[k] = dem_rigid_rotate(c->q[mb[k].key], c->body[k]);
+        }
+        for (size_t k = 0; k < c->n; k++) c->start[k + 1] += c->start[k];
+    }
+    free(cl);
+    free(mb);
+    free(bd);
+    return st;
+}
+
+/* A clump never touches itself (dem_clumps_excluded), nor therefore its own periodic image: refuse a
+ * cell in which it could, one narrower than the clump's extent 2 max(|b| + r). */
+static dem_status check_cell_width(const dem_sim *sim, dem_error *err)
+{
+    const struct sim_clumps *c = sim->cl;
+    if (!sim->b.cell.flags) return DEM_OK;
+    for (size_t k = 0; k < c->n; k++) {
+        double rb = 0.0;
+        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) rb = fmax(rb, dem_v3_norm(c->body[j]) + sim->p.r[c->pidx[j]]);
+        for (int a = 0; a < 3; a++) {
+            double w = dem_boundary_cell_width(&sim->b.cell, a);
+            if (((sim->b.cell.flags >> a) & 1u) && w < 2.0 * rb)
+                return dem_fail(err, DEM_ERR_VALUE, "clump %llu is %g m across (twice its bounding radius), and the periodic cell only %g m "
+                                "wide along %c: it could touch its own image, which a clump never does; widen the cell",
+                                (unsigned long long)c->id[k], 2.0 * rb, w, "abc"[a]);
+        }
+    }
+    return DEM_OK;
+}
+
+dem_status dem_clumps_load(dem_sim *sim, const dem_system *s, dem_error *err)
+{
+    if (!s->nclumps) return DEM_OK;
+    struct sim_clumps *c = calloc(1, sizeof *c);
+    if (!c) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
+    sim->cl = c;
+    size_t n = c->n = s->nclumps, nm = s->nmembers ? s->nmembers : 1, np = sim->p.n ? sim->p.n : 1;
+#define A(ptr, count) if (!((ptr) = calloc((count), sizeof *(ptr)))) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", n)
+    A(c->id, n); A(c->m, n); A(c->inertia, n); A(c->x, n); A(c->v, n); A(c->w, n); A(c->L, n); A(c->f, n); A(c->t, n); A(c->q, n);
+    A(c->start, n + 1); A(c->pidx, nm); A(c->body, nm); A(c->rw, nm); A(c->of, np);
+#undef A
+    for (size_t k = 0; k < n; k++) {
+        const dem_clump *r = &s->clumps[k];
+        c->id[k] = r->id; c->m[k] = r->mass; c->inertia[k] = r->inertia;
+        c->x[k] = r->pos; c->v[k] = r->vel; c->L[k] = r->angmom; c->f[k] = r->force; c->t[k] = r->torque; c->q[k] = r->orient;
+        c->w[k] = dem_rigid_omega(r->orient, r->inertia, r->angmom);
+    }
+    for (size_t a = 0; a < sim->p.n; a++) c->of[a] = SIM_NO_CLUMP;
+    dem_status st = load_members(c, s, err);
+    if (st) return st;
+    for (size_t k = 0; k < s->nmembers; k++) sim->p.flags[c->pidx[k]] |= SIM_PARTICLE_MEMBER;
+    return check_cell_width(sim, err);
+}
+
+void dem_clumps_renumber(dem_sim *sim, const uint32_t *inv)
+{
+    struct sim_clumps *c = sim->cl;
+    if (!c) return;
+    size_t nm = c->start[c->n];
+    for (size_t k = 0; k < nm; k++) c->pidx[k] = inv[c->pidx[k]];
+    for (size_t a = 0; a < sim->p.n; a++) c->of[a] = SIM_NO_CLUMP;
+    for (size_t k = 0; k < c->n; k++)
+        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) c->of[c->pidx[j]] = (uint32_t)k;
+}
+
+/* Clump k's members' velocities and spins from its own. */
+static void members_velocities(dem_sim *sim, size_t k)
+{
+    struct sim_clumps *c = sim->cl;
+    sim_particles *P = &sim->p;
+    for (size_t j = c->start[k]; j < c->start[k + 1]; j++) {
+        uint32_t a = c->pidx[j];
+        P->v[a] = dem_v3_add(c->v[k], dem_v3_cross(c->w[k], c->rw[j]));
+        P->w[a] = c->w[k];
+    }
+}
+
+typedef struct {
+    dem_sim *sim;
+    double h, gd;
+    int reverse;
+} clump_ctx;
+
+static void kick_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const clump_ctx *x = ctx;
+    struct sim_clumps *c = x->sim->cl;
+    (void)t;
+    for (size_t k = lo; k < hi; k++) {
+        c->v[k] = dem_v3_madd(c->v[k], c->f[k], x->h / c->m[k]);
+        c->L[k] = dem_v3_madd(c->L[k], c->t[k], x->h);
+        c->w[k] = dem_rigid_omega(c->q[k], c->inertia[k], c->L[k]);
+        members_velocities(x->sim, k);
+    }
+}
+
+void dem_clumps_kick(dem_sim *sim, double h)
+{
+    clump_ctx x = {sim, h, 1.0, 0};
+    dem_par_for(sim->pool, sim->cl->n, kick_share, &x); /* each clump on its own: the same bits in any share */
+}
+
+/* Clump k's members placed from its pose: x = x_c + R b less H times the image counters. */
+static void members_poses(dem_sim *sim, size_t k)
+{
+    struct sim_clumps *c = sim->cl;
+    sim_particles *P = &sim->p;
+    int cell = sim->b.cell.flags != 0;
+    for (size_t j = c->start[k]; j < c->start[k + 1]; j++) {
+        uint32_t a = c->pidx[j];
+        c->rw[j] = dem_rigid_rotate(c->q[k], c->body[j]);
+        dem_vec3 x = dem_v3_add(c->x[k], c->rw[j]);
+        if (cell && (P->image[a][0] | P->image[a][1] | P->image[a][2]))
+            x = dem_v3_sub(x, cell_shift(sim, P->image[a]));
+        P->x[a] = x;
+        P->q[a] = c->q[k];
+    }
+}
+
+static void drift_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const clump_ctx *x = ctx;
+    dem_sim *sim = x->sim;
+    struct sim_clumps *c = sim->cl;
+    sim_particles *P = &sim->p;
+    double m2 = 0.0;
+    int nf = 0;
+    for (size_t k = lo; k < hi; k++) {
+        double *ed = &sim->e.edis[c->pidx[c->start[k]] * EDIS]; /* the first member's slot */
+        if (x->gd != 1.0 && !x->reverse) { /* drag (Hanley 2019, eq 25), as integrate.c's particles */
+            double before = dem_v3_norm2(c->v[k]);
+            c->v[k] = dem_v3_scale(c->v[k], x->gd);
+            ed[EDIS_DRAG] = 0.5 * c->m[k] * (before - dem_v3_norm2(c->v[k]));
+        }
+        c->x[k] = dem_v3_madd(c->x[k], c->v[k], x->h);
+        if (x->gd != 1.0 && x->reverse) { /* reversed (Hanley 2019, eq 28): after the drift, given back */
+            double before = dem_v3_norm2(c->v[k]);
+            c->v[k] = dem_v3_scale(c->v[k], 1.0 / x->gd);
+            ed[EDIS_DRAG] = 0.5 * c->m[k] * (before - dem_v3_norm2(c->v[k]));
+        }
+        dem_rigid_drift(&c->q[k], c->inertia[k], c->L[k], x->h); /* Šmilauer and Chareyre 2015, §1.5.3 (rigid.h) */
+        c->w[k] = dem_rigid_omega(c->q[k], c->inertia[k], c->L[k]);
+        members_poses(sim, k);
+        members_velocities(sim, k);
+        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) { /* the guard's step of each member's surface */
+            double s2 = surface_step2(P, c->pidx[j], x->h);
+            if (s2 > m2) m2 = s2;
+            if (!(s2 <= DBL_MAX)) nf = 1;
+        }
+    }
+    sim->part[t].max[1] = m2;
+    sim->part[t].count[1] = (size_t)nf;
+}
+
+void dem_clumps_drift(dem_sim *sim, double h, double gd, int reverse, double *move2, int *nonfinite)
+{
+    clump_ctx x = {sim, h, gd, reverse};
+    for (int t = 0; t < sim->threads; t++) {
+        sim->part[t].max[1] = 0.0;
+        sim->part[t].count[1] = 0;
+    }
+    dem_par_for(sim->pool, sim->cl->n, drift_share, &x);
+    for (int t = 0; t < sim->threads; t++) { /* maxima: the same in any order */
+        if (sim->part[t].max[1] > *move2) *move2 = sim->part[t].max[1];
+        if (sim->part[t].count[1]) *nonfinite = 1;
+    }
+}
+
+/* Local (non-viscous) damping of a clump's force and torque, per component (Hanley 2019, eq 21;
+ * Šmilauer and Chareyre 2015, eq 1.9), as forces.c damps a sphere's: the rotation's against the
+ * angular velocity, its on-step estimate w + h/2 I^-1 T for the Yade form. Returns the power (W). */
+static double clump_damping(const dem_sim *sim, size_t k, dem_vec3 *f, dem_vec3 *t)
+{
+    const struct sim_clumps *c = sim->cl;
+    double g = sim->st.local_damping, power = 0.0, h = sim->h;
+    if (g == 0.0) return 0.0;
+    for (int which = 0; which < 2; which++) {
+        dem_vec3 *F = which ? t : f, vel = which ? c->w[k] : c->v[k];
+        dem_vec3 acc = which ? dem_rigid_omega(c->q[k], c->inertia[k], *F) : dem_v3_scale(*F, 1.0 / c->m[k]);
+        dem_vec3 d = dem_v3_zero();
+        for (int a = 0; a < 3; a++) {
+            double fk = dem_v3_get(*F, a), vk = dem_v3_get(vel, a), s;
+            if (sim->st.local_form == DEM_LOCAL_YADE) {
+                double u = vk + 0.5 * h * dem_v3_get(acc, a);
+                s = fk * u > 0.0 ? 1.0 : fk * u < 0.0 ? -1.0 : 0.0;
+                dem_v3_set(&d, a, -g * fk * s);
+            } else {
+                s = vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0;
+                dem_v3_set(&d, a, -g * fabs(fk) * s);
+            }
+        }
+        *F = dem_v3_add(*F, d);
+        /* the power at the on-step velocity, as forces.c books a sphere's */
+        dem_vec3 after = which ? dem_rigid_omega(c->q[k], c->inertia[k], *F) : dem_v3_scale(*F, 1.0 / c->m[k]);
+        dem_vec3 u = sim->hdt != 0.0 ? dem_v3_madd(vel, after, 0.5 * h) : vel;
+        power += dem_v3_dot(d, u);
+    }
+    return power;
+}
+
+static void gather_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const clump_ctx *x = ctx;
+    dem_sim *sim = x->sim;
+    struct sim_clumps *c = sim->cl;
+    const sim_particles *P = &sim->p;
+    dem_vec3 g = sim->st.gravity;
+    (void)t;
+    for (size_t k = lo; k < hi; k++) {
+        /* + 0.0: no -0.0 in the sums (forces.c) */
+        dem_vec3 f = dem_v3_add(dem_v3_scale(g, c->m[k]), dem_v3_zero()), tq = dem_v3_zero();
+        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) {
+            uint32_t a = c->pidx[j];
+            dem_vec3 fc = dem_v3_madd(P->f[a], g, -P->m[a]); /* the member's gravity is the clump's */
+            f = dem_v3_add(f, fc);
+            tq = dem_v3_add(tq, dem_v3_add(P->t[a], dem_v3_cross(c->rw[j], fc)));
+        }
+        double p = clump_damping(sim, k, &f, &tq);
+        sim->e.edis[c->pidx[c->start[k]] * EDIS + EDIS_LOCAL] = sim->hdt != 0.0 ? -p * sim->hdt : -p;
+        c->f[k] = f;
+        c->t[k] = tq;
+    }
+}
+
+void dem_clumps_gather(dem_sim *sim)
+{
+    clump_ctx x = {sim, sim->h, 1.0, 0};
+    dem_par_for(sim->pool, sim->cl->n, gather_share, &x);
+}
+
+void dem_clumps_write(const dem_sim *sim, dem_system *out)
+{
+    const struct sim_clumps *c = sim->cl;
+    for (size_t a = 0; a < out->nparticles; a++) out->particles[a].flags &= ~SIM_PARTICLE_MEMBER;
+    if (!c) return;
+    for (size_t k = 0; k < c->n; k++) {
+        dem_clump *r = &out->clumps[k];
+        r->id = c->id[k]; r->mass = c->m[k]; r->inertia = c->inertia[k];
+        r->pos = c->x[k]; r->vel = c->v[k]; r->omega = c->w[k]; r->orient = c->q[k];
+        r->force = c->f[k]; r->torque = c->t[k]; r->angmom = c->L[k];
+        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) out->particles[c->pidx[j]].clump = c->id[k];
+    }
+}
+
+double dem_clumps_kinetic(const dem_sim *sim, size_t *n)
+{
+    const struct sim_clumps *c = sim->cl;
+    double e = 0.0;
+    for (size_t k = 0; k < c->n; k++)
+        e += 0.5 * c->m[k] * dem_v3_norm2(c->v[k]) + dem_rigid_kinetic(c->q[k], c->inertia[k], c->L[k]);
+    if (n) *n = c->n;
+    return e;
+}
