@@ -357,6 +357,14 @@ void cli_read_last_frame(const char *path, dem_system *s)
     if (fd != 0) close(fd);
 }
 
+void cli_read_run_frame(const char *path, dem_system *s, dem_settings *st)
+{
+    dem_error err;
+    dem_system_init(s);
+    cli_read_last_frame(path, s);
+    if (dem_settings_read(st, s, &err)) cli_die("%s", err.msg);
+}
+
 static volatile sig_atomic_t interrupted; /* the signal's number */
 static void on_signal(int sig) { interrupted = sig; }
 

@@ -183,6 +183,9 @@ void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_han
 /* The last complete frame of the stream at path ('-' or NULL: stdin) into s; exit 1 if the
  * stream is damaged or empty. */
 void cli_read_last_frame(const char *path, dem_system *s);
+/* The same, and the run's settings from it into st (a run continues the last frame: dem-step,
+ * dem-reverse); exit 1 if they are damaged. */
+void cli_read_run_frame(const char *path, dem_system *s, dem_settings *st);
 /* Frame `frame` of r (0 the first; -1 the last complete one) into s, then free r. Exit 1 if the
  * stream is damaged (saying how many complete frames precede the damage), has no frame, or has
  * no such frame; messages begin with "name: " unless name is NULL. */

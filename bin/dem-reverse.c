@@ -180,10 +180,8 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &c);
     dem_error err;
     dem_system s;
-    dem_system_init(&s);
-    cli_read_last_frame(c.input, &s);
     dem_settings st;
-    if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
+    cli_read_run_frame(c.input, &s, &st);
     if (!(s.dt > 0.0)) cli_die("the frame has no time step (dt 0): it was never advanced, so there is no run to reverse; dem-step sets one");
     unsigned mask = s.cell.stress_mask;
     if (c.replay) s.cell.stress_mask = 0; /* replayed: the servo decides nothing */

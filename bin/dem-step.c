@@ -760,10 +760,8 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &c);
     dem_error err;
     dem_system s;
-    dem_system_init(&s);
-    cli_read_last_frame(c.input, &s);
     dem_settings st;
-    if (dem_settings_read(&st, &s, &err)) cli_die("%s", err.msg);
+    cli_read_run_frame(c.input, &s, &st);
     cli_settings_apply(&c.set, &st); /* errors in values are usage errors */
     warn_inert(&st, &s);
     cli_warn_ranges(&s, 1); /* a slip of units (--young 70 for 70 GPa); warnings always print */

@@ -81,7 +81,7 @@ dem_vec3 dem_contact_point(const dem_particle *pi, const dem_contact *c);
 /* One contact record's term of the Love-Weber sum, added to *sum (dem_stress_assembly's, in the
  * same operations): +l (x) f for a pair (l = x_i - x_j's image), -(c - x_i) (x) f for a wall.
  * pi: the record's particle i. Fails on a pair naming a particle not in the frame. */
-dem_status dem_stress_add_contact(const dem_system *s, const dem_id_index *ix, const dem_contact *c,
+DEM_MUST_CHECK dem_status dem_stress_add_contact(const dem_system *s, const dem_id_index *ix, const dem_contact *c,
                                   const dem_particle *pi, dem_mat3 *sum, dem_error *err);
 /* sym(sum) / volume: the stress of a Love-Weber sum over its volume. */
 dem_mat3 dem_stress_of_sum(dem_mat3 sum, double volume);

@@ -75,10 +75,10 @@ double dem_rigid_kinetic(dem_quat q, dem_vec3 I, dem_vec3 L);
  * The drift is the symmetric splitting of the free rotor's energy into the three rotations about
  * the principal axes, each exact (Dullweber, Leimkuhler and McLachlan 1997; the NO_SQUISH
  * scheme of Miller et al. 2002): rotations about axes 1, 2 for h/2, about 3 for h, about 2, 1 for
- * h/2. Unlike the Fincham leapfrog of §1.5.3 (and the implicit variants of Omelyan 1999 and Johnson,
- * Williams and Cook 2008), it is symplectic and time-reversible: the drift by -h undoes the drift by
- * h to rounding, |L| and |q| are kept to rounding, the energy error stays bounded and of order h^2
- * (docs/models.md "Rigid clumps" gives the equations and the comparison). q is renormalised. */
+ * h/2. Unlike the Fincham leapfrog of §1.5.3 it is symplectic and time-reversible: the drift by -h
+ * undoes the drift by h to rounding, |L| and |q| are kept to rounding, the energy error stays bounded
+ * and of order h^2 (docs/models.md "Rigid clumps" gives the equations, the measured comparison, and
+ * the more precise variants the paper names: Omelyan 1999, Johnson et al. 2008). q is renormalised. */
 void dem_rigid_drift(dem_quat *q, dem_vec3 I, dem_vec3 L, double h);
 
 #endif

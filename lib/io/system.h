@@ -228,7 +228,7 @@ DEM_MUST_CHECK dem_status dem_system_copy(dem_system *dst, const dem_system *src
 DEM_MUST_CHECK dem_status dem_system_push_particle(dem_system *s, const dem_particle *p, dem_error *err);
 /* not yet DEM_MUST_CHECK: lib/sim/contacts.c (dem_sim_store) drops it after reserving room, which
  * the contact-store rewrite (issue 33) is to check */
-dem_status dem_system_push_contact(dem_system *s, const dem_contact *c, dem_error *err);
+DEM_MUST_CHECK dem_status dem_system_push_contact(dem_system *s, const dem_contact *c, dem_error *err);
 DEM_MUST_CHECK dem_status dem_system_push_material(dem_system *s, const dem_material *m, dem_error *err);
 DEM_MUST_CHECK dem_status dem_system_push_wall(dem_system *s, const dem_wall *w, dem_error *err);
 DEM_MUST_CHECK dem_status dem_system_push_clump(dem_system *s, const dem_clump *c, dem_error *err);

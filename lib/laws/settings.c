@@ -37,7 +37,12 @@ void dem_settings_default(dem_settings *st)
     st->twisting_damping = 0.3;
 }
 
-static const char *const integrator_names[] = {"vv", "vv-improved", "variational", NULL};
+static const char *const integrator_names[] = {
+    [DEM_INTEGRATOR_VV] = "vv",
+    [DEM_INTEGRATOR_VV_IMPROVED] = "vv-improved",
+    [DEM_INTEGRATOR_VARIATIONAL] = "variational",
+    [DEM_INTEGRATOR_COUNT] = NULL,
+};
 static const char *const kn_rule_names[] = {"given", "hertz", "yade", "overlap", NULL};
 static const char *const local_form_names[] = {"hanley", "yade", NULL};
 static const char *const carry_names[] = {"exact", "rescale", "project", "project-only", "none", NULL};

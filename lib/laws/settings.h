@@ -13,7 +13,14 @@
 #include "io/system.h"
 
 /* variational: the implicit variational integrator of De Klerk et al. 2022 (lib/sim/variational.c) */
-typedef enum { DEM_INTEGRATOR_VV = 0, DEM_INTEGRATOR_VV_IMPROVED = 1, DEM_INTEGRATOR_VARIATIONAL = 2 } dem_integrator;
+/* The integrators; their names are the `integrator` setting's (settings.c) and their steps integrate.c's
+ * registry, both indexed by this enum. */
+typedef enum {
+    DEM_INTEGRATOR_VV = 0,
+    DEM_INTEGRATOR_VV_IMPROVED = 1,
+    DEM_INTEGRATOR_VARIATIONAL = 2,
+    DEM_INTEGRATOR_COUNT
+} dem_integrator;
 typedef enum { DEM_LOCAL_HANLEY = 0, DEM_LOCAL_YADE = 1 } dem_local_form;
 /* The neighbour search's backend (lib/sim/neighbor.c, neighbor_multi.c): auto picks multi when
  * the largest radius exceeds DEM_NEIGHBOR_AUTO_RATIO times the smallest. Every backend finds the

@@ -775,9 +775,10 @@ dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err)
     if ((r = dem_system_reserve_contacts(out, count, err))) { free(list); return r; }
     for (size_t k = 0; k < count; k++) {
         dem_contact ct = make_contact(&list[k], history, dem_normal_models[sim->st.normal]->neck != NULL);
-        dem_system_push_contact(out, &ct, err);
+        if ((r = dem_system_push_contact(out, &ct, err))) break; /* reserved: cannot fail */
     }
     free(list);
+    if (r) return r;
     return DEM_OK;
 }
 

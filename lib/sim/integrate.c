@@ -240,11 +240,11 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-/* The registry: one row per value of the `integrator` setting, in dem_integrator's order. */
-static const sim_integrator integrators[] = {
-    {"vv", 0, vv_step},
-    {"vv-improved", 1, vv_step},
-    {"variational", 0, dem_vi_step}, /* variational.c: De Klerk et al. 2022's implicit integrator */
+/* The registry: one row per dem_integrator (the setting's names are in laws/settings.c). */
+static const sim_integrator integrators[DEM_INTEGRATOR_COUNT] = {
+    [DEM_INTEGRATOR_VV] = {0, vv_step},
+    [DEM_INTEGRATOR_VV_IMPROVED] = {1, vv_step},
+    [DEM_INTEGRATOR_VARIATIONAL] = {0, dem_vi_step}, /* variational.c: De Klerk et al. 2022's implicit integrator */
 };
 
 const sim_integrator *dem_integrate_get(int which)

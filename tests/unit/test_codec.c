@@ -185,7 +185,7 @@ static void make_system(dem_system *s)
         ct.fn = dem_v3(-0.0, 0, 1e-320);
         for (int h = 0; h < 7; h++) ct.hist[h] = specials[(k + (uint64_t)h) % 15];
         ct.diss_friction = 1e-15;
-        dem_system_push_contact(s, &ct, &err);
+        CHECK(dem_system_push_contact(s, &ct, &err) == DEM_OK);
     }
     for (int k = 0; k < DEM_E_COUNT; k++) s->energy[k] = specials[k % 15];
     double g[3] = {0, 0, -9.81}, h9[9] = {1, 2, 3, 4, 5, 6, 7, 8, -0.0};

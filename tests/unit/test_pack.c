@@ -818,7 +818,7 @@ static void test_remove_walls_delete(void)
         CHECK(dem_system_push_wall(&s, &w, NULL) == DEM_OK);
     }
     dem_contact cs[] = {contact(1, 2, 0), contact(2, 3, 0), contact(3, 4, 0), contact(1, 0, 1), contact(2, 1, 1), contact(4, 2, 1)};
-    for (size_t k = 0; k < 6; k++) dem_system_push_contact(&s, &cs[k], NULL);
+    for (size_t k = 0; k < 6; k++) CHECK(dem_system_push_contact(&s, &cs[k], NULL) == DEM_OK);
     CHECK(dem_system_check(&s, NULL) == DEM_OK);
     dem_error err;
     size_t bad[] = {3}, twice[] = {1, 1}, one[] = {1}, nc = 99, np = 99;

@@ -76,7 +76,7 @@ static void build(dem_system *s, size_t n, int cpp)
         c.fn = dem_v3(0, 0, uniform(&rng));
         c.ft = dem_v3(uniform(&rng), uniform(&rng), 0);
         for (int h = 0; h < 3; h++) c.hist[h] = 1e-7 * uniform(&rng);
-        dem_system_push_contact(s, &c, &err);
+        must(dem_system_push_contact(s, &c, &err), &err);
     }
 }
 

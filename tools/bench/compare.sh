@@ -9,11 +9,14 @@
 # 1. step.sh: dem-step timed with 1 and 2 threads (vv) and with the default vv-improved, and a
 #    cmp of the 1- and 2-thread outputs;
 # 2. lammps/run.sh: the same state, parameters and number of steps in LAMMPS on 1 MPI process,
-#    and on 2 (mpirun) when mpirun exists. This LAMMPS has no OPENMP package, so no -sf omp.
+#    and on 2 (mpirun) when mpirun exists, in both of its granular styles: pair granular (the
+#    same law as dem-step's term by term) and the classic gran/hertz/history (its fastest style:
+#    the same springs, a dashpot matched at one overlap; lammps/in.settle-classic). This LAMMPS
+#    has no OPENMP package, so no -sf omp.
 # The rounds interleave the two codes, so that a change of the machine's speed during the run
 # falls on both; each figure is the best of its rounds.
-# 3. The speed table: ns per particle-step, LAMMPS / dem-step at 1 thread (> 1: dem-step is
-#    faster), dem-step 2 threads vs 1, per case.
+# 3. The speed table: ns per particle-step, LAMMPS (either style) / dem-step at 1 thread (> 1:
+#    dem-step is faster), dem-step 2 threads vs 1, per case.
 # 4. A physics check: the same aggregates (aggregate.awk) of both final states. Both start from
 #    the same positions, velocities and angular velocities, without contact history; the two
 #    codes differ in details (see lammps/in.settle), so the numbers agree closely, not exactly.
@@ -43,13 +46,15 @@ for case in ${BENCH_CASES:-pour settled replica}; do
         [ -s "$OUT/$case/dem-step.dem" ] || { cat "$OUT/step.tsv"; echo "compare.sh: step.sh failed" >&2; exit 1; }
         [ "$r" -gt 0 ] || grep '^#' "$OUT/step.tsv"
         grep -v '^#' "$OUT/step.tsv" | tail -n +2 >> "$rows"
-        BENCH_REPEAT=1 "$BENCH_DIR/lammps/run.sh" "$OUT/$case/state.dem" "$OUT/$case/lammps" 1 >> "$rows"
-        if [ "$mpi" = 1 ]; then
-            BENCH_REPEAT=1 "$BENCH_DIR/lammps/run.sh" "$OUT/$case/state.dem" "$OUT/$case/lammps" 2 >> "$rows" || mpi=0
-        fi
+        for style in granular classic; do
+            BENCH_REPEAT=1 "$BENCH_DIR/lammps/run.sh" "$OUT/$case/state.dem" "$OUT/$case/lammps" 1 $style >> "$rows"
+            if [ "$mpi" = 1 ]; then
+                BENCH_REPEAT=1 "$BENCH_DIR/lammps/run.sh" "$OUT/$case/state.dem" "$OUT/$case/lammps" 2 $style >> "$rows" || mpi=0
+            fi
+        done
         r=$((r + 1))
     done
-    echo "# $(lmp -h 2> /dev/null | grep -m1 'Large-scale' | sed 's/^Large-scale Atomic.*Simulator - /LAMMPS /'), pair granular, 1 MPI process$([ "$mpi" = 1 ] && echo " and 2"), no OpenMP styles"
+    echo "# $(lmp -h 2> /dev/null | grep -m1 'Large-scale' | sed 's/^Large-scale Atomic.*Simulator - /LAMMPS /'), pair granular and gran/hertz/history (classic), 1 MPI process$([ "$mpi" = 1 ] && echo " and 2"), no OpenMP styles"
     echo "# case $case: every round (interleaved), then the best of $ROUNDS"
     printf 'code\tthreads\tparticles\tsteps\twall[s]\tloop[s]\tns_per_particle_step\n'
     cat "$rows"
@@ -61,14 +66,19 @@ for case in ${BENCH_CASES:-pour settled replica}; do
         printf "%s\tdem-step vv, 1 thread [ns]\t%s\n", c, ns["dem-step/1"]
         printf "%s\tdem-step vv-improved, 1 thread [ns]\t%s\n", c, ns["dem-step:vv-improved/1"]
         printf "%s\tdem-step vv, 2 threads [ns]\t%s\n", c, ns["dem-step/2"]
-        printf "%s\tLAMMPS 1 process [ns]\t%s\n", c, ns["lammps/1"]
-        if (("lammps:mpi/2") in ns) printf "%s\tLAMMPS 2 MPI processes [ns]\t%s\n", c, ns["lammps:mpi/2"]
-        printf "%s\tLAMMPS / dem-step vv, 1 thread\t%.2f\n", c, ns["lammps/1"] / ns["dem-step/1"]
-        printf "%s\tLAMMPS / dem-step vv-improved (the default), 1 thread\t%.2f\n", c, ns["lammps/1"] / ns["dem-step:vv-improved/1"]
+        printf "%s\tLAMMPS pair granular, 1 process [ns]\t%s\n", c, ns["lammps/1"]
+        printf "%s\tLAMMPS gran/hertz/history, 1 process [ns]\t%s\n", c, ns["lammps-classic/1"]
+        if (("lammps:mpi/2") in ns) printf "%s\tLAMMPS pair granular, 2 MPI processes [ns]\t%s\n", c, ns["lammps:mpi/2"]
+        if (("lammps-classic:mpi/2") in ns) printf "%s\tLAMMPS gran/hertz/history, 2 MPI processes [ns]\t%s\n", c, ns["lammps-classic:mpi/2"]
+        printf "%s\tLAMMPS pair granular / dem-step vv, 1 thread\t%.2f\n", c, ns["lammps/1"] / ns["dem-step/1"]
+        printf "%s\tLAMMPS pair granular / dem-step vv-improved (the default), 1 thread\t%.2f\n", c, ns["lammps/1"] / ns["dem-step:vv-improved/1"]
+        printf "%s\tLAMMPS gran/hertz/history / dem-step vv, 1 thread\t%.2f\n", c, ns["lammps-classic/1"] / ns["dem-step/1"]
+        printf "%s\tLAMMPS gran/hertz/history / dem-step vv-improved (the default), 1 thread\t%.2f\n", c, ns["lammps-classic/1"] / ns["dem-step:vv-improved/1"]
         printf "%s\tdem-step speed-up, 2 threads vs 1\t%.2f\n", c, ns["dem-step/1"] / ns["dem-step/2"]
         if (("lammps:mpi/2") in ns) {
             printf "%s\tLAMMPS speed-up, 2 MPI processes vs 1\t%.2f\n", c, ns["lammps/1"] / ns["lammps:mpi/2"]
-            printf "%s\tLAMMPS 2 processes / dem-step 2 threads\t%.2f\n", c, ns["lammps:mpi/2"] / ns["dem-step/2"]
+            printf "%s\tLAMMPS pair granular 2 processes / dem-step 2 threads\t%.2f\n", c, ns["lammps:mpi/2"] / ns["dem-step/2"]
+            if (("lammps-classic:mpi/2") in ns) printf "%s\tLAMMPS gran/hertz/history 2 processes / dem-step 2 threads\t%.2f\n", c, ns["lammps-classic:mpi/2"] / ns["dem-step/2"]
         }
     }' "$rows"
 
@@ -78,6 +88,7 @@ for case in ${BENCH_CASES:-pour settled replica}; do
     "$TOP/bin/dem-probe" --particles --last "$OUT/$case/state.dem" 2> /dev/null | agg -v header=1 -v code=start
     "$TOP/bin/dem-probe" --particles --last "$OUT/$case/dem-step.dem" 2> /dev/null | agg -v code=dem-step
     agg -v code=lammps "$OUT/$case/lammps/lammps-np1.tsv"
+    agg -v code=lammps-classic "$OUT/$case/lammps/lammps-classic-np1.tsv" # a dashpot matched at one overlap only
     echo
 done
 exit "$same"

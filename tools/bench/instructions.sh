@@ -55,12 +55,14 @@ for integ in vv vv-improved; do
     row "dem-step$([ $integ = vv ] || echo ":$integ")" "$i0" "$ik"
 done
 if command -v lmp > /dev/null; then
-    for s in 0 "$K"; do
-        BENCH_LMP_WRAP="valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file=$WORK/lmp$s.vg" \
-            BENCH_STEPS=$s "$BENCH_DIR/lammps/run.sh" "$STATE" "$WORK/lammps" 1 > /dev/null 2> "$WORK/lmp.err" ||
-            { echo "instructions.sh: LAMMPS failed under valgrind:" >&2; tail -n 5 "$WORK/lmp.err" >&2; exit 1; }
+    for style in granular classic; do # pair granular; gran/hertz/history (lammps/in.settle-classic)
+        for s in 0 "$K"; do
+            BENCH_LMP_WRAP="valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file=$WORK/lmp$s.vg" \
+                BENCH_STEPS=$s "$BENCH_DIR/lammps/run.sh" "$STATE" "$WORK/lammps" 1 $style > /dev/null 2> "$WORK/lmp.err" ||
+                { echo "instructions.sh: LAMMPS ($style) failed under valgrind:" >&2; tail -n 5 "$WORK/lmp.err" >&2; exit 1; }
+        done
+        row "lammps$([ $style = granular ] || echo "-$style")" "$(irefs "$WORK/lmp0.vg")" "$(irefs "$WORK/lmp$K.vg")"
     done
-    row lammps "$(irefs "$WORK/lmp0.vg")" "$(irefs "$WORK/lmp$K.vg")"
 else
     echo "# lmp (LAMMPS) not found: dem-step alone"
 fi

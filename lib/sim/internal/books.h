@@ -12,7 +12,7 @@
 #include "sim/internal/boundary.h"
 #include "sim/internal/state.h"
 
-dem_status dem_books_alloc(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_books_alloc(dem_sim *sim, dem_error *err);
 void dem_books_free(dem_sim *sim);
 
 /* The velocities the pending accounting uses: saved by the first half kick, or still current. */

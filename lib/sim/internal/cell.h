@@ -45,7 +45,7 @@ double dem_deform_begin_step(dem_sim *sim);
  * (DEM_ERR_UNSTABLE, naming the step, L and dt) when |L|_F |h| > CELL_MAX_STRAIN_STEP, after
  * dem_deform_begin_step has set the step's L (the servo's included). */
 #define CELL_MAX_STRAIN_STEP 1.0
-dem_status dem_deform_check_rate(const dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_deform_check_rate(const dem_sim *sim, dem_error *err);
 /* The field over h (half a step each side of the drift): positions, H, F, H^-1. */
 /* The field over h (half a step each side of the drift): positions, free particles' u, H, F,
  * H^-1; the kinetic energy the map of u changed goes into work_cell. */

@@ -9,7 +9,7 @@
 #include "io/stream.h"
 #include "sim/internal/state.h"
 
-dem_status dem_store_alloc(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_alloc(dem_sim *sim, dem_error *err);
 void dem_store_free(dem_sim *sim);
 
 /* A rebuild of the pair list: begin keeps the records with a history (touching, or lost in the
@@ -18,19 +18,19 @@ void dem_store_free(dem_sim *sim);
  * among themselves when they come by particle, as the grid's scan gives them), merges the kept
  * records into their new places in the list in place, and lays out results, adjacency and
  * blocks. */
-dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err);
-dem_status dem_store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_add_pair(dem_sim *sim, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
 /* A parallel scan: each thread adds its share's keys to a buffer of its own and puts them in
  * order (dem_store_keys_sort), and the buffers are appended in the shares' order (dem_store_keys_append
  * empties b; the first one appended is taken over without a copy): the same keys as one thread's
  * scan. */
-dem_status dem_store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
 void dem_store_keys_sort(store_keys *b);
-dem_status dem_store_keys_append(dem_sim *sim, store_keys *b, dem_error *err);
-dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_keys_append(dem_sim *sim, store_keys *b, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
 /* The slots of the walls each particle can reach before the next rebuild (dem_nbr_wall_near). Slots
  * that touch or hold a history keep them. */
-dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err);
 
 /* Each touching contact, the pairs in list order and then the wall slots, with its pair
  * properties: fn(sim, p, q, wall), q the index in the pair list or among the wall slots. */
@@ -40,15 +40,15 @@ void dem_store_each_touching(dem_sim *sim, store_touching_fn fn);
  * new). Pairs keep i < j (turned round where needed: an exact negation). */
 void dem_store_renumber(dem_sim *sim, const uint32_t *inv);
 /* The frame's contacts seed the histories and results of the list and the slots. */
-dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err);
 /* The touching contacts into the frame, sorted by (wall, i, j, s), each pair named with the
  * smaller id first. */
-dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err);
 /* The same contacts, in the same order and bits, as a source for the stream writer
  * (dem_writer_put_source), without the frame's table: open fills src; the store must not change
  * until close. */
 typedef struct store_stream store_stream;
-dem_status dem_store_stream_open(const dem_sim *sim, store_stream **ss, dem_contact_source *src, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_stream_open(const dem_sim *sim, store_stream **ss, dem_contact_source *src, dem_error *err);
 void dem_store_stream_close(store_stream *ss);
 
 #endif

@@ -10,7 +10,6 @@
 #include "sim/internal/state.h"
 
 typedef struct sim_integrator {
-    const char *name;
     int half_normal;   /* contacts use the half-step normal (Vyas et al. 2025, §4, docs/models.md §1.5) */
     dem_status (*step)(dem_sim *sim, dem_error *err);
 } sim_integrator;

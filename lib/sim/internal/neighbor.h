@@ -10,13 +10,13 @@
 
 #include "sim/internal/state.h"
 
-dem_status dem_nbr_alloc(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_nbr_alloc(dem_sim *sim, dem_error *err);
 void dem_nbr_free(dem_sim *sim);
 /* The default skin: 0.2 of the smallest radius. */
 double dem_nbr_default_skin(const dem_sim *sim);
 /* Rebuild the pair list and the wall slots (the store keeps every history); sort: put the
  * particles into grid-cell order first. */
-dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err);
+DEM_MUST_CHECK dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err);
 /* Whether the two largest displacements since the last build could close the skin (or a
  * particle and a moving wall could). */
 int dem_nbr_needs_rebuild(const dem_sim *sim);
@@ -35,18 +35,18 @@ typedef struct {
 } nbr_grid;
 /* A grid over the particles' extent (the whole cell along periodic axes) with cells at least
  * cutoff wide, at most 8 nitems + 27 cells. */
-dem_status dem_nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, nbr_grid *g, dem_error *err);
+DEM_MUST_CHECK dem_status dem_nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, nbr_grid *g, dem_error *err);
 /* The candidate pair (a, b) seen through image sh of b (x_b + H sh near x_a), a != b or sh != 0,
  * whose groups interact (the caller checks the masks first, and counts the test in nbr.tests):
  * the distance test in the pair's canonical orientation (i = min(a, b), so that either backend
  * computes the same bits), then into the store. */
-dem_status dem_nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err);
+DEM_MUST_CHECK dem_status dem_nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err);
 /* The same into the buffer keys (a thread's share of a parallel scan). */
-dem_status dem_nbr_candidate_to(const dem_sim *sim, store_keys *keys, size_t a, size_t b, const int32_t sh[3], dem_error *err);
+DEM_MUST_CHECK dem_status dem_nbr_candidate_to(const dem_sim *sim, store_keys *keys, size_t a, size_t b, const int32_t sh[3], dem_error *err);
 
 /* The hierarchical grid (neighbor_multi.c): every candidate pair into the store, between
  * dem_store_begin_pairs and dem_store_end_pairs. */
-dem_status dem_nbr_multi_pairs(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_nbr_multi_pairs(dem_sim *sim, dem_error *err);
 void dem_nbr_multi_free(dem_sim *sim);
 /* Its levels at the last build: count, and per level the largest radius and the particles. */
 int dem_nbr_multi_levels(const dem_sim *sim, double *rmax, size_t *count, int most);

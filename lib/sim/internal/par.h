@@ -51,7 +51,7 @@ typedef void (*par_range_fn)(void *ctx, size_t lo, size_t hi, int t);
 
 /* A pool of nt threads: the caller and nt - 1 workers. NULL with nt <= 1 (nothing to start). */
 typedef struct par_pool par_pool;
-dem_status dem_par_pool_new(int nt, par_pool **out, dem_error *err);
+DEM_MUST_CHECK dem_status dem_par_pool_new(int nt, par_pool **out, dem_error *err);
 void dem_par_pool_free(par_pool *pool);
 
 /* Run f over [0, n) in the pool's shares (pool NULL: f(ctx, 0, n, 0) here); returns when every

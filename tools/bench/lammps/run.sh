@@ -1,22 +1,32 @@
 #!/bin/sh
 # run.sh - run the benchmark case in LAMMPS from a dem state and time it.
 #
-# Usage: tools/bench/lammps/run.sh STATE.dem OUTDIR [NP]
+# Usage: tools/bench/lammps/run.sh STATE.dem OUTDIR [NP [STYLE]]
 #
 # Converts the last frame of STATE.dem (dem-probe --particles, dem2lammps.awk) into
-# OUTDIR/data.settle, runs in.settle with the case's parameters (../case.sh) on NP MPI
-# processes (default 1: lmp directly; more: mpirun -np NP lmp), and prints one TSV row
+# OUTDIR/data.settle, runs in.settle (STYLE granular, the default: pair granular, the same law
+# as dem-step's term by term) or in.settle-classic (STYLE classic: gran/hertz/history, LAMMPS'
+# fastest granular style, the same springs and a dashpot matched at one overlap) with the case's
+# parameters (../case.sh) on NP MPI processes (default 1: lmp directly; more: mpirun -np NP
+# lmp), and prints one TSV row
 #   code threads particles steps wall[s] loop[s] ns_per_particle_step
+# (code lammps or lammps-classic, with :mpi for NP > 1)
 # with wall = the whole lmp process and loop = LAMMPS' "Loop time", the best of BENCH_REPEAT
 # runs (default 1). The final particles are
-# left in OUTDIR/lammps-npNP.tsv (dem-probe --particles columns), the log in OUTDIR/log.npNP.
+# left in OUTDIR/lammps-TAG.tsv (dem-probe --particles columns), the log in OUTDIR/log.TAG, TAG
+# npNP (granular) or classic-npNP.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 BENCH_DIR=$(cd "$HERE/.." && pwd)
 . "$BENCH_DIR/case.sh"
 
 [ $# -ge 2 ] || { echo "usage: run.sh STATE.dem OUTDIR [NP]" >&2; exit 2; }
-state=$1 out=$2 np=${3:-1}
+state=$1 out=$2 np=${3:-1} style=${4:-granular}
+case $style in
+granular) input=in.settle tag=np$np code=lammps ;;
+classic) input=in.settle-classic tag=classic-np$np code=lammps-classic ;;
+*) echo "run.sh: STYLE must be granular or classic, not '$style'" >&2; exit 2 ;;
+esac
 command -v lmp > /dev/null || { echo "run.sh: lmp not found" >&2; exit 1; }
 mkdir -p "$out"
 
@@ -30,6 +40,13 @@ etsuji=$(awk -v e="$EREST" 'function a(c) {
         lo = 0.2; hi = 1.0  # a() decreases from 0.49 to 0 on [0.2, 1]
         for (k = 0; k < 200; k++) { mid = (lo + hi) / 2; if (a(mid) > target) lo = mid; else hi = mid }
         printf "%.17g\n", lo }')
+
+# the classic style's gamma_n (1/(m s)): its dashpot m* gamma_n a v_n equal to dem-step's restitution
+# dashpot 2 sqrt(5/6) beta sqrt(2 E* m* a) v_n at a = A_REF (in.settle-classic)
+gamman=$(awk -v e="$EREST" -v E="$E" -v nu="$NU" -v rho="$RHO" -v r="$R" -v aref="${BENCH_A_REF:-1.2e-5}" 'BEGIN {
+        pi = atan2(0, -1); le = log(e); beta = -le / sqrt(pi * pi + le * le)
+        estar = E / (2 * (1 - nu * nu)); mstar = 4 / 3 * pi * r^3 * rho / 2
+        printf "%.17g\n", 2 * sqrt(5 / 6) * beta * sqrt(2 * estar / (mstar * aref)) }')
 
 "$TOP/bin/dem-probe" --particles --last "$state" |
     awk -f "$HERE/dem2lammps.awk" -v rho="$RHO" -v box="$BOX" > "$out/data.settle"
@@ -47,27 +64,27 @@ best_loop='' best_wall=''
 k=0
 while [ "$k" -lt "${BENCH_REPEAT:-1}" ]; do
     t0=$(now)
-    (cd "$out" && "$@" -nocite -in "$HERE/in.settle" -log "log.np$np" -screen none \
+    (cd "$out" && "$@" -nocite -in "$HERE/$input" -log "log.$tag" -screen none \
         -var data data.settle -var steps "$STEPS" -var dt "$DT" -var skin "$SKIN" \
-        -var E "$E" -var nu "$NU" -var mu "$MU" -var etsuji "$etsuji" -var g "$G" \
+        -var E "$E" -var nu "$NU" -var mu "$MU" -var etsuji "$etsuji" -var gamman "$gamman" -var g "$G" \
         -var x0 "$X0" -var y0 "$Y0" -var z0 "$Z0" -var x1 "$X1" -var y1 "$Y1" -var z1 "$Z1" \
-        -var dump "final.np$np.dump") || { echo "run.sh: lmp failed, see $out/log.np$np" >&2; exit 1; }
+        -var dump "final.$tag.dump") || { echo "run.sh: lmp failed, see $out/log.$tag" >&2; exit 1; }
     wall=$(elapsed "$t0" "$(now)")
-    loop=$(awk '/^Loop time of/ { print $4 }' "$out/log.np$np" | tail -n 1)
-    [ -n "$loop" ] || { echo "run.sh: no Loop time in $out/log.np$np" >&2; exit 1; }
+    loop=$(awk '/^Loop time of/ { print $4 }' "$out/log.$tag" | tail -n 1)
+    [ -n "$loop" ] || { echo "run.sh: no Loop time in $out/log.$tag" >&2; exit 1; }
     if [ -z "$best_loop" ] || awk -v a="$loop" -v b="$best_loop" 'BEGIN { exit !(a < b) }'; then
         best_loop=$loop best_wall=$wall
     fi
     k=$((k + 1))
 done
 loop=$best_loop wall=$best_wall
-atoms=$(awk '/^Loop time of/ { print $(NF - 1) }' "$out/log.np$np" | tail -n 1)
+atoms=$(awk '/^Loop time of/ { print $(NF - 1) }' "$out/log.$tag" | tail -n 1)
 [ "$atoms" = "$N" ] || echo "run.sh: warning: LAMMPS ended with $atoms atoms, not $N" >&2
 
 # the final particles with dem-probe's column names, for aggregate.awk
 awk 'BEGIN { OFS = "\t" }
     /^ITEM: ATOMS/ { print "id", "x[m]", "y[m]", "z[m]", "vx[m/s]", "vy[m/s]", "vz[m/s]", "wx[rad/s]", "wy[rad/s]", "wz[rad/s]", "r[m]"; on = 1; next }
-    on { $1 = $1; print }' "$out/final.np$np.dump" > "$out/lammps-np$np.tsv"
+    on { $1 = $1; print }' "$out/final.$tag.dump" > "$out/lammps-$tag.tsv"
 
-awk -v np="$np" -v n="$atoms" -v steps="$STEPS" -v wall="$wall" -v loop="$loop" 'BEGIN {
-    printf "lammps%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.1f\n", (np > 1 ? ":mpi" : ""), np, n, steps, wall, loop, loop / (n * steps) * 1e9 }'
+awk -v code="$code" -v np="$np" -v n="$atoms" -v steps="$STEPS" -v wall="$wall" -v loop="$loop" 'BEGIN {
+    printf "%s%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.1f\n", code, (np > 1 ? ":mpi" : ""), np, n, steps, wall, loop, loop / (n * steps) * 1e9 }'
