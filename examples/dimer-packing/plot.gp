@@ -1,10 +1,10 @@
 # plot.gp - the dimer packing's solid fraction and contacts per dimer, seed by seed, dem beside
 # LAMMPS fix rigid/small (examples/clumps/lammps). Called with dem=, lmp=, mu= and out= (the Makefile).
-set terminal pngcairo size 1000,460
+set terminal pngcairo size 1000,500
 set output out
 set multiplot layout 1,2 title sprintf("2000 dimers (aspect ratio 1.5, μ = %g) poured and settled: dem and LAMMPS, seed by seed", mu)
 set datafile separator "\t"
-set key bottom right
+set key below
 set xlabel "seed"
 set xrange [0.5:3.5]
 set xtics 1
