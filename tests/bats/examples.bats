@@ -9,24 +9,28 @@ examples_run() {
     make -n -C "$REPO/examples" "$@" 2>/dev/null | sed -n 's/^\([a-z0-9-]*\): done in .*/\1/p'
 }
 
-@test "make -C examples runs every example but percolation, rolling included" {
+@test "make -C examples runs every example but percolation and dimer-packing, rolling included" {
     run examples_run all
     [ "$status" -eq 0 ]
     grep -qx rolling <<<"$output"
     ! grep -qx percolation <<<"$output"
-    # every example directory but percolation is in the default run
+    ! grep -qx dimer-packing <<<"$output"
+    # every example directory but the opt-in ones is in the default run
     for d in "$REPO"/examples/*/Makefile; do
         e=$(basename "$(dirname "$d")")
-        [ "$e" = percolation ] && continue
+        [ "$e" = percolation ] || [ "$e" = dimer-packing ] && continue
         grep -qx "$e" <<<"$output" || { echo "missing from make -C examples: $e"; false; }
     done
 }
 
-@test "percolation is opt-in: its own target, and 'everything' runs it with the rest" {
+@test "percolation and dimer-packing are opt-in: their own targets, and 'everything' runs them with the rest" {
     run examples_run percolation
     [ "$output" = percolation ]
+    run examples_run dimer-packing
+    [ "$output" = dimer-packing ]
     run examples_run everything
     grep -qx percolation <<<"$output"
+    grep -qx dimer-packing <<<"$output"
     grep -qx rolling <<<"$output"
 }
 
