@@ -83,7 +83,8 @@ for case in ${BENCH_CASES:-pour settled replica}; do
     }' "$rows"
 
     echo
-    echo "# physics check, case $case, after $STEPS steps (same aggregates of both final states; start: the state itself)"
+    steps=$(awk -F'\t' 'NR == 1 { print $4 }' "$rows") # the case's own (case.sh: the replica runs fewer)
+    echo "# physics check, case $case, after $steps steps (same aggregates of both final states; start: the state itself)"
     agg() { awk -f "$BENCH_DIR/aggregate.awk" -v rho="$RHO" -v box="$BOX" "$@"; }
     "$TOP/bin/dem-probe" --particles --last "$OUT/$case/state.dem" 2> /dev/null | agg -v header=1 -v code=start
     "$TOP/bin/dem-probe" --particles --last "$OUT/$case/dem-step.dem" 2> /dev/null | agg -v code=dem-step
