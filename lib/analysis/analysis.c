@@ -153,10 +153,27 @@ double dem_kinetic_energy_r(const dem_system *s)
     return e;
 }
 
-static int cmp_clump_vid(const void *a, const void *b)
+static int cmp_clump_id(const void *a, const void *b)
 {
     uint64_t x = ((const dem_clump *)a)->id, y = ((const dem_clump *)b)->id;
     return x < y ? -1 : x > y;
+}
+
+/* A copy of the frame's clumps sorted by id, for clump_find (free it); NULL if out of memory. */
+static dem_clump *clumps_by_id(const dem_system *s)
+{
+    dem_clump *sorted = malloc((s->nclumps ? s->nclumps : 1) * sizeof *sorted);
+    if (!sorted) return NULL;
+    memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
+    qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_id);
+    return sorted;
+}
+
+/* Clump `id` in the copy clumps_by_id made of s's clumps, or NULL (id 0: not a member). */
+static const dem_clump *clump_find(const dem_clump *sorted, const dem_system *s, uint64_t id)
+{
+    dem_clump key = {.id = id};
+    return id ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_id) : NULL;
 }
 
 /* Per particle index: 1 for a free sphere; for a clump's member, the clump's union volume (its mass
@@ -164,32 +181,27 @@ static int cmp_clump_vid(const void *a, const void *b)
  * spheres count their clump's volume once (their overlaps not twice). */
 double *dem_clump_volume_shares(const dem_system *s)
 {
-    double *share = malloc((s->nparticles ? s->nparticles : 1) * sizeof *share), *sum = calloc(s->nclumps, sizeof *sum);
-    dem_clump *sorted = malloc(s->nclumps * sizeof *sorted);
-    if (!share || !sum || !sorted) {
+    size_t nc = s->nclumps ? s->nclumps : 1;
+    double *share = malloc((s->nparticles ? s->nparticles : 1) * sizeof *share);
+    double *sum = calloc(nc, sizeof *sum), *rho = calloc(nc, sizeof *rho);
+    dem_clump *sorted = clumps_by_id(s);
+    if (!share || !sum || !rho || !sorted) {
         free(share);
-        free(sum);
-        free(sorted);
-        return NULL;
-    }
-    memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
-    qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_vid);
-    double *rho = calloc(s->nclumps, sizeof *rho);
-    for (size_t k = 0; k < s->nparticles; k++) {
-        const dem_particle *p = &s->particles[k];
-        dem_clump key = {.id = p->clump};
-        const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_vid) : NULL;
-        if (!c) continue;
-        double v = dem_sphere_volume(p->radius);
-        sum[c - sorted] += v;
-        if (rho) rho[c - sorted] = p->mass / v;
-    }
-    for (size_t k = 0; k < s->nparticles; k++) {
-        const dem_particle *p = &s->particles[k];
-        dem_clump key = {.id = p->clump};
-        const dem_clump *c = p->clump ? bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_vid) : NULL;
-        size_t q = c ? (size_t)(c - sorted) : 0;
-        share[k] = c && rho && rho[q] > 0.0 ? c->mass / rho[q] / sum[q] : 1.0;
+        share = NULL;
+    } else {
+        for (size_t k = 0; k < s->nparticles; k++) {
+            const dem_particle *p = &s->particles[k];
+            const dem_clump *c = clump_find(sorted, s, p->clump);
+            if (!c) continue;
+            double v = dem_sphere_volume(p->radius);
+            sum[c - sorted] += v;
+            rho[c - sorted] = p->mass / v;
+        }
+        for (size_t k = 0; k < s->nparticles; k++) {
+            const dem_clump *c = clump_find(sorted, s, s->particles[k].clump);
+            size_t q = c ? (size_t)(c - sorted) : 0;
+            share[k] = c && rho[q] > 0.0 ? c->mass / rho[q] / sum[q] : 1.0;
+        }
     }
     free(rho);
     free(sum);
@@ -306,12 +318,6 @@ void dem_id_index_free(dem_id_index *ix)
     dem_id_index_init(ix);
 }
 
-static int cmp_clump_by_id(const void *a, const void *b)
-{
-    uint64_t x = ((const dem_clump *)a)->id, y = ((const dem_clump *)b)->id;
-    return x < y ? -1 : x > y;
-}
-
 /* ix->body: each member's offset from its clump's centre of mass, R(q_c) b. */
 static dem_status build_body_offsets(dem_id_index *ix, const dem_system *s, dem_error *err)
 {
@@ -322,14 +328,11 @@ static dem_status build_body_offsets(dem_id_index *ix, const dem_system *s, dem_
         ix->cap_body = s->nparticles;
     }
     for (size_t k = 0; k < s->nparticles; k++) ix->body[k] = dem_v3_zero();
-    dem_clump *sorted = malloc(s->nclumps * sizeof *sorted);
+    dem_clump *sorted = clumps_by_id(s);
     if (!sorted) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", s->nclumps);
-    memcpy(sorted, s->clumps, s->nclumps * sizeof *sorted);
-    qsort(sorted, s->nclumps, sizeof *sorted, cmp_clump_by_id);
     for (size_t k = 0; k < s->nmembers; k++) {
         const dem_member *m = &s->members[k];
-        dem_clump key = {.id = m->clump};
-        const dem_clump *c = bsearch(&key, sorted, s->nclumps, sizeof *sorted, cmp_clump_by_id);
+        const dem_clump *c = clump_find(sorted, s, m->clump);
         size_t a = dem_id_index_find(ix, m->id);
         if (c && a != SIZE_MAX) ix->body[a] = dem_rigid_rotate(c->orient, m->body);
     }
