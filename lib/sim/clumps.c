@@ -8,6 +8,7 @@
 
 #include "core/rigid.h"
 #include "sim/internal/boundary.h"
+#include "sim/internal/forces.h"
 #include "sim/internal/par.h"
 
 dem_status dem_clumps_supported(const dem_system *s, const dem_settings *st, dem_error *err)
@@ -251,22 +252,15 @@ void dem_clumps_drift(dem_sim *sim, double h, double gd, int reverse, double *mo
 static double clump_damping(const dem_sim *sim, size_t k, dem_vec3 *f, dem_vec3 *t)
 {
     const struct sim_clumps *c = sim->cl;
-    double g = sim->st.local_damping, power = 0.0, h = sim->h;
-    if (g == 0.0) return 0.0;
+    double power = 0.0, h = sim->h;
+    if (sim->st.local_damping == 0.0) return 0.0;
     for (int which = 0; which < 2; which++) {
         dem_vec3 *F = which ? t : f, vel = which ? c->w[k] : c->v[k];
         dem_vec3 acc = which ? dem_rigid_omega(c->q[k], c->inertia[k], *F) : dem_v3_scale(*F, 1.0 / c->m[k]);
         dem_vec3 d = dem_v3_zero();
         for (int a = 0; a < 3; a++) {
-            double fk = dem_v3_get(*F, a), vk = dem_v3_get(vel, a), s;
-            if (sim->st.local_form == DEM_LOCAL_YADE) {
-                double u = vk + 0.5 * h * dem_v3_get(acc, a);
-                s = fk * u > 0.0 ? 1.0 : fk * u < 0.0 ? -1.0 : 0.0;
-                dem_v3_set(&d, a, -g * fk * s);
-            } else {
-                s = vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0;
-                dem_v3_set(&d, a, -g * fabs(fk) * s);
-            }
+            double fk = dem_v3_get(*F, a), vk = dem_v3_get(vel, a);
+            dem_v3_set(&d, a, local_damping_term(&sim->st, fk, vk, vk + 0.5 * h * dem_v3_get(acc, a)));
         }
         *F = dem_v3_add(*F, d);
         /* the power at the on-step velocity, as forces.c books a sphere's */

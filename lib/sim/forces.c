@@ -270,21 +270,15 @@ static int wall_contact(dem_sim *sim, const dem_law *law, size_t slot, books_acc
  * per component. Returns the power of the damping force (W). */
 static double local_damping(const dem_sim *sim, size_t a, dem_vec3 *f, dem_vec3 *t)
 {
-    double g = sim->st.local_damping, power = 0.0;
-    if (g == 0.0) return 0.0;
+    double power = 0.0;
+    if (sim->st.local_damping == 0.0) return 0.0;
     for (int which = 0; which < 2; which++) {
         dem_vec3 *F = which ? t : f;
         dem_vec3 vel = which ? sim->p.w[a] : sim->p.v[a];
         double inv = which ? sim->p.inv_i[a] : sim->p.inv_m[a];
         for (int k = 0; k < 3; k++) {
-            double fk = dem_v3_get(*F, k), vk = dem_v3_get(vel, k), d;
-            if (sim->st.local_form == DEM_LOCAL_YADE) {
-                /* sgn(F (v + a dt/2)): v's on-step estimate (Šmilauer and Chareyre 2015, eq 1.9) */
-                double u = vk + 0.5 * sim->h * fk * inv;
-                d = -g * fk * (fk * u > 0.0 ? 1.0 : fk * u < 0.0 ? -1.0 : 0.0);
-            } else {
-                d = -g * fabs(fk) * (vk > 0.0 ? 1.0 : vk < 0.0 ? -1.0 : 0.0); /* Hanley 2019, eq 21 */
-            }
+            double fk = dem_v3_get(*F, k), vk = dem_v3_get(vel, k);
+            double d = local_damping_term(&sim->st, fk, vk, vk + 0.5 * sim->h * fk * inv);
             dem_v3_set(F, k, fk + d);
             power += d * (sim->hdt != 0.0 ? vk + 0.5 * sim->h * (fk + d) * inv : vk);
         }
