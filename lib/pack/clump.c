@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/rigid.h"
+#include "pack/table.h"
 
 /* ---- a small table reader: a header of names (a name may carry its unit in brackets), then rows of
  * numbers separated by tabs; blank lines and lines starting with '#' skipped. ---------------------- */
@@ -20,54 +21,25 @@ typedef struct {
     int col[TABLE_COLS_MAX]; /* index into the caller's names, -1: ignored */
 } table_header;
 
-static const char *line_end(const char *p, const char *end)
+/* A field as a C string in buf (cut to size - 1 bytes). */
+static void field_copy(dem_span f, char *buf, size_t size)
 {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    return nl ? nl : end;
-}
-
-/* Field k of a line (tab separated) into buf without spaces; returns 0 when there are fewer. */
-static int field_text(const char *p, const char *e, int k, char *buf, size_t size)
-{
-    for (int f = 0; f < k; f++) {
-        const char *t = memchr(p, '\t', (size_t)(e - p));
-        if (!t) return 0;
-        p = t + 1;
-    }
-    const char *t = memchr(p, '\t', (size_t)(e - p));
-    const char *fe = t ? t : e;
-    while (p < fe && (*p == ' ' || *p == '\r')) p++;
-    while (fe > p && (fe[-1] == ' ' || fe[-1] == '\r')) fe--;
-    size_t n = (size_t)(fe - p);
-    if (n >= size) n = size - 1;
-    memcpy(buf, p, n);
+    size_t n = f.n < size - 1 ? f.n : size - 1;
+    memcpy(buf, f.p, n);
     buf[n] = 0;
-    return 1;
-}
-
-static int count_fields(const char *p, const char *e)
-{
-    int n = 1;
-    for (; p < e; p++) n += *p == '\t';
-    return n;
-}
-
-static int blank_or_comment(const char *p, const char *e)
-{
-    while (p < e && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
-    return p == e || *p == '#';
 }
 
 /* Match the header's names against names[0..n) (units: a name may read "x[m]" where units[k] is
  * "m"); a name the caller does not know is refused. */
-static dem_status parse_header(const char *p, const char *e, const char *const *names, const char *const *units, int n,
+static dem_status parse_header(dem_span line, const char *const *names, const char *const *units, int n,
                                const char *what, table_header *h, dem_error *err)
 {
-    h->ncols = count_fields(p, e);
+    dem_span f[TABLE_COLS_MAX];
+    h->ncols = dem_table_split(line, f, TABLE_COLS_MAX);
     if (h->ncols > TABLE_COLS_MAX) return dem_fail(err, DEM_ERR_VALUE, "line 1: %d columns, at most %d", h->ncols, TABLE_COLS_MAX);
     for (int k = 0; k < h->ncols; k++) {
         char name[64];
-        field_text(p, e, k, name, sizeof name);
+        field_copy(f[k], name, sizeof name);
         char *br = strchr(name, '[');
         const char *unit = NULL;
         if (br) {
@@ -92,14 +64,15 @@ static dem_status parse_header(const char *p, const char *e, const char *const *
 }
 
 /* The numbers of one row into v[names' indices] (absent columns keep their values). */
-static dem_status parse_row(const char *p, const char *e, const table_header *h, const char *const *names, long line, double *v,
+static dem_status parse_row(dem_span text, const table_header *h, const char *const *names, long line, double *v,
                             dem_error *err)
 {
-    int nf = count_fields(p, e);
+    dem_span f[TABLE_COLS_MAX];
+    int nf = dem_table_split(text, f, TABLE_COLS_MAX);
     if (nf != h->ncols) return dem_fail(err, DEM_ERR_VALUE, "line %ld: %d fields, the header has %d", line, nf, h->ncols);
     for (int k = 0; k < h->ncols; k++) {
         char buf[128], *end;
-        field_text(p, e, k, buf, sizeof buf);
+        field_copy(f[k], buf, sizeof buf);
         errno = 0;
         double x = strtod(buf, &end);
         if (!buf[0] || *end || !isfinite(x))
@@ -217,24 +190,23 @@ dem_status dem_clump_template_tsv(const char *text, size_t len, unsigned grid, d
     static const char *const names[] = {"x", "y", "z", "r"};
     static const char *const units[] = {"m", "m", "m", "m"};
     memset(t, 0, sizeof *t);
-    const char *p = text, *end = text + len;
+    size_t at = 0, cap = 0;
+    dem_span l;
     long line = 0;
     table_header h;
     dem_status st = DEM_OK;
-    size_t cap = 0;
     int header = 0;
-    while (p < end && !st) {
-        const char *e = line_end(p, end);
+    while (!st && dem_table_next_line(text, len, &at, &l)) {
         line++;
         if (!header) {
-            if ((st = parse_header(p, e, names, units, 4, "a clump template (x y z r)", &h, err))) break;
+            if ((st = parse_header(l, names, units, 4, "a clump template (x y z r)", &h, err))) break;
             int seen = 0;
             for (int k = 0; k < h.ncols; k++) seen |= 1 << h.col[k];
             if (seen != 15) { st = dem_fail(err, DEM_ERR_VALUE, "line 1: a clump template needs the columns x y z r"); break; }
             header = 1;
-        } else if (!blank_or_comment(p, e)) {
+        } else if (!dem_table_skip(l)) {
             double v[4] = {0};
-            if ((st = parse_row(p, e, &h, names, line, v, err))) break;
+            if ((st = parse_row(l, &h, names, line, v, err))) break;
             if (!(v[3] > 0.0)) { st = dem_fail(err, DEM_ERR_VALUE, "line %ld, column r: %g m must be positive", line, v[3]); break; }
             if (t->n == DEM_CLUMP_MEMBERS_MAX) { st = dem_fail(err, DEM_ERR_LIMIT, "more than %d members", DEM_CLUMP_MEMBERS_MAX); break; }
             if (t->n == cap) {
@@ -246,7 +218,6 @@ dem_status dem_clump_template_tsv(const char *text, size_t len, unsigned grid, d
             t->m[t->n].x = dem_v3(v[0], v[1], v[2]);
             t->m[t->n++].r = v[3];
         }
-        p = e < end ? e + 1 : end;
     }
     if (!st && !header) st = dem_fail(err, DEM_ERR_VALUE, "empty: a clump template is a header line x y z r, then one member per line");
     if (!st && !t->n) st = dem_fail(err, DEM_ERR_VALUE, "no member sphere after the header");
@@ -362,18 +333,18 @@ dem_status dem_pack_clumps_tsv(dem_system *s, const char *text, size_t len, cons
     enum { X, Y, Z, Q0, Q1, Q2, Q3, VX, VY, VZ, WX, WY, WZ, NC };
     static const char *const names[NC] = {"x", "y", "z", "q0", "q1", "q2", "q3", "vx", "vy", "vz", "wx", "wy", "wz"};
     static const char *const units[NC] = {"m", "m", "m", NULL, NULL, NULL, NULL, "m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"};
-    const char *p = text, *end = text + len;
+    size_t at = 0;
+    dem_span l;
     long line = 0;
     table_header h;
     dem_status st = DEM_OK;
     int header = 0, hasq = 0;
     size_t first = s->nparticles, firstc = s->nclumps, firstm = s->nmembers;
     uint64_t id = largest_id(s->particles, s->nparticles) + 1, cid = next_clump_id(s);
-    while (p < end && !st) {
-        const char *e = line_end(p, end);
+    while (!st && dem_table_next_line(text, len, &at, &l)) {
         line++;
         if (!header) {
-            if ((st = parse_header(p, e, names, units, NC, "a table of clumps (x y z, q0 q1 q2 q3, vx vy vz, wx wy wz)", &h, err))) break;
+            if ((st = parse_header(l, names, units, NC, "a table of clumps (x y z, q0 q1 q2 q3, vx vy vz, wx wy wz)", &h, err))) break;
             int seen = 0;
             for (int k = 0; k < h.ncols; k++) seen |= 1 << h.col[k];
             if ((seen & 7) != 7) { st = dem_fail(err, DEM_ERR_VALUE, "line 1: a table of clumps needs the columns x y z (centres of mass, m)"); break; }
@@ -381,10 +352,10 @@ dem_status dem_pack_clumps_tsv(dem_system *s, const char *text, size_t len, cons
             if (q && q != 15) { st = dem_fail(err, DEM_ERR_VALUE, "line 1: give all four of q0 q1 q2 q3 (the orientation) or none"); break; }
             hasq = q == 15;
             header = 1;
-        } else if (!blank_or_comment(p, e)) {
+        } else if (!dem_table_skip(l)) {
             double v[NC] = {0};
             v[Q0] = 1.0;
-            if ((st = parse_row(p, e, &h, names, line, v, err))) break;
+            if ((st = parse_row(l, &h, names, line, v, err))) break;
             dem_quat q = {v[Q0], v[Q1], v[Q2], v[Q3]};
             double qn = dem_quat_norm(q);
             if (hasq && !(fabs(qn - 1.0) <= 1e-6)) {
@@ -395,7 +366,6 @@ dem_status dem_pack_clumps_tsv(dem_system *s, const char *text, size_t len, cons
                             err);
             if (st) dem_error_prefix(err, "line %ld: ", line);
         }
-        p = e < end ? e + 1 : end;
     }
     if (!st && !header) st = dem_fail(err, DEM_ERR_VALUE, "empty: a table of clumps is a header line (x y z ...), then one clump per line");
     if (!st && s->nclumps == firstc) st = dem_fail(err, DEM_ERR_VALUE, "no clump after the header");

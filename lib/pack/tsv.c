@@ -1,5 +1,6 @@
 /* pack_tsv.c - particles from tab-separated text, with messages that name the line and column. */
 #include "pack/pack.h"
+#include "pack/table.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -27,57 +28,13 @@ static const char *const col_units[NCOLS] = {"m", "m", "m", "m", NULL, "m/s", "m
 #define FIELD_MAX 128
 
 typedef struct {
-    const char *p;
-    size_t n;
-} span;
-
-typedef struct {
     int col[NCOLS];   /* column enum of each header field */
     int ncols;        /* fields in the header */
     int present[NCOLS];
 } header;
 
-/* Next line of text from *at (without its '\n' and any '\r' before it); 0 at the end. */
-static int next_line(const char *text, size_t len, size_t *at, span *line)
-{
-    if (*at >= len) return 0;
-    const char *start = text + *at;
-    const char *nl = memchr(start, '\n', len - *at);
-    size_t n = nl ? (size_t)(nl - start) : len - *at;
-    *at += n + (nl ? 1 : 0);
-    if (n > 0 && start[n - 1] == '\r') n--;
-    line->p = start;
-    line->n = n;
-    return 1;
-}
-
-/* Split a line at tabs into up to max fields, each trimmed of spaces; returns the field count
- * (which may exceed max: the extra fields are counted, not stored). */
-static int split_fields(span line, span *fields, int max)
-{
-    int count = 0;
-    size_t start = 0;
-    for (size_t k = 0; k <= line.n; k++) {
-        if (k < line.n && line.p[k] != '\t') continue;
-        span f = {line.p + start, k - start};
-        while (f.n && f.p[0] == ' ') { f.p++; f.n--; }
-        while (f.n && f.p[f.n - 1] == ' ') f.n--;
-        if (count < max) fields[count] = f;
-        count++;
-        start = k + 1;
-    }
-    return count;
-}
-
-static int is_blank(span line)
-{
-    for (size_t k = 0; k < line.n; k++)
-        if (line.p[k] != ' ' && line.p[k] != '\t') return 0;
-    return 1;
-}
-
 /* The column a header name denotes, or -1: the bare name, or the name and its SI unit. */
-static int column_of(span name)
+static int column_of(dem_span name)
 {
     const char *bracket = memchr(name.p, '[', name.n);
     size_t n = bracket ? (size_t)(bracket - name.p) : name.n;
@@ -92,13 +49,13 @@ static int column_of(span name)
     return -1;
 }
 
-static dem_status parse_header(span line, header *h, dem_error *err)
+static dem_status parse_header(dem_span line, header *h, dem_error *err)
 {
-    span f[NCOLS + 1];
+    dem_span f[NCOLS + 1];
     memset(h, 0, sizeof *h);
-    if (is_blank(line))
+    if (dem_table_blank(line))
         return dem_fail(err, DEM_ERR_ARG, "line 1: the header is empty; expected tab-separated column names (" COL_LIST ")");
-    int n = split_fields(line, f, NCOLS + 1);
+    int n = dem_table_split(line, f, NCOLS + 1);
     for (int k = 0; k < n; k++) {
         if (k >= NCOLS) /* more names than columns exist: one must be unknown or repeated */
             return dem_fail(err, DEM_ERR_ARG, "line 1: %d columns in the header, but only %d column names exist (" COL_LIST ")", n, NCOLS);
@@ -118,7 +75,7 @@ static dem_status parse_header(span line, header *h, dem_error *err)
 }
 
 /* Copy a field into buf as a C string; fails if it does not fit. */
-static dem_status field_text(span f, char *buf, size_t line, int col, dem_error *err)
+static dem_status field_text(dem_span f, char *buf, size_t line, int col, dem_error *err)
 {
     if (f.n == 0) return dem_fail(err, DEM_ERR_ARG, "line %zu, column %s: empty value", line, col_names[col]);
     if (f.n >= FIELD_MAX)
@@ -128,7 +85,7 @@ static dem_status field_text(span f, char *buf, size_t line, int col, dem_error 
     return DEM_OK;
 }
 
-static dem_status field_double(span f, double *v, size_t line, int col, dem_error *err)
+static dem_status field_double(dem_span f, double *v, size_t line, int col, dem_error *err)
 {
     char buf[FIELD_MAX];
     dem_status st = field_text(f, buf, line, col, err);
@@ -141,7 +98,7 @@ static dem_status field_double(span f, double *v, size_t line, int col, dem_erro
     return DEM_OK;
 }
 
-static dem_status field_id(span f, uint64_t *id, size_t line, dem_error *err)
+static dem_status field_id(dem_span f, uint64_t *id, size_t line, dem_error *err)
 {
     char buf[FIELD_MAX];
     dem_status st = field_text(f, buf, line, COL_ID, err);
@@ -155,7 +112,7 @@ static dem_status field_id(span f, uint64_t *id, size_t line, dem_error *err)
     return DEM_OK;
 }
 
-static dem_status field_material(const dem_system *s, span f, uint32_t *mat, size_t line, dem_error *err)
+static dem_status field_material(const dem_system *s, dem_span f, uint32_t *mat, size_t line, dem_error *err)
 {
     char buf[FIELD_MAX];
     dem_status st = field_text(f, buf, line, COL_MATERIAL, err);
@@ -164,7 +121,7 @@ static dem_status field_material(const dem_system *s, span f, uint32_t *mat, siz
     return st;
 }
 
-static dem_status field_fixed(span f, uint32_t *flags, size_t line, dem_error *err)
+static dem_status field_fixed(dem_span f, uint32_t *flags, size_t line, dem_error *err)
 {
     char buf[FIELD_MAX];
     dem_status st = field_text(f, buf, line, COL_FIXED, err);
@@ -176,7 +133,7 @@ static dem_status field_fixed(span f, uint32_t *flags, size_t line, dem_error *e
 }
 
 /* Store the value of field f (column col) in p. */
-static dem_status parse_field(const dem_system *s, span f, int col, dem_particle *p, size_t line, dem_error *err)
+static dem_status parse_field(const dem_system *s, dem_span f, int col, dem_particle *p, size_t line, dem_error *err)
 {
     double *dst = NULL;
     if (col >= COL_FIRST_IGNORED) return DEM_OK;
@@ -201,10 +158,10 @@ static dem_status parse_field(const dem_system *s, span f, int col, dem_particle
     return st;
 }
 
-static dem_status parse_row(const dem_system *s, const header *h, span line_text, size_t line, dem_particle *p, dem_error *err)
+static dem_status parse_row(const dem_system *s, const header *h, dem_span line_text, size_t line, dem_particle *p, dem_error *err)
 {
-    span f[NCOLS];
-    int n = split_fields(line_text, f, NCOLS);
+    dem_span f[NCOLS];
+    int n = dem_table_split(line_text, f, NCOLS);
     if (n < h->ncols)
         return dem_fail(err, DEM_ERR_ARG, "line %zu, column %s: missing value (%d fields, the header names %d columns)",
                         line, col_names[h->col[n]], n, h->ncols);
@@ -245,18 +202,18 @@ static dem_status check_unique_ids(id_line *ids, size_t n, dem_error *err)
 dem_status dem_pack_parse_tsv(dem_system *s, const char *text, size_t len, dem_error *err)
 {
     size_t at = 0, line = 1, base = s->nparticles;
-    span l;
+    dem_span l;
     header h;
     dem_status st;
-    if (!next_line(text, len, &at, &l))
+    if (!dem_table_next_line(text, len, &at, &l))
         return dem_fail(err, DEM_ERR_ARG, "line 1: empty input; expected a header line naming the columns (" COL_LIST ")");
     if ((st = parse_header(l, &h, err))) return st;
     if (s->nmaterials == 0) return dem_fail(err, DEM_ERR_ARG, "there is no material for the particles");
     id_line *ids = NULL;
     size_t cap = 0;
-    while (next_line(text, len, &at, &l)) {
+    while (dem_table_next_line(text, len, &at, &l)) {
         line++;
-        if (is_blank(l) || l.p[0] == '#') continue;
+        if (dem_table_skip(l)) continue;
         dem_particle p = dem_particle_default();
         p.id = (uint64_t)s->nparticles + 1; /* as dem_pack_push_sphere numbers them */
         if ((st = parse_row(s, &h, l, line, &p, err))) goto fail;
