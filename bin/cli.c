@@ -411,6 +411,7 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
     dem_error err;
     dem_writer *w = dem_writer_new(cli_output(), level, &err);
     if (!w) cli_die_err(&err);
+    dem_sim_release_frame(s); /* the sim holds the particles and contacts now: not twice */
     cli_catch_signals();
     cli_progress log;
     cli_progress_start(&log, hk ? hk->progress : 0.0, steps);

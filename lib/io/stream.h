@@ -43,6 +43,22 @@ typedef struct {
 /* dem_writer_put with the contacts of src (the frame's own contact table is not read). Each
  * contact's values are checked as dem_system_check checks them (dem_contact_check_values). */
 DEM_MUST_CHECK dem_status dem_writer_put_source(dem_writer *w, const dem_system *s, const dem_contact_source *src, dem_error *err);
+/* A frame's particles from a source instead of the frame's table: count particles, fill(ctx,
+ * first, n, out, err) writing particles first .. first + n - 1 of the frame's order into out
+ * (n <= DEM_PARTICLE_BATCH; returns a dem_status). A simulator hands its particles over this
+ * way (dem_sim_put), encoded a batch at a time, without a frame-sized table. */
+#define DEM_PARTICLE_BATCH 64
+typedef struct {
+    size_t count;
+    dem_status (*fill)(void *ctx, size_t first, size_t n, dem_particle *out, dem_error *err);
+    void *ctx;
+} dem_particle_source;
+/* dem_writer_put_source with the particles of psrc too, when it is not NULL (the frame's own
+ * particle table is then not read, and may be NULL). Each particle's values are checked as
+ * dem_system_check checks them (dem_particle_check_values); what relates one record to another
+ * (unique ids, the members of clumps, bonds) is the source's to keep. */
+DEM_MUST_CHECK dem_status dem_writer_put_sources(dem_writer *w, const dem_system *s, const dem_particle_source *psrc,
+                                                 const dem_contact_source *csrc, dem_error *err);
 /* Close the stream: write the end-of-stream marker (26 bytes, formats/dem-stream.md §3.1) and
  * flush. A stream without it was cut short (a killed writer, a full disk) or written before
  * format 1.3; readers warn. */

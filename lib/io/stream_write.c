@@ -166,6 +166,25 @@ static dem_status w_contacts(dem_writer *w, const dem_system *s, const dem_conta
     return st;
 }
 
+/* The particles table: from src when given, else from the frame's table. */
+static dem_status w_particles(dem_writer *w, const dem_system *s, const dem_particle_source *src, dem_error *err)
+{
+    if (!src) return w_table(w, &dem_rec_particle, s->particles, s->nparticles, sizeof(dem_particle), err);
+    uint32_t rs = dem_record_size(&dem_rec_particle);
+    dem_status st = w_table_header(w, dem_rec_particle.tag, src->count, rs, 0, err);
+    size_t batch_max = STAGE_CAP / rs < DEM_PARTICLE_BATCH ? STAGE_CAP / rs : DEM_PARTICLE_BATCH;
+    dem_particle buf[DEM_PARTICLE_BATCH];
+    for (size_t k = 0; k < src->count && !st; k += batch_max) {
+        size_t batch = src->count - k < batch_max ? src->count - k : batch_max;
+        if ((st = src->fill(src->ctx, k, batch, buf, err))) return st;
+        for (size_t c = 0; c < batch; c++)
+            if ((st = dem_particle_check_values(&buf[c], k + c, err))) return st;
+        uint8_t *p = w_room(w, batch * rs, &st, err);
+        if (p) dem_record_encode_n(&dem_rec_particle, buf, sizeof *buf, batch, p, rs);
+    }
+    return st;
+}
+
 static size_t param_size(const dem_param *p)
 {
     size_t n = 2 + strlen(p->key) + 2;
@@ -215,6 +234,12 @@ dem_status dem_writer_put(dem_writer *w, const dem_system *s, dem_error *err)
 
 dem_status dem_writer_put_source(dem_writer *w, const dem_system *s, const dem_contact_source *src, dem_error *err)
 {
+    return dem_writer_put_sources(w, s, NULL, src, err);
+}
+
+dem_status dem_writer_put_sources(dem_writer *w, const dem_system *s, const dem_particle_source *psrc, const dem_contact_source *src,
+                                  dem_error *err)
+{
     dem_status st = DEM_OK;
     uint32_t slots = src ? src->hist_slots : s->hist_slots;
     if (slots > DEM_HIST_MAX)
@@ -236,7 +261,7 @@ dem_status dem_writer_put_source(dem_writer *w, const dem_system *s, const dem_c
         (st = w_table(w, &dem_rec_wall, s->walls, s->nwalls, sizeof(dem_wall), err)) ||
         (st = w_table(w, &dem_rec_cell, &s->cell, s->cell.flags ? 1 : 0, 0, err)) ||
         (st = w_table(w, &dem_rec_clump, s->clumps, s->nclumps, sizeof(dem_clump), err)) ||
-        (st = w_table(w, &dem_rec_particle, s->particles, s->nparticles, sizeof(dem_particle), err)) ||
+        (st = w_particles(w, s, psrc, err)) ||
         (s->nmembers && (st = w_table(w, &dem_rec_member, s->members, s->nmembers, sizeof(dem_member), err))) ||
         (st = w_contacts(w, s, src, err)) ||
         (s->nbonds && (st = w_table(w, &dem_rec_bond, s->bonds, s->nbonds, sizeof(dem_bond), err))) ||

@@ -580,7 +580,7 @@ static dem_status check_clumps(const dem_system *s, dem_error *err)
     return st;
 }
 
-dem_status dem_system_check(const dem_system *s, dem_error *err)
+dem_status dem_system_check_head(const dem_system *s, dem_error *err)
 {
     dem_status st;
     if (!isfinite(s->time)) return BAD("time %g is not finite", s->time);
@@ -603,15 +603,22 @@ dem_status dem_system_check(const dem_system *s, dem_error *err)
             return BAD("periodic cell: det F = %.17g must be positive and finite (F: the deformation gradient f11..f33)", detf);
         if ((st = check_deformation(&s->cell, err))) return st;
     }
+    for (size_t k = 0; k < DEM_E_COUNT; k++)
+        if (!isfinite(s->energy[k]) && !(k == DEM_E_INITIAL && isnan(s->energy[k])))
+            return BAD("energy accumulator %zu is not finite", k); /* e_initial: NaN = not known */
+    return DEM_OK;
+}
+
+dem_status dem_system_check(const dem_system *s, dem_error *err)
+{
+    dem_status st = dem_system_check_head(s, err);
+    if (st) return st;
     int in_clumps = s->nclumps || s->nmembers;
     for (size_t k = 0; k < s->nparticles; k++) {
         if ((st = check_particle(s, k, err))) return st;
         in_clumps |= s->particles[k].clump != 0;
     }
     if (in_clumps && (st = check_clumps(s, err))) return st;
-    for (size_t k = 0; k < DEM_E_COUNT; k++)
-        if (!isfinite(s->energy[k]) && !(k == DEM_E_INITIAL && isnan(s->energy[k])))
-            return BAD("energy accumulator %zu is not finite", k); /* e_initial: NaN = not known */
 
     uint64_t *ids = malloc((s->nparticles ? s->nparticles : 1) * sizeof *ids);
     if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory checking %zu particle ids", s->nparticles);

@@ -267,6 +267,10 @@ DEM_MUST_CHECK dem_status dem_bond_check_values(const dem_bond *b, size_t k, dem
 /* Check every value for physical possibility (radius > 0, finite positions, unique ids, contacts
  * naming existing particles and walls, ...). The message names the record and field. */
 DEM_MUST_CHECK dem_status dem_system_check(const dem_system *s, dem_error *err);
+/* The part of dem_system_check that reads no particle, contact, clump or bond: time, dt, history
+ * slots, materials, walls, the cell, the energy accumulators (a frame whose records a source
+ * hands to the writer: dem_writer_put_sources). */
+DEM_MUST_CHECK dem_status dem_system_check_head(const dem_system *s, dem_error *err);
 
 /* Periodic cell volume |det H| (0 if there is no cell). */
 double dem_cell_volume(const dem_cell *c);

@@ -304,14 +304,12 @@ void dem_clumps_gather(dem_sim *sim)
 void dem_clumps_write(const dem_sim *sim, dem_system *out)
 {
     const struct sim_clumps *c = sim->cl;
-    for (size_t a = 0; a < out->nparticles; a++) out->particles[a].flags &= ~SIM_PARTICLE_MEMBER;
     if (!c) return;
-    for (size_t k = 0; k < c->n; k++) {
+    for (size_t k = 0; k < c->n; k++) { /* the members' clump ids: dem_particle_record */
         dem_clump *r = &out->clumps[k];
         r->id = c->id[k]; r->mass = c->m[k]; r->inertia = c->inertia[k];
         r->pos = c->x[k]; r->vel = c->v[k]; r->omega = c->w[k]; r->orient = c->q[k];
         r->force = c->f[k]; r->torque = c->t[k]; r->angmom = c->L[k];
-        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) out->particles[c->pidx[j]].clump = c->id[k];
     }
 }
 

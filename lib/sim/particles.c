@@ -50,17 +50,22 @@ void dem_particles_load(dem_sim *sim, const dem_system *s)
     }
 }
 
-void dem_particles_write(const dem_sim *sim, dem_system *out)
+void dem_particle_record(const dem_sim *sim, size_t a, dem_particle *p)
 {
     const sim_particles *P = &sim->p;
-    for (size_t a = 0; a < P->n; a++) {
-        dem_particle *p = &out->particles[a];
-        p->id = P->id[a]; p->radius = P->r[a]; p->mass = P->m[a]; p->inertia = P->inertia[a];
-        p->material = P->mat[a]; p->flags = P->flags[a]; p->group = P->group[a]; p->clump = 0;
-        p->pos = P->x[a]; p->vel = P->v[a]; p->omega = P->w[a];
-        p->force = P->f[a]; p->torque = P->t[a]; p->orient = P->q[a];
-        memcpy(p->image, P->image[a], sizeof p->image);
-    }
+    uint32_t of = sim->cl ? sim->cl->of[a] : SIM_NO_CLUMP;
+    p->id = P->id[a]; p->radius = P->r[a]; p->mass = P->m[a]; p->inertia = P->inertia[a];
+    p->material = P->mat[a]; p->group = P->group[a];
+    p->flags = P->flags[a] & ~SIM_PARTICLE_MEMBER; /* the sim's own mark: a frame has the clump id */
+    p->clump = of == SIM_NO_CLUMP ? 0 : sim->cl->id[of];
+    p->pos = P->x[a]; p->vel = P->v[a]; p->omega = P->w[a];
+    p->force = P->f[a]; p->torque = P->t[a]; p->orient = P->q[a];
+    memcpy(p->image, P->image[a], sizeof p->image);
+}
+
+void dem_particles_write(const dem_sim *sim, dem_system *out)
+{
+    for (size_t a = 0; a < sim->p.n; a++) dem_particle_record(sim, a, &out->particles[a]);
 }
 
 /* Reorder a per-particle array: new[k] = old[from[k]], elem bytes per particle. */

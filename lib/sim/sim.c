@@ -398,9 +398,15 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
 }
 
 /* The frame's state but its contacts. */
-static dem_status store_state(dem_sim *sim, dem_system *out, dem_error *err)
+/* The frame's state; its particle table too if particles (allocated if the frame has none). */
+static dem_status store_state(dem_sim *sim, dem_system *out, int particles, dem_error *err)
 {
     dem_status st;
+    if (particles && !out->particles && sim->p.n) {
+        if (!(out->particles = malloc(sim->p.n * sizeof *out->particles)))
+            return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame of %zu particles", sim->p.n);
+        out->cap_particles = sim->p.n;
+    }
     dem_books_flush(sim);
     if (!sim->forces_current) dem_forces_setup(sim);
     if ((st = dem_guard_check_finite(sim, err))) return st; /* a frame never holds a non-finite state */
@@ -411,7 +417,8 @@ static dem_status store_state(dem_sim *sim, dem_system *out, dem_error *err)
     out->cell = sim->b.cell; /* the same, or put onto the exact lattice */
     out->flags |= DEM_HEAD_FORCES_CURRENT;
     memcpy(out->energy, sim->e.energy, sizeof out->energy);
-    dem_particles_write(sim, out);
+    out->nparticles = sim->p.n;
+    if (particles) dem_particles_write(sim, out);
     if (sim->cl) dem_clumps_write(sim, out);
     if (sim->b.nwalls) memcpy(out->walls, sim->b.walls, sim->b.nwalls * sizeof *sim->b.walls);
     dem_bonds_write(sim, out);
@@ -421,22 +428,48 @@ static dem_status store_state(dem_sim *sim, dem_system *out, dem_error *err)
 dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
-    if ((st = store_state(sim, out, err))) return st;
+    if ((st = store_state(sim, out, 1, err))) return st;
     return dem_store_write(sim, out, err);
 }
 
-/* The frame's state without its contacts, which stay in the store: the frame's table (the
- * input's, or an earlier store's) goes; src streams them (close ss after use). */
-static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream **ss, dem_contact_source *src, dem_error *err)
+void dem_sim_release_frame(dem_system *frame)
 {
-    dem_status st;
-    *ss = NULL;
-    if ((st = store_state(sim, frame, err))) return st;
+    free(frame->particles);
+    frame->particles = NULL;
+    frame->cap_particles = 0;
     free(frame->contacts);
     frame->contacts = NULL;
     frame->ncontacts = frame->cap_contacts = 0;
-    if ((st = dem_system_check(frame, err)) || (st = dem_store_stream_open(sim, ss, src, err))) return st;
+}
+
+/* The frame's state without its contacts, which stay in the store: the frame's table (the
+ * input's, or an earlier store's) goes; src streams them (close ss after use). Without particles
+ * (dem_sim_put), the frame's particle table goes too and the checks that need no records are
+ * made here (the writer checks each record it encodes); with them (the energy reference), the
+ * frame is checked whole. */
+static dem_status store_streamed(dem_sim *sim, dem_system *frame, int particles, store_stream **ss, dem_contact_source *src,
+                                 dem_error *err)
+{
+    dem_status st;
+    *ss = NULL;
+    if (!particles) dem_sim_release_frame(frame);
+    if ((st = store_state(sim, frame, particles, err))) return st;
+    free(frame->contacts);
+    frame->contacts = NULL;
+    frame->ncontacts = frame->cap_contacts = 0;
+    if ((st = particles ? dem_system_check(frame, err) : dem_system_check_head(frame, err)) ||
+        (st = dem_store_stream_open(sim, ss, src, err)))
+        return st;
     frame->hist_slots = src->hist_slots;
+    return DEM_OK;
+}
+
+/* dem_particle_source: the sim's particles, in its order. */
+static dem_status fill_particles(void *ctx, size_t first, size_t n, dem_particle *out, dem_error *err)
+{
+    (void)err;
+    const dem_sim *sim = ctx;
+    for (size_t k = 0; k < n; k++) dem_particle_record(sim, first + k, &out[k]);
     return DEM_OK;
 }
 
@@ -444,8 +477,9 @@ dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error
 {
     store_stream *ss;
     dem_contact_source src;
-    dem_status st = store_streamed(sim, frame, &ss, &src, err);
-    if (!st) st = dem_writer_put_source(w, frame, &src, err);
+    dem_particle_source psrc = {sim->p.n, fill_particles, sim};
+    dem_status st = store_streamed(sim, frame, 0, &ss, &src, err);
+    if (!st) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
     dem_store_stream_close(ss);
     return st;
 }
@@ -454,7 +488,7 @@ dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_s
 {
     store_stream *ss;
     dem_contact_source src;
-    dem_status st = store_streamed(sim, frame, &ss, &src, err);
+    dem_status st = store_streamed(sim, frame, 1, &ss, &src, err);
     if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
     dem_store_stream_close(ss);
     return st;

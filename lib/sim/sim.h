@@ -218,11 +218,16 @@ int dem_sim_vi_stats(const dem_sim *sim, dem_vi_stats *out);
  * settings. Completes the energy accounting of the last step first (it is otherwise done in the
  * next step's pair pass), which changes nothing a later step computes. */
 DEM_MUST_CHECK dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err);
-/* dem_sim_store, dem_system_check and dem_writer_put in one, with the contacts encoded from the
- * store as the writer goes (no frame-sized contact table: the frame's own table is freed). The
- * same bytes as the three calls. */
+/* dem_sim_store, dem_system_check and dem_writer_put in one, with the particles and contacts
+ * encoded from the sim as the writer goes (no frame-sized table: the frame's own particle and
+ * contact tables are freed, dem_sim_release_frame). The same bytes as the three calls. */
 struct dem_writer;
 DEM_MUST_CHECK dem_status dem_sim_put(dem_sim *sim, dem_system *frame, struct dem_writer *w, dem_error *err);
+/* Free the frame's particle and contact tables, which a sim built from it holds now (the frame
+ * keeps its other sections and its particle count): a run need not hold the state twice. Frames
+ * are then written with dem_sim_put; dem_sim_store and dem_sim_energy_reference allocate the
+ * particle table again. */
+void dem_sim_release_frame(dem_system *frame);
 /* dem_sim_store and dem_energy_reference (with settings) in one, the contacts streamed from the
  * store (no frame-sized table; the frame's own is freed): the same bits. */
 DEM_MUST_CHECK dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err);

@@ -61,7 +61,7 @@ void dem_clumps_kick(dem_sim *sim, double h);
 void dem_clumps_drift(dem_sim *sim, double h, double gd, int reverse, double *move2, int *nonfinite);
 /* The members' forces and torques summed to their clumps, local damping applied to the clump. */
 void dem_clumps_gather(dem_sim *sim);
-/* Into the frame: the clump records, the members' clump ids and flags. */
+/* Into the frame: the clump records (the members' clump ids are dem_particle_record's). */
 void dem_clumps_write(const dem_sim *sim, dem_system *out);
 /* The clumps' kinetic energy, 1/2 m v^2 + 1/2 L.w, in clump order, J; their count in *n. */
 double dem_clumps_kinetic(const dem_sim *sim, size_t *n);

@@ -9,7 +9,9 @@ DEM_MUST_CHECK dem_status dem_particles_alloc(dem_sim *sim, dem_error *err);
 void dem_particles_free(dem_sim *sim);
 /* From the frame's particles (rmax too). */
 void dem_particles_load(dem_sim *sim, const dem_system *s);
-/* Into the frame's particles. */
+/* Particle a as a frame's record (its clump's id; the sim's own flags left out). */
+void dem_particle_record(const dem_sim *sim, size_t a, dem_particle *p);
+/* Into the frame's particles (its table holds sim->p.n). */
 void dem_particles_write(const dem_sim *sim, dem_system *out);
 /* Put the particles in a new order: from[k] is the old index of the particle that goes to k. */
 DEM_MUST_CHECK dem_status dem_particles_reorder(dem_sim *sim, const size_t *from, dem_error *err);
