@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "sim/internal/boundary.h"
+#include "sim/internal/clumps.h"
 #include "sim/internal/exact.h"
 #include "sim/internal/par.h"
 
@@ -23,6 +24,32 @@ static void m3_add_outer(dem_mat3 *a, dem_vec3 u, dem_vec3 v)
         for (int j = 0; j < 3; j++) a->m[i][j] += uu[i] * vv[j];
 }
 
+/* The mean diameter and density of the bodies, a clump counted once: the diameter of the sphere of
+ * its volume (its mass over its first member's density). */
+static void mean_body_size(const dem_sim *sim, double *d, double *rho)
+{
+    const struct sim_clumps *c = sim->cl;
+    const sim_particles *P = &sim->p;
+    double dsum = 0.0, rsum = 0.0;
+    size_t n = 0;
+    for (size_t a = 0; a < P->n; a++) {
+        if (P->flags[a] & SIM_PARTICLE_MEMBER) continue;
+        double r = P->r[a];
+        dsum += 2.0 * r;
+        rsum += P->m[a] / (4.0 / 3.0 * M_PI * r * r * r);
+        n++;
+    }
+    for (size_t k = 0; k < c->n; k++) {
+        size_t a = c->pidx[c->start[k]];
+        double r = P->r[a], density = P->m[a] / (4.0 / 3.0 * M_PI * r * r * r);
+        dsum += 2.0 * cbrt(3.0 * c->m[k] / (4.0 * M_PI * density));
+        rsum += density;
+        n++;
+    }
+    *d = dsum / (double)n;
+    *rho = rsum / (double)n;
+}
+
 /* The servo's constants: the settings, or the automatic ones of sim.h. */
 static void servo_constants(dem_sim *sim)
 {
@@ -39,14 +66,20 @@ static void servo_constants(dem_sim *sim)
     ptarget = nt ? ptarget / nt : 0.0;
     double rate = sim->st.cell_max_rate;
     if (rate == 0.0 && sim->p.n && ptarget > 0.0) { /* inertial number 1e-3 (quasi-static) */
-        double rsum = 0.0, rho = 0.0;
-        for (size_t a = 0; a < sim->p.n; a++) {
-            double r = sim->p.r[a];
-            rsum += r;
-            rho += sim->p.m[a] / (4.0 / 3.0 * M_PI * r * r * r);
+        double d, rho;
+        if (sim->cl) {
+            mean_body_size(sim, &d, &rho);
+        } else {
+            double rsum = 0.0;
+            rho = 0.0;
+            for (size_t a = 0; a < sim->p.n; a++) {
+                double r = sim->p.r[a];
+                rsum += r;
+                rho += sim->p.m[a] / (4.0 / 3.0 * M_PI * r * r * r);
+            }
+            d = 2.0 * rsum / (double)sim->p.n;
+            rho /= (double)sim->p.n;
         }
-        double d = 2.0 * rsum / (double)sim->p.n;
-        rho /= (double)sim->p.n;
         rate = 1e-3 / (d * sqrt(rho / ptarget));
     }
     sim->b.max_rate = rate;
@@ -77,6 +110,46 @@ void dem_deform_setup(dem_sim *sim)
     sim->e.wlstep = sim->b.wl;
 }
 
+/* A clump is one body (clumps.h): what its members' contacts add to the sums counted for spheres
+ * at their own centres. clumps: sum f (x) R b over the members' contacts (f on the member), which
+ * turns the branch vectors d between the members' centres into those between the centroids, d - R
+ * b_i + R b_j; torque: the members' torques, whose power against the field's spin a sphere's sums
+ * take (a clump's spin is the laboratory's, not relative to the field); gravity: the clump's weight
+ * at its centroid (the image of its first member's) less its members' weights at their centres. */
+static void clump_fabric(dem_sim *sim)
+{
+    sim_fabric *fb = &sim->b.fab;
+    const sim_store *c = &sim->c;
+    const sim_particles *P = &sim->p;
+    const struct sim_clumps *cl = sim->cl;
+    fb->clumps = fb->gravity = dem_m3_zero();
+    fb->torque = dem_v3_zero();
+    for (size_t q = 0; q < c->npairs; q++) {
+        if (!c->ptouch[q]) continue;
+        const dem_contact_rec *np = &c->pairs[q];
+        const dem_vec3 *bi = dem_clumps_offset(sim, np->i), *bj = dem_clumps_offset(sim, np->j);
+        if (!bi && !bj) continue;
+        dem_vec3 f = dem_contact_force(&c->out[q]);
+        if (bi) m3_add_outer(&fb->clumps, f, *bi);
+        if (bj) m3_add_outer(&fb->clumps, dem_v3_scale(f, -1.0), *bj);
+    }
+    for (size_t q = 0; q < c->nwslots; q++) {
+        const dem_vec3 *b = dem_clumps_offset(sim, c->wowner[q]);
+        if (c->wtouch[q] && b) m3_add_outer(&fb->clumps, dem_contact_force(&c->wout[q]), *b);
+    }
+    dem_vec3 g = sim->st.gravity;
+    for (size_t k = 0; k < cl->n; k++) {
+        for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++) {
+            size_t a = cl->pidx[j];
+            fb->torque = dem_v3_add(fb->torque, P->t[a]);
+            if (!dem_v3_is_zero(g)) m3_add_outer(&fb->gravity, dem_v3_scale(g, -P->m[a]), dem_v3_sub(P->x[a], sim->b.cell.origin));
+        }
+        size_t first = cl->start[k];
+        dem_vec3 centre = dem_v3_sub(P->x[cl->pidx[first]], cl->rw[first]);
+        if (!dem_v3_is_zero(g)) m3_add_outer(&fb->gravity, dem_v3_scale(g, cl->m[k]), dem_v3_sub(centre, sim->b.cell.origin));
+    }
+}
+
 /* The sums of the current forces over the contacts, in list order (then the wall slots'). */
 static void fabric(dem_sim *sim)
 {
@@ -104,6 +177,7 @@ static void fabric(dem_sim *sim)
         for (size_t a = 0; a < P->n; a++)
             if (!(P->flags[a] & DEM_PARTICLE_FIXED))
                 m3_add_outer(&fb->wall_x, dem_v3_scale(sim->st.gravity, P->m[a]), dem_v3_sub(P->x[a], sim->b.cell.origin));
+    if (sim->cl) clump_fabric(sim);
     sim->b.fab_ok = 1;
 }
 
@@ -115,9 +189,11 @@ void dem_deform_keep_sums(dem_sim *sim)
 dem_mat3 dem_deform_stress(dem_sim *sim)
 {
     if (!sim->b.fab_ok) fabric(sim);
-    /* sigma = (1/V) sym(sum_pairs d (x) f - sum_walls (c - x) (x) f): the transposes of the sums */
+    /* sigma = (1/V) sym(sum_pairs d (x) f - sum_walls (c - x) (x) f): the transposes of the sums;
+     * a clump's branch vectors join the centroids (clump_fabric), as dem-stress's */
     double v = dem_cell_volume(&sim->b.cell);
     dem_mat3 s = dem_m3_add(sim->b.fab.pairs, dem_m3_scale(sim->b.fab.wall_r, -1.0));
+    if (sim->cl) s = dem_m3_add(s, dem_m3_scale(sim->b.fab.clumps, -1.0));
     return dem_m3_scale(dem_m3_add(s, dem_m3_transpose(s)), 0.5 / v);
 }
 
@@ -127,7 +203,11 @@ static double field_power(dem_sim *sim)
     if (!sim->b.fab_ok) fabric(sim);
     const dem_mat3 l = sim->b.cell.vgrad, d = sim->b.lsym;
     dem_mat3 w = dem_m3_add(l, dem_m3_scale(d, -1.0));
-    return -(m3_ddot(d, sim->b.fab.pairs) + m3_ddot(l, sim->b.fab.wall_x) + m3_ddot(w, sim->b.fab.wall_r));
+    double p = -(m3_ddot(d, sim->b.fab.pairs) + m3_ddot(l, sim->b.fab.wall_x) + m3_ddot(w, sim->b.fab.wall_r));
+    if (!sim->cl) return p;
+    /* a clump: -F_c . L (x_c - o) in place of its members' sums as spheres (clump_fabric) */
+    const sim_fabric *fb = &sim->b.fab;
+    return p + m3_ddot(l, fb->clumps) + dem_v3_dot(sim->b.wl, fb->torque) - m3_ddot(l, fb->gravity);
 }
 
 /* The servo (sim.h): the stress-controlled diagonal components of L from the current stress. */
@@ -195,12 +275,13 @@ dem_status dem_deform_check_rate(const dem_sim *sim, dem_error *err)
 
 /* Particles [lo, hi): x <- x + K (x - o) (K = M - I); a free particle's fluctuation velocity
  * u <- u + Kinv u (Kinv = M^-1 - I), dk[a] the kinetic energy that gave it (cell.h). A fixed
- * particle keeps its prescribed velocity. */
+ * particle keeps its prescribed velocity; a clump's member is left to its clump. */
 static PAR_RANGE void affine_range(sim_particles *P, double *dk, size_t lo, size_t hi, dem_mat3 k, dem_mat3 kinv, dem_vec3 o)
 {
     for (size_t a = lo; a < hi; a++) {
-        P->x[a] = dem_v3_add(P->x[a], dem_m3_mulv(k, dem_v3_sub(P->x[a], o)));
         dk[a] = 0.0;
+        if (P->flags[a] & SIM_PARTICLE_MEMBER) continue; /* its clump places it (clumps.h) */
+        P->x[a] = dem_v3_add(P->x[a], dem_m3_mulv(k, dem_v3_sub(P->x[a], o)));
         if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
         dem_vec3 u = P->v[a], du = dem_m3_mulv(kinv, u);
         dk[a] = P->m[a] * (dem_v3_dot(u, du) + 0.5 * dem_v3_norm2(du));
@@ -243,6 +324,8 @@ void dem_deform_affine(dem_sim *sim, double h)
     c->h = dem_m3_add(c->h, dem_m3_mul(k, c->h));
     c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
     dem_boundary_cell_inverse(sim);
+    /* clumps: their centroids and velocities, then their members in the mapped cell (clumps.h) */
+    if (sim->cl) sim->e.energy[DEM_E_WORK_CELL] += dem_clumps_affine(sim, k, kinv, c->origin);
 }
 
 void dem_deform_end_step(dem_sim *sim, double p0)

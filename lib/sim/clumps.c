@@ -17,10 +17,6 @@ dem_status dem_clumps_supported(const dem_system *s, const dem_settings *st, dem
     if (st->integrator == DEM_INTEGRATOR_VARIATIONAL)
         return dem_fail(err, DEM_ERR_VALUE, "the frame holds %zu rigid clumps: the variational integrator does not move clumps (its "
                         "Newton solve has no rigid-body rotation); use --integrator vv or vv-improved", s->nclumps);
-    if (s->cell.flags && (s->cell.stress_mask || !dem_m3_is_zero(s->cell.vgrad)))
-        return dem_fail(err, DEM_ERR_VALUE, "the frame holds %zu rigid clumps in a deforming or stress-controlled periodic cell: "
-                        "clumps are supported in a fixed cell only (the affine field's map of a clump's pose is not implemented)",
-                        s->nclumps);
     return DEM_OK;
 }
 
@@ -28,7 +24,8 @@ void dem_clumps_free(dem_sim *sim)
 {
     struct sim_clumps *c = sim->cl;
     if (!c) return;
-    void *ptrs[] = {c->id, c->m, c->inertia, c->x, c->v, c->w, c->L, c->f, c->t, c->q, c->start, c->pidx, c->body, c->rw, c->of};
+    void *ptrs[] = {c->id, c->m, c->inertia, c->x, c->v, c->w, c->L, c->f, c->t, c->q, c->start, c->pidx, c->body, c->rw, c->of,
+                    c->slot, c->rb, c->dk};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
     free(c);
     sim->cl = NULL;
@@ -74,6 +71,7 @@ static dem_status load_members(struct sim_clumps *c, const dem_system *s, dem_er
         for (size_t k = 0; k < nm; k++) {
             c->pidx[k] = (uint32_t)mb[k].at;
             c->of[mb[k].at] = (uint32_t)mb[k].key;
+            c->slot[mb[k].at] = (uint32_t)k;
             c->start[mb[k].key + 1]++;
             load_key key = {mb[k].id, 0, 0};
             const load_key *b = bsearch(&key, bd, nm, sizeof *bd, cmp_load_key);
@@ -89,23 +87,35 @@ static dem_status load_members(struct sim_clumps *c, const dem_system *s, dem_er
 }
 
 /* A clump never touches itself (dem_clumps_excluded), nor therefore its own periodic image: refuse a
- * cell in which it could, one narrower than the clump's extent 2 max(|b| + r). */
-static dem_status check_cell_width(const dem_sim *sim, dem_error *err)
+ * cell in which it could, one narrower than the clump's extent 2 max(|b| + r). A deforming cell
+ * (during) is checked every step against the largest clump. */
+static dem_status check_cell_width(const dem_sim *sim, int during, dem_error *err)
 {
     const struct sim_clumps *c = sim->cl;
-    if (!sim->b.cell.flags) return DEM_OK;
-    for (size_t k = 0; k < c->n; k++) {
-        double rb = 0.0;
-        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) rb = fmax(rb, dem_v3_norm(c->body[j]) + sim->p.r[c->pidx[j]]);
-        for (int a = 0; a < 3; a++) {
-            double w = dem_boundary_cell_width(&sim->b.cell, a);
-            if (((sim->b.cell.flags >> a) & 1u) && w < 2.0 * rb)
+    if (!sim->b.cell.flags || !c->n) return DEM_OK;
+    size_t big = 0;
+    for (size_t k = 1; k < c->n; k++)
+        if (c->rb[k] > c->rb[big]) big = k;
+    for (int a = 0; a < 3; a++) {
+        double w = dem_boundary_cell_width(&sim->b.cell, a);
+        if (!((sim->b.cell.flags >> a) & 1u) || !(w < 2.0 * c->rb[big])) continue;
+        if (during)
+            return dem_fail(err, DEM_ERR_UNSTABLE, "step %llu: the deforming cell became %g m wide along %c, narrower than clump %llu, "
+                            "%g m across (twice its bounding radius): it could touch its own image, which a clump never does; "
+                            "stop the deformation earlier or start from a larger cell",
+                            (unsigned long long)sim->step + 1, w, "abc"[a], (unsigned long long)c->id[big], 2.0 * c->rb[big]);
+        for (size_t k = 0; k < c->n; k++) /* the first clump in the frame's order that does not fit */
+            if (w < 2.0 * c->rb[k])
                 return dem_fail(err, DEM_ERR_VALUE, "clump %llu is %g m across (twice its bounding radius), and the periodic cell only %g m "
                                 "wide along %c: it could touch its own image, which a clump never does; widen the cell",
-                                (unsigned long long)c->id[k], 2.0 * rb, w, "abc"[a]);
-        }
+                                (unsigned long long)c->id[k], 2.0 * c->rb[k], w, "abc"[a]);
     }
     return DEM_OK;
+}
+
+dem_status dem_clumps_check_cell(const dem_sim *sim, dem_error *err)
+{
+    return check_cell_width(sim, 1, err);
 }
 
 dem_status dem_clumps_load(dem_sim *sim, const dem_system *s, dem_error *err)
@@ -117,7 +127,7 @@ dem_status dem_clumps_load(dem_sim *sim, const dem_system *s, dem_error *err)
     size_t n = c->n = s->nclumps, nm = s->nmembers ? s->nmembers : 1, np = sim->p.n ? sim->p.n : 1;
 #define A(ptr, count) if (!((ptr) = calloc((count), sizeof *(ptr)))) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clumps", n)
     A(c->id, n); A(c->m, n); A(c->inertia, n); A(c->x, n); A(c->v, n); A(c->w, n); A(c->L, n); A(c->f, n); A(c->t, n); A(c->q, n);
-    A(c->start, n + 1); A(c->pidx, nm); A(c->body, nm); A(c->rw, nm); A(c->of, np);
+    A(c->start, n + 1); A(c->pidx, nm); A(c->body, nm); A(c->rw, nm); A(c->of, np); A(c->slot, np); A(c->rb, n); A(c->dk, n);
 #undef A
     for (size_t k = 0; k < n; k++) {
         const dem_clump *r = &s->clumps[k];
@@ -125,11 +135,15 @@ dem_status dem_clumps_load(dem_sim *sim, const dem_system *s, dem_error *err)
         c->x[k] = r->pos; c->v[k] = r->vel; c->L[k] = r->angmom; c->f[k] = r->force; c->t[k] = r->torque; c->q[k] = r->orient;
         c->w[k] = dem_rigid_omega(r->orient, r->inertia, r->angmom);
     }
-    for (size_t a = 0; a < sim->p.n; a++) c->of[a] = SIM_NO_CLUMP;
+    for (size_t a = 0; a < sim->p.n; a++) c->of[a] = c->slot[a] = SIM_NO_CLUMP;
     dem_status st = load_members(c, s, err);
     if (st) return st;
     for (size_t k = 0; k < s->nmembers; k++) sim->p.flags[c->pidx[k]] |= SIM_PARTICLE_MEMBER;
-    return check_cell_width(sim, err);
+    for (size_t k = 0; k < n; k++) {
+        c->rb[k] = 0.0;
+        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) c->rb[k] = fmax(c->rb[k], dem_v3_norm(c->body[j]) + sim->p.r[c->pidx[j]]);
+    }
+    return check_cell_width(sim, 0, err);
 }
 
 void dem_clumps_renumber(dem_sim *sim, const uint32_t *inv)
@@ -138,20 +152,27 @@ void dem_clumps_renumber(dem_sim *sim, const uint32_t *inv)
     if (!c) return;
     size_t nm = c->start[c->n];
     for (size_t k = 0; k < nm; k++) c->pidx[k] = inv[c->pidx[k]];
-    for (size_t a = 0; a < sim->p.n; a++) c->of[a] = SIM_NO_CLUMP;
+    for (size_t a = 0; a < sim->p.n; a++) c->of[a] = c->slot[a] = SIM_NO_CLUMP;
     for (size_t k = 0; k < c->n; k++)
-        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) c->of[c->pidx[j]] = (uint32_t)k;
+        for (size_t j = c->start[k]; j < c->start[k + 1]; j++) {
+            c->of[c->pidx[j]] = (uint32_t)k;
+            c->slot[c->pidx[j]] = (uint32_t)j;
+        }
 }
 
-/* Clump k's members' velocities and spins from its own. */
+/* Clump k's members' velocities and spins from its own; in a deforming cell about the field at
+ * each member's centre (clumps.h): v_c + w x R b - C R b and w - wL. */
 static void members_velocities(dem_sim *sim, size_t k)
 {
     struct sim_clumps *c = sim->cl;
     sim_particles *P = &sim->p;
+    int field = sim->b.deforming;
+    dem_vec3 w = field ? dem_v3_sub(c->w[k], sim->b.wl) : c->w[k];
     for (size_t j = c->start[k]; j < c->start[k + 1]; j++) {
         uint32_t a = c->pidx[j];
-        P->v[a] = dem_v3_add(c->v[k], dem_v3_cross(c->w[k], c->rw[j]));
-        P->w[a] = c->w[k];
+        dem_vec3 v = dem_v3_add(c->v[k], dem_v3_cross(c->w[k], c->rw[j]));
+        P->v[a] = field ? dem_v3_sub(v, dem_m3_mulv(sim->b.chord, c->rw[j])) : v;
+        P->w[a] = w;
     }
 }
 
@@ -244,6 +265,39 @@ void dem_clumps_drift(dem_sim *sim, double h, double gd, int reverse, double *mo
         if (sim->part[t].max[1] > *move2) *move2 = sim->part[t].max[1];
         if (sim->part[t].count[1]) *nonfinite = 1;
     }
+}
+
+typedef struct {
+    dem_sim *sim;
+    dem_mat3 k, kinv;
+    dem_vec3 o;
+} affine_ctx;
+
+/* Clumps [lo, hi) under the field's map (cell.c's affine_range for a free sphere's centre and
+ * fluctuation velocity), then their members from the pose in the mapped cell. */
+static void affine_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const affine_ctx *x = ctx;
+    struct sim_clumps *c = x->sim->cl;
+    (void)t;
+    for (size_t k = lo; k < hi; k++) {
+        c->x[k] = dem_v3_add(c->x[k], dem_m3_mulv(x->k, dem_v3_sub(c->x[k], x->o)));
+        dem_vec3 u = c->v[k], du = dem_m3_mulv(x->kinv, u);
+        c->dk[k] = c->m[k] * (dem_v3_dot(u, du) + 0.5 * dem_v3_norm2(du));
+        c->v[k] = dem_v3_add(u, du);
+        members_poses(x->sim, k);
+        members_velocities(x->sim, k);
+    }
+}
+
+double dem_clumps_affine(dem_sim *sim, dem_mat3 k, dem_mat3 kinv, dem_vec3 o)
+{
+    struct sim_clumps *c = sim->cl;
+    affine_ctx x = {sim, k, kinv, o};
+    dem_par_for(sim->pool, c->n, affine_share, &x);
+    double dk = 0.0;
+    for (size_t q = 0; q < c->n; q++) dk += c->dk[q]; /* in clump order: the same for any thread count */
+    return dk;
 }
 
 /* Local (non-viscous) damping of a clump's force and torque, per component (Hanley 2019, eq 21;

@@ -215,7 +215,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     if ((st = dem_guard_check_move(sim, err)) || (st = dem_boundary_cell_wrap(sim, err))) return st;
     int flipped = 0;
     if (sim->b.deforming && ((st = dem_deform_flip(sim, &flipped, err)) || (flipped && (st = dem_boundary_cell_wrap(sim, err))) ||
-                             (st = dem_guard_check_cell(sim, err))))
+                             (st = dem_guard_check_cell(sim, err)) || (sim->cl && (st = dem_clumps_check_cell(sim, err)))))
         return st;
     if (flipped || dem_nbr_needs_rebuild(sim)) {
         /* a blown-up state would ask for a rebuild: say why, rather than grid it */

@@ -219,16 +219,15 @@ bed() {
     [[ "$output" == *"rigid clumps"*"integer lattice"* ]]
 }
 
-@test "clumps: refusals with a message: the variational integrator, a deforming cell, --minimize" {
+@test "clumps: refusals with a message: the variational integrator, --minimize, a cell narrower than a clump" {
     dem-pack --lattice sc --cells 2,1,1 --radius 1e-3 --clump dimer > c.dem
     run dem-step -n 1 --integrator variational c.dem
     [ "$status" -eq 1 ]; [[ "$output" == *"variational integrator does not move clumps"* ]]
     run dem-step --minimize --tangential none c.dem
     [ "$status" -eq 1 ]; [[ "$output" == *"rigid clumps"* ]]
+    # a deforming cell moves clumps (tests/bats/clumps-cell.bats)
     dem-pack --lattice sc --cells 3,3,3 --radius 1e-3 --clump dimer --periodic lattice > p.dem
-    run dem-step -n 1 --cell-rate zz=-1 p.dem
-    [ "$status" -eq 1 ] || [ "$status" -eq 2 ]
-    [[ "$output" == *"clumps are supported in a fixed cell only"* ]]
+    dem-step -q -n 1 --cell-rate zz=-1 p.dem > /dev/null
     # a cell narrower than a clump: it would have to touch its own image
     dem-pack --lattice sc --cells 1,1,1 --radius 1e-3 --clump rod:3 --clump-orientation aligned --periodic 0,0,0,0.0035,0.01,0.01 > thin.dem
     run dem-step -n 1 thin.dem

@@ -28,7 +28,10 @@
  * into the contacts (f the force on the particle, c the contact point); over a step, with L
  * fixed, work_cell += h/2 (P(t) + P(t + h)): in terms of the stress, -V sigma : D with sigma
  * compression positive (Šmilauer and Chareyre 2015's V sigma : L, tension positive). The map of u adds the momentum
- * flux's part, -sum m u (x) u : L: work_cell takes the kinetic energy it changed, exactly. */
+ * flux's part, -sum m u (x) u : L: work_cell takes the kinetic energy it changed, exactly.
+ *
+ * A rigid clump is one body of the field (clumps.h): its centroid and fluctuation velocity are
+ * mapped, its members placed from its pose, and these sums count it as one body. */
 #ifndef DEM_SIM_CELL_H
 #define DEM_SIM_CELL_H
 

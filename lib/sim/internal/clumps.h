@@ -14,7 +14,23 @@
  * clump by clump: the same bits for any thread count, any particle order, any split of a run. The
  * state a step starts from (x_c, v_c, q, L, F_c, T_c) is what the frame holds. Local damping acts
  * on the clump's force and torque, drag on its velocity; both are booked on its first member's
- * slot of the per-particle dissipation (EDIS), which the books sum in particle order. */
+ * slot of the per-particle dissipation (EDIS), which the books sum in particle order.
+ *
+ * In a deforming periodic cell (cell.h) a clump is one body of the affine field. Its centroid is
+ * mapped as a free sphere's centre, x_c - o <- M (x_c - o), and its velocity v_c is, as a sphere's,
+ * the fluctuation about the field, mapped u <- M^-1 u (du/dt = F/m - L u); the kinetic energy the
+ * map changes goes into work_cell. Its members are placed rigidly from the pose (never stretched).
+ * Its angular momentum L and angular velocity w are the laboratory's and the map leaves them alone:
+ * a rigid body's L changes only by torques (dL/dt = T), and the field's spin reaches it through its
+ * contacts (Yade's NewtonIntegrator applies the field only to a clump's centroid; LAMMPS's fix
+ * rigid under fix deform maps only each body's centre of mass, FixRigid::deform). A member's
+ * velocity and spin are then, like a sphere's, about the field at its own centre:
+ *   v_k = v_c + w x R b_k - C R b_k,   w_k = w - wL,
+ * with C the field's chord over the step that the contacts use (cell.h) and wL the field's spin,
+ * so that a contact between members sees exactly the rigid bodies' relative velocity.
+ * The cell's sums (cell.c) count each clump as one body: its contacts' branch vectors join the
+ * clumps' centroids (the Love-Weber stress dem-stress prints), and the power of the field on a
+ * clump is F_c . L (x_c - o), with no term in wL for its torques. */
 #ifndef DEM_SIM_CLUMPS_H
 #define DEM_SIM_CLUMPS_H
 
@@ -36,16 +52,25 @@ struct sim_clumps {
     dem_vec3 *body;         /* per member slot: centre in the body frame, m */
     dem_vec3 *rw;           /* per member slot: R b at the clump's current orientation, m */
     uint32_t *of;           /* per particle: its clump's index, or SIM_NO_CLUMP */
+    uint32_t *slot;         /* per particle: its member slot, or SIM_NO_CLUMP */
+    double *rb;             /* per clump: its bounding radius max |b| + r, m */
+    double *dk;             /* per clump: the kinetic energy the field's map of this half step gave it, J */
 };
 
 /* Whether the frame holds clumps the simulation cannot run, with the reason: the variational
- * integrator, a deforming or stress-controlled cell. */
+ * integrator. */
 DEM_MUST_CHECK dem_status dem_clumps_supported(const dem_system *s, const dem_settings *st, dem_error *err);
 /* From the frame's clumps and members (after dem_particles_load). sim->cl stays NULL without clumps. */
 DEM_MUST_CHECK dem_status dem_clumps_load(dem_sim *sim, const dem_system *s, dem_error *err);
 void dem_clumps_free(dem_sim *sim);
 /* Particles renumbered: inv[old index] = new index. */
 void dem_clumps_renumber(dem_sim *sim, const uint32_t *inv);
+/* A member's offset R b from its clump's centroid, or NULL for a particle in no clump. */
+static inline const dem_vec3 *dem_clumps_offset(const dem_sim *sim, size_t a)
+{
+    const struct sim_clumps *c = sim->cl;
+    return c && c->slot[a] != SIM_NO_CLUMP ? &c->rw[c->slot[a]] : NULL;
+}
 /* Particles a and b are members of one clump. */
 static inline int dem_clumps_excluded(const dem_sim *sim, size_t a, size_t b)
 {
@@ -59,6 +84,14 @@ void dem_clumps_kick(dem_sim *sim, double h);
  * particles), then its members' poses; the largest squared surface step of a member into *move2,
  * a non-finite one into *nonfinite. */
 void dem_clumps_drift(dem_sim *sim, double h, double gd, int reverse, double *move2, int *nonfinite);
+/* The deforming cell's map of every clump over a half step (cell.c's K = M - I and Kinv = M^-1 - I
+ * about the origin o), after the cell's H: centroid and fluctuation velocity mapped, members placed
+ * from the pose and given their velocities. Returns the kinetic energy the map changed, J, summed
+ * in clump order. */
+double dem_clumps_affine(dem_sim *sim, dem_mat3 k, dem_mat3 kinv, dem_vec3 o);
+/* A deforming cell: fails when it has become narrower along a periodic axis than a clump's extent
+ * (a clump would touch its own image, which it never does). */
+DEM_MUST_CHECK dem_status dem_clumps_check_cell(const dem_sim *sim, dem_error *err);
 /* The members' forces and torques summed to their clumps, local damping applied to the clump. */
 void dem_clumps_gather(dem_sim *sim);
 /* Into the frame: the clump records (the members' clump ids are dem_particle_record's). */

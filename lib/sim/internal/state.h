@@ -51,9 +51,13 @@ typedef struct {
 
 /* The sums over the contacts of the current forces that the deforming cell needs (cell.c):
  * pairs: sum f (x) d (f on i, d = x_i - x_j' the branch vector); wall contacts: sum f (x) (x - o)
- * and sum f (x) (c - x) (c the contact point). */
+ * and sum f (x) (c - x) (c the contact point). With clumps, what counts each as one body (cell.c's
+ * clump_fabric): sum f (x) R b over the members' contacts, the members' torques, and the clumps'
+ * weights at their centroids less the members' at their centres. */
 typedef struct {
     dem_mat3 pairs, wall_x, wall_r;
+    dem_mat3 clumps, gravity;
+    dem_vec3 torque;
 } sim_fabric;
 
 typedef struct {
