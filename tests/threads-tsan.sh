@@ -6,7 +6,7 @@
 # Runs every loop the threads share (lib/sim/par.h: the pair pass, the particles' sums, the half
 # kicks and the drift, the exact mode's kicks and drift, the deforming cell's affine map, the
 # rebuild's grid scan, new records and wall slots: every sim makes a first list on its threads; a
-# bed of rigid clumps: their kicks, drift and sums) on two
+# bed of rigid clumps: their kicks, drift and sums; and their map in a deforming cell) on two
 # and three threads under ThreadSanitizer, which stops at the first data race (halt_on_error), and
 # checks that the output is the bytes of the one-thread run.
 set -eu
@@ -52,5 +52,9 @@ same exact "$w/exact.dem" -n 100
 "$b/dem-pack" --random 120 --box 0,0,0,0.02,0.02,0.02 --radius 1e-3 --clump tetrahedron --enclose \
     --velocity-random 2 --seed 4 > "$w/clumps.dem"
 same clumps "$w/clumps.dem" -n 300 --gravity 0,0,-9.81 --local-damping 0.1
+# rigid clumps in a deforming cell: the field's map of the clumps and their members (clumps.c)
+"$b/dem-pack" --random 150 --box 0,0,0,0.02,0.02,0.02 --periodic 0,0,0,0.02,0.02,0.02 --radius 1e-3 --clump dimer \
+    --young 1e7 --velocity-random 0.3 --seed 5 > "$w/clump-gas.dem"
+same clumps-cell "$w/clump-gas.dem" -n 300 --dt 2e-6 --cell-rate xx=-10,yy=5,xy=20,zx=-8
 
 exit "$fail"

@@ -2,11 +2,11 @@
 # increment (Rendulic plane, orthonormal basis: v = trace/sqrt 3, q = (2 zz - xx - yy)/sqrt 6,
 # compression positive) at radius |plastic strain increment| / |stress increment|, with the circle
 # through the origin fitted to the loading points; one panel per steps per probe.
-# Usage: gnuplot -e "dir='out'; np='1000'" plot.gp
+# Usage: gnuplot -e "dir='out'; what='1000 spheres'" plot.gp
 set terminal pngcairo size 1500,600 font ",11"
 set output dir."/stress-probes.png"
 set datafile separator "\t"
-set multiplot layout 1,3 title "Stress probes at q/p = 0.8 (".np." spheres, |Δε| = 10^{-6}): plastic |Δε^p| / |Δσ| along Δσ, with the fitted circles (H = 1/diameter)"
+set multiplot layout 1,3 title "Stress probes at q/p = 0.8 (".what.", |Δε| = 10^{-6}): plastic |Δε^p| / |Δσ| along Δσ, with the fitted circles (H = 1/diameter)"
 set size ratio -1
 set grid
 set xlabel "along Δσ_v:  |Δε^p|/|Δσ| (1/GPa)"
