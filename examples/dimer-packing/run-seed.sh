@@ -2,7 +2,8 @@
 # run-seed.sh SEED - pour and settle one seed of the 2000-dimer packing (the Makefile's recipe, kept
 # in one place so that the seeds can run in parallel): out/fall-SEED.dem (0.6 s of pouring),
 # out/settled-SEED.dem (on until the kinetic energy is below 1e-12 J in all), out/time-SEED.tsv
-# (wall-clock seconds of dem-step). BIN, OUT, MU and POUR come from the Makefile. POUR:
+# (wall-clock seconds of dem-step). BIN, OUT, MU, POUR and SETTLE (the longest settling after the
+# 0.6 s of pouring, s; default 2.4) come from the Makefile. POUR:
 #   fixpour (default): as LAMMPS' fix pour inserts them in examples/clumps/lammps: 1040 dimers at
 #     random positions and orientations without overlaps in the slab 20R < z < 190R, each falling
 #     at the speed of a fall from the top of the slab, vz = -sqrt(2 g (190R - z)); after 0.18616 s
@@ -48,7 +49,7 @@ once|rest)
     "$BIN"/dem-step -q --progress 60 $LAW --time 0.6 -o "$OUT/fall-$s.dem" "$OUT/pour-$s.dem" ;;
 *)  echo "run-seed.sh: POUR=$POUR: fixpour, once or rest" >&2; exit 2 ;;
 esac
-# 1e-12 J over 2000 bodies: 5e-16 J per clump (dem-step's ke counts a clump once); at most 2.4 s more
-"$BIN"/dem-step -q --progress 60 --time 2.4 --until ke=5e-16 -o "$OUT/settled-$s.dem" "$OUT/fall-$s.dem"
+# 1e-12 J over 2000 bodies: 5e-16 J per clump (dem-step's ke counts a clump once); at most SETTLE s more
+"$BIN"/dem-step -q --progress 60 --time "${SETTLE:-2.4}" --until ke=5e-16 -o "$OUT/settled-$s.dem" "$OUT/fall-$s.dem"
 t1=$(date +%s)
 printf '%s\t%s\n' "$s" "$((t1 - t0))" > "$OUT/time-$s.tsv"
