@@ -16,8 +16,28 @@
 #include "dem.h"
 #include "wrap.h"
 
+/* The frame the sim writes, in bytes (open_memstream): streamed (dem_sim_put: the particles and
+ * contacts encoded from the sim as the writer goes, the frame's own tables freed), or stored into
+ * the frame's tables, checked and written from them. NULL if it was refused. */
+static char *frame_bytes(dem_sim *sim, dem_system *s, int streamed, size_t *len)
+{
+    dem_error err;
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f) return NULL;
+    dem_writer *w = dem_writer_new(f, 0, &err);
+    int ok = w && (streamed ? dem_sim_put(sim, s, w, &err) == DEM_OK
+                            : dem_sim_store(sim, s, &err) == DEM_OK && dem_system_check(s, &err) == DEM_OK &&
+                                  dem_writer_put(w, s, &err) == DEM_OK);
+    dem_writer_free(w);
+    fclose(f);
+    if (ok) return buf;
+    free(buf);
+    return NULL;
+}
+
 /* A few steps of the frame's system; every outcome but a crash is fine, a stored state must be
- * sound. */
+ * sound, and the frame streamed from the sim must be the stored frame's bytes. */
 static void run(dem_system *s)
 {
     dem_error err;
@@ -39,10 +59,27 @@ static void run(dem_system *s)
     int ok = 1;
     for (int k = 0; k < 3 && ok; k++) ok = dem_sim_step(sim, &err) == DEM_OK;
     if (ok) {
+        dem_system c;
+        dem_system_init(&c);
+        size_t ls = 0, lt = 0;
+        char *streamed = dem_system_copy(&c, s, &err) == DEM_OK ? frame_bytes(sim, &c, 1, &ls) : NULL;
         if (dem_sim_store(sim, s, &err) == DEM_OK && dem_system_check(s, &err) != DEM_OK) {
             fprintf(stderr, "fuzz_step: a stored state fails its check: %s\n", err.msg);
             abort();
         }
+        char *table = frame_bytes(sim, s, 0, &lt);
+        if (streamed && table && (ls != lt || memcmp(streamed, table, ls) != 0)) {
+            fprintf(stderr, "fuzz_step: the streamed frame (%zu bytes) differs from the stored one (%zu bytes)\n", ls, lt);
+            abort();
+        }
+        if (!streamed != !table) {
+            fprintf(stderr, "fuzz_step: the %s frame was refused, the %s one written\n", streamed ? "stored" : "streamed",
+                    streamed ? "streamed" : "stored");
+            abort();
+        }
+        free(streamed);
+        free(table);
+        dem_system_free(&c);
     }
     dem_sim_free(sim);
 }
