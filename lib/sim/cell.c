@@ -25,10 +25,11 @@ static void m3_add_outer(dem_mat3 *a, dem_vec3 u, dem_vec3 v)
 }
 
 /* The mean diameter and density of the bodies, a clump counted once: the diameter of the sphere of
- * its volume (its mass over its first member's density). */
+ * its volume (its mass over its first member's density). Without clumps, the spheres' means. */
 static void mean_body_size(const dem_sim *sim, double *d, double *rho)
 {
     const struct sim_clumps *c = sim->cl;
+    size_t nclumps = c ? c->n : 0;
     const sim_particles *P = &sim->p;
     double dsum = 0.0, rsum = 0.0;
     size_t n = 0;
@@ -39,7 +40,7 @@ static void mean_body_size(const dem_sim *sim, double *d, double *rho)
         rsum += P->m[a] / (4.0 / 3.0 * M_PI * r * r * r);
         n++;
     }
-    for (size_t k = 0; k < c->n; k++) {
+    for (size_t k = 0; k < nclumps; k++) {
         size_t a = c->pidx[c->start[k]];
         double r = P->r[a], density = P->m[a] / (4.0 / 3.0 * M_PI * r * r * r);
         dsum += 2.0 * cbrt(3.0 * c->m[k] / (4.0 * M_PI * density));
@@ -67,19 +68,7 @@ static void servo_constants(dem_sim *sim)
     double rate = sim->st.cell_max_rate;
     if (rate == 0.0 && sim->p.n && ptarget > 0.0) { /* inertial number 1e-3 (quasi-static) */
         double d, rho;
-        if (sim->cl) {
-            mean_body_size(sim, &d, &rho);
-        } else {
-            double rsum = 0.0;
-            rho = 0.0;
-            for (size_t a = 0; a < sim->p.n; a++) {
-                double r = sim->p.r[a];
-                rsum += r;
-                rho += sim->p.m[a] / (4.0 / 3.0 * M_PI * r * r * r);
-            }
-            d = 2.0 * rsum / (double)sim->p.n;
-            rho /= (double)sim->p.n;
-        }
+        mean_body_size(sim, &d, &rho);
         rate = 1e-3 / (d * sqrt(rho / ptarget));
     }
     sim->b.max_rate = rate;
@@ -281,11 +270,9 @@ static PAR_RANGE void affine_range(sim_particles *P, double *dk, size_t lo, size
     for (size_t a = lo; a < hi; a++) {
         dk[a] = 0.0;
         if (P->flags[a] & SIM_PARTICLE_MEMBER) continue; /* its clump places it (clumps.h) */
-        P->x[a] = dem_v3_add(P->x[a], dem_m3_mulv(k, dem_v3_sub(P->x[a], o)));
+        P->x[a] = cell_map_point(P->x[a], k, o);
         if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
-        dem_vec3 u = P->v[a], du = dem_m3_mulv(kinv, u);
-        dk[a] = P->m[a] * (dem_v3_dot(u, du) + 0.5 * dem_v3_norm2(du));
-        P->v[a] = dem_v3_add(u, du);
+        dk[a] = cell_map_velocity(&P->v[a], P->m[a], kinv);
     }
 }
 

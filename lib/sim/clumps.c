@@ -8,6 +8,7 @@
 
 #include "core/rigid.h"
 #include "sim/internal/boundary.h"
+#include "sim/internal/cell.h"
 #include "sim/internal/forces.h"
 #include "sim/internal/par.h"
 
@@ -273,18 +274,16 @@ typedef struct {
     dem_vec3 o;
 } affine_ctx;
 
-/* Clumps [lo, hi) under the field's map (cell.c's affine_range for a free sphere's centre and
- * fluctuation velocity), then their members from the pose in the mapped cell. */
+/* Clumps [lo, hi) under the field's map (cell.h: the centroid and fluctuation velocity as a free
+ * sphere's), then their members from the pose in the mapped cell. */
 static void affine_share(void *ctx, size_t lo, size_t hi, int t)
 {
     const affine_ctx *x = ctx;
     struct sim_clumps *c = x->sim->cl;
     (void)t;
     for (size_t k = lo; k < hi; k++) {
-        c->x[k] = dem_v3_add(c->x[k], dem_m3_mulv(x->k, dem_v3_sub(c->x[k], x->o)));
-        dem_vec3 u = c->v[k], du = dem_m3_mulv(x->kinv, u);
-        c->dk[k] = c->m[k] * (dem_v3_dot(u, du) + 0.5 * dem_v3_norm2(du));
-        c->v[k] = dem_v3_add(u, du);
+        c->x[k] = cell_map_point(c->x[k], x->k, x->o);
+        c->dk[k] = cell_map_velocity(&c->v[k], c->m[k], x->kinv);
         members_poses(x->sim, k);
         members_velocities(x->sim, k);
     }

@@ -49,10 +49,21 @@ double dem_deform_begin_step(dem_sim *sim);
  * dem_deform_begin_step has set the step's L (the servo's included). */
 #define CELL_MAX_STRAIN_STEP 1.0
 DEM_MUST_CHECK dem_status dem_deform_check_rate(const dem_sim *sim, dem_error *err);
-/* The field over h (half a step each side of the drift): positions, H, F, H^-1. */
 /* The field over h (half a step each side of the drift): positions, free particles' u, H, F,
  * H^-1; the kinetic energy the map of u changed goes into work_cell. */
 void dem_deform_affine(dem_sim *sim, double h);
+/* The field's map over h of a free body (a sphere, a clump's centroid), K = M - I: its centre
+ * goes to x + K (x - o). */
+static inline dem_vec3 cell_map_point(dem_vec3 x, dem_mat3 k, dem_vec3 o) { return dem_v3_add(x, dem_m3_mulv(k, dem_v3_sub(x, o))); }
+/* Its fluctuation velocity goes to u + Kinv u (Kinv = M^-1 - I); returns the kinetic energy the map
+ * gave a body of mass m, J. */
+static inline double cell_map_velocity(dem_vec3 *u, double m, dem_mat3 kinv)
+{
+    dem_vec3 du = dem_m3_mulv(kinv, *u);
+    double dk = m * (dem_v3_dot(*u, du) + 0.5 * dem_v3_norm2(du));
+    *u = dem_v3_add(*u, du);
+    return dk;
+}
 /* After the step's forces: work_cell += h/2 (p0 + P(t + h)). */
 void dem_deform_end_step(dem_sim *sim, double p0);
 /* Flip the cell when a cell vector leans more than 0.55 of another along it (Šmilauer and Chareyre 2015, Fig 1.6):
