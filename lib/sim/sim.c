@@ -432,14 +432,20 @@ dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
     return dem_store_write(sim, out, err);
 }
 
+/* The frame's contact table goes: its contacts are the store's now. */
+static void drop_contacts(dem_system *frame)
+{
+    free(frame->contacts);
+    frame->contacts = NULL;
+    frame->ncontacts = frame->cap_contacts = 0;
+}
+
 void dem_sim_release_frame(dem_system *frame)
 {
     free(frame->particles);
     frame->particles = NULL;
     frame->cap_particles = 0;
-    free(frame->contacts);
-    frame->contacts = NULL;
-    frame->ncontacts = frame->cap_contacts = 0;
+    drop_contacts(frame);
 }
 
 /* The frame's state without its contacts, which stay in the store: the frame's table (the
@@ -452,11 +458,9 @@ static dem_status store_streamed(dem_sim *sim, dem_system *frame, int particles,
 {
     dem_status st;
     *ss = NULL;
-    if (!particles) dem_sim_release_frame(frame);
+    if (particles) drop_contacts(frame);
+    else dem_sim_release_frame(frame);
     if ((st = store_state(sim, frame, particles, err))) return st;
-    free(frame->contacts);
-    frame->contacts = NULL;
-    frame->ncontacts = frame->cap_contacts = 0;
     if ((st = particles ? dem_system_check(frame, err) : dem_system_check_head(frame, err)) ||
         (st = dem_store_stream_open(sim, ss, src, err)))
         return st;
