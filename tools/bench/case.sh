@@ -98,6 +98,19 @@ if [ "$CASE" = replica ]; then
 fi
 
 # Seconds since the epoch with nanoseconds.
+# bench_work SCRIPT: the programs a case needs (dem-pack, dem-step, dem-probe, strip_history), built,
+# copied into a fresh directory $WORK, removed when SCRIPT exits: every run of it times that copy.
+bench_work()
+{
+    for p in dem-pack dem-step dem-probe; do
+        [ -x "$TOP/bin/$p" ] || { echo "$1: $TOP/bin/$p missing: run make first" >&2; exit 1; }
+    done
+    [ -x "$BENCH_DIR/strip_history" ] || { echo "$1: $BENCH_DIR/strip_history missing: make -C tools/bench strip_history" >&2; exit 1; }
+    WORK=$(mktemp -d "/tmp/dem-bench-${1%.sh}.XXXXXX")
+    trap 'rm -rf "$WORK"' EXIT INT TERM
+    cp "$TOP/bin/dem-pack" "$TOP/bin/dem-step" "$TOP/bin/dem-probe" "$BENCH_DIR/strip_history" "$WORK/"
+}
+
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 

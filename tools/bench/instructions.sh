@@ -18,12 +18,7 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 K=${1:-100}
 
 command -v valgrind > /dev/null || { echo "instructions.sh: valgrind not found (apt-get install valgrind)" >&2; exit 1; }
-for p in dem-pack dem-step dem-probe; do
-    [ -x "$TOP/bin/$p" ] || { echo "instructions.sh: $TOP/bin/$p missing: run make first" >&2; exit 1; }
-done
-WORK=$(mktemp -d /tmp/dem-bench-instr.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT INT TERM
-cp "$TOP/bin/dem-pack" "$TOP/bin/dem-step" "$TOP/bin/dem-probe" "$BENCH_DIR/strip_history" "$WORK/"
+bench_work instructions.sh
 STATE=$(case_state "$WORK")
 
 # irefs LOG: the instructions counted in a valgrind log (cachegrind's total, "I refs")

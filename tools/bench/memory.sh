@@ -22,14 +22,7 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/case.sh"
 
 [ -x /usr/bin/time ] || { echo "memory.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
-for p in dem-pack dem-step dem-probe; do
-    [ -x "$TOP/bin/$p" ] || { echo "memory.sh: $TOP/bin/$p missing: run make first" >&2; exit 1; }
-done
-[ -x "$BENCH_DIR/strip_history" ] || { echo "memory.sh: $BENCH_DIR/strip_history missing: make -C tools/bench strip_history" >&2; exit 1; }
-
-WORK=$(mktemp -d /tmp/dem-bench-memory.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT INT TERM
-cp "$TOP/bin/dem-pack" "$TOP/bin/dem-step" "$TOP/bin/dem-probe" "$BENCH_DIR/strip_history" "$WORK/"
+bench_work memory.sh
 
 # row CASE CODE N KB: one output line
 row() { awk -v c="$1" -v k="$2" -v n="$3" -v kb="$4" 'BEGIN { printf "%s\t%s\t%d\t%d\t%.0f\n", c, k, n, kb, kb * 1024 / n }'; }

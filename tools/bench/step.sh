@@ -22,14 +22,7 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 profile=0
 [ "${1:-}" = --profile ] && profile=1
 
-for p in dem-pack dem-step dem-probe; do
-    [ -x "$TOP/bin/$p" ] || { echo "step.sh: $TOP/bin/$p missing: run make first" >&2; exit 1; }
-done
-[ -x "$BENCH_DIR/strip_history" ] || { echo "step.sh: $BENCH_DIR/strip_history missing: make -C tools/bench strip_history" >&2; exit 1; }
-
-WORK=$(mktemp -d /tmp/dem-bench-step.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT INT TERM
-cp "$TOP/bin/dem-pack" "$TOP/bin/dem-step" "$TOP/bin/dem-probe" "$BENCH_DIR/strip_history" "$WORK/"
+bench_work step.sh
 KEEP=${BENCH_KEEP:-}
 REPEAT=${BENCH_REPEAT:-1}
 
