@@ -30,12 +30,19 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
+# dem-step on MPI (bin/mpi_run.c; README "Running on a cluster"): bin/dem-step-mpi, built where
+# mpicc and mpi.h are found (Debian: libopenmpi-dev); MPI=0 leaves it out, MPI=1 insists on it. libdem and
+# the other programs need no MPI.
+MPICC    ?= mpicc
+MPI      ?= $(if $(shell echo '\#include <mpi.h>' | $(MPICC) -E - >/dev/null 2>&1 && echo 1),1,0)
+MPI_BIN  := $(if $(filter 1,$(MPI)),bin/dem-step-mpi)
+
 .PHONY: all test test-bare unit layers bats check check-threads check-native demo bench fuzz fuzz-short clean man install uninstall
-all: lib/libdem.a $(BIN)
+all: lib/libdem.a $(BIN) $(MPI_BIN)
 
 # An object built before the .d files existed is rebuilt once (its .d is a prerequisite that
 # make sees as new while it is missing: an explicit target without a recipe).
-DEPS := $(LIB_OBJ:.o=.d) $(PROGS:%=$(BUILD)/bin/%.d) $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TOOL_BIN:=.d)
+DEPS := $(LIB_OBJ:.o=.d) $(PROGS:%=$(BUILD)/bin/%.d) $(BUILD)/bin/dem-step-mpi.d $(BUILD)/bin/mpi_run.d $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TOOL_BIN:=.d)
 $(DEPS):
 include $(wildcard $(DEPS))
 
@@ -56,6 +63,17 @@ $(BUILD)/bin/%.o: bin/%.c $(BUILD)/bin/%.d
 $(BIN): bin/%: $(BUILD)/bin/%.o $(CLI_OBJ) $(LIB)
 	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
 
+$(BUILD)/bin/dem-step-mpi.o: bin/dem-step.c $(BUILD)/bin/dem-step-mpi.d
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALLFLAGS) -DDEM_MPI -c $< -o $@
+
+$(BUILD)/bin/mpi_run.o: bin/mpi_run.c $(BUILD)/bin/mpi_run.d
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALLFLAGS) -c $< -o $@
+
+bin/dem-step-mpi: $(BUILD)/bin/dem-step-mpi.o $(BUILD)/bin/mpi_run.o $(CLI_OBJ) $(LIB)
+	$(MPICC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -Itests/unit $< $(LIB) -o $@ $(LDLIBS)
@@ -67,7 +85,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/tests/tools/%.d $(LIB)
 unit: $(UNIT_BIN)
 	@tests/unit/run $(UNIT_BIN)
 
-bats: $(BIN) $(TOOL_BIN)
+bats: $(BIN) $(MPI_BIN) $(TOOL_BIN)
 	bats tests/bats
 
 # The include edges between lib/ folders, refused if they form a cycle (docs/architecture.md).

@@ -406,11 +406,23 @@ int cli_run_steps(dem_sim *sim, dem_system *s, long long steps, long long every,
     return cli_run_steps_hooked(sim, s, steps, every, level, NULL);
 }
 
+static int group_rank;              /* cli_set_group: this rank (0: the one that writes) */
+static int (*group_agree)(int v);   /* the largest v over the ranks; NULL in one process */
+
+void cli_set_group(int rank, int (*agree)(int v))
+{
+    group_rank = rank;
+    group_agree = agree;
+}
+
+/* The signal that stops the run after this step, the same on every rank. */
+static int stop_signal(void) { return group_agree ? group_agree(interrupted) : interrupted; }
+
 int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long every, int level, const cli_run_hooks *hk)
 {
     dem_error err;
-    dem_writer *w = dem_writer_new(cli_output(), level, &err);
-    if (!w) cli_die_err(&err);
+    dem_writer *w = NULL;
+    if (group_rank == 0 && !(w = dem_writer_new(cli_output(), level, &err))) cli_die_err(&err);
     dem_sim_release_frame(s); /* the sim holds the particles and contacts now: not twice */
     cli_catch_signals();
     cli_progress log;
@@ -429,13 +441,14 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
             if (progress) fputc('\n', stderr);
             break;
         }
-        if (interrupted) {
+        int sig = stop_signal();
+        if (sig) {
             write_frame(w, sim, s, stop_note(hk, "interrupted"));
             written++;
             if (progress) fputc('\n', stderr);
             fprintf(stderr, "%s: interrupted (%s) after %lld of %lld steps; the last frame is step %llu\n", prog_name,
-                    interrupted == SIGTERM ? "SIGTERM" : "SIGINT", k, steps, (unsigned long long)dem_sim_steps(sim));
-            status = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a kill */
+                    sig == SIGTERM ? "SIGTERM" : "SIGINT", k, steps, (unsigned long long)dem_sim_steps(sim));
+            status = 128 + sig; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a kill */
             break;
         }
         int want = hk && hk->frame ? hk->frame(hk->ctx, sim) : 0;
@@ -461,9 +474,11 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
     cli_progress_end(&log, sim, done);
     if (!written) cli_die("internal error: no frame written for %lld steps", steps); /* never exit 0 without output */
     if (progress && steps > 0 && !status) fprintf(stderr, "\r%60s\r", "");
-    cli_write_end(w); /* the frames are complete (interrupted or not): the stream is closed properly */
-    dem_writer_free(w);
-    cli_output_close();
+    if (w) { /* rank 0 (or one process) */
+        cli_write_end(w); /* the frames are complete (interrupted or not): the stream is closed properly */
+        dem_writer_free(w);
+        cli_output_close();
+    }
     return status;
 }
 

@@ -6,10 +6,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dem.h"
 #include "progress.h"
+#ifdef DEM_MPI
+#include "mpi_run.h"
+#endif
 
 /* The help: the run options here, the settings' options from their table (lib/laws/settings.c:
  * a part "@SECTION" is that section's rows, cli_help_parts). */
@@ -755,15 +759,47 @@ static void warn_ignore(const struct cmdline *c, const dem_settings *st, const d
     for (int k = 0; k < n; k++) cli_warn("%s", note[k]);
 }
 
+#ifdef DEM_MPI
+/* DEM_MPI_BALANCE: where the ranks' cuts fall (sim.h's DEM_BALANCE_*); any gives the same bits. */
+static int mpi_balance(void)
+{
+    static const char *const names[DEM_BALANCE_COUNT_OF] = {"work", "count", "skew"};
+    const char *b = getenv("DEM_MPI_BALANCE");
+    if (!b || !*b) return DEM_BALANCE_WORK;
+    for (int k = 0; k < DEM_BALANCE_COUNT_OF; k++)
+        if (strcmp(b, names[k]) == 0) return k;
+    cli_usage("DEM_MPI_BALANCE='%s': the cuts are work (equal pairs, the default), count (equal particles) or skew (uneven, for tests)", b);
+    return 0;
+}
+
+/* The ranks, their cuts and the pairs evaluated twice (on both sides of a cut), at the end. */
+static void report_ranks(const dem_sim *sim, int threads)
+{
+    dem_dist_stats d;
+    dem_sim_dist_stats(sim, &d);
+    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %.3g MB exchanged in %llu exchanges\n",
+            cli_mpi_size(), threads, threads == 1 ? "" : "s", cli_mpi_rank(), d.particles, d.own_pairs, d.foreign_pairs,
+            d.own_pairs ? 100.0 * (double)d.foreign_pairs / (double)d.own_pairs : 0.0, 1e-6 * (double)d.bytes, (unsigned long long)d.exchanges);
+}
+#endif
+
 int main(int argc, char **argv)
 {
+#ifdef DEM_MPI
+    cli_mpi_start(&argc, &argv);
+#endif
     cli_init("dem-step");
     struct cmdline c;
     parse_args(argc, argv, &c);
     dem_error err;
     dem_system s;
     dem_settings st;
+#ifdef DEM_MPI
+    int balance = mpi_balance();
+    cli_mpi_read_run_frame(c.input, &s, &st); /* rank 0 reads; every rank gets the same frame */
+#else
     cli_read_run_frame(c.input, &s, &st);
+#endif
     cli_settings_apply(&c.set, &st); /* errors in values are usage errors */
     warn_inert(&st, &s);
     cli_warn_ranges(&s, 1); /* a slip of units (--young 70 for 70 GPa); warnings always print */
@@ -771,10 +807,22 @@ int main(int argc, char **argv)
     apply_wall_velocities(&c, &s);
     apply_cell(&c, &s);
     adhesion_note(&st, &s);
+#ifdef DEM_MPI
+    if (cli_mpi_rank() == 0) { /* rank 0 writes the stream */
+        if (cli_mpi_size() > 1 && (!c.run.output || strcmp(c.run.output, "-") == 0) && isatty(STDOUT_FILENO))
+            cli_usage("mpirun relays rank 0's standard output through a terminal, which would alter a binary stream: give -o FILE (a file, or a FIFO made with mkfifo to pipe it into the next program)");
+        cli_output_open(c.run.output);
+    }
+#else
     cli_output_open(c.run.output);
+#endif
 
     dem_sim *sim = dem_sim_new(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
+#ifdef DEM_MPI
+    cli_mpi_join(sim, balance);
+    cli_set_group(cli_mpi_rank(), cli_mpi_max);
+#endif
     cli_note_threads(sim, c.run.threads, s.nparticles, c.run.quiet);
     dem_dt_estimates est;
     dem_sim_set_dt(sim, c.dt > 0.0 ? c.dt : s.dt > 0.0 && c.dt == 0.0 ? s.dt : 1.0);
@@ -831,10 +879,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "dem-step: variational (alpha %g): %llu steps, %llu Newton iterations (at most %u in a step), %llu Krylov iterations; largest final residual %.3g (tolerance %g)\n",
                 st.vi_alpha, (unsigned long long)vs.steps, (unsigned long long)vs.newton, vs.max_newton, (unsigned long long)vs.krylov,
                 vs.max_residual, st.vi_newton_tol);
+#ifdef DEM_MPI
+    if (!c.run.quiet && cli_mpi_size() > 1) report_ranks(sim, dem_sim_threads(sim));
+#endif
     dem_sim_free(sim);
     dem_system_free(&s);
     free(c.wall_velocity);
     free(c.cell_rate);
     free(c.cell_stress);
+#ifdef DEM_MPI
+    cli_mpi_finish();
+#endif
     return status;
 }

@@ -5,6 +5,7 @@
 
 #include "sim/internal/boundary.h"
 #include "sim/internal/clumps.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/exact.h"
 #include "sim/internal/par.h"
 
@@ -142,6 +143,7 @@ static void clump_fabric(dem_sim *sim)
 /* The sums of the current forces over the contacts, in list order (then the wall slots'). */
 static void fabric(dem_sim *sim)
 {
+    dem_dist_share_pairs(sim, 0); /* dist.h: every pair's result, summed in list order */
     sim_fabric *fb = &sim->b.fab;
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;

@@ -13,6 +13,7 @@
 #include "sim/internal/bonds.h"
 #include "sim/internal/clumps.h"
 #include "sim/internal/books.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/exact.h"
 #include "sim/internal/guard.h"
@@ -209,6 +210,32 @@ static size_t pair_pass_work(const void *wctx, size_t k)
     return sim->c.pblk[k] + k * (PAIR_BLOCK / 2);
 }
 
+/* In a group of processes (dist.h), the pairs of other processes' blocks whose j is one of this
+ * process's particles: evaluated as their owner evaluates them, from the same inputs, so that
+ * their records stay the owner's bits and this process's sums have every contact of its
+ * particles; their books and guards are the owner's to count and are dropped here. */
+static void foreign_pairs(dem_sim *sim, int account, int eval)
+{
+    const struct sim_dist *d = sim->dist;
+    const dem_vec3 *v = books_v(sim), *w = books_w(sim);
+    books_acc acc;
+    books_acc_zero(&acc);
+    guard_acc g;
+    guard_acc_zero(&g);
+    dem_law law;
+    dem_law_init(&law, &sim->st, sim->hdt);
+    law_chunk k;
+    k.count = 0;
+    for (size_t e = 0; e < d->nforeign; e++) {
+        size_t p = d->foreign[e];
+        if (account && sim->c.ptouch[p]) books_pending(sim, &acc, v, w, &sim->c.pairs[p], &sim->c.out[p]);
+        if (!eval) continue;
+        pair_contact(sim, p, &law, &k, &acc, &g);
+        if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
+    }
+    chunk_flush(&law, &k);
+}
+
 void dem_forces_pair_pass(dem_sim *sim, int account, int eval)
 {
     /* rolling and twisting (roll.h): the couples' accounting before this pass re-evaluates the
@@ -216,7 +243,13 @@ void dem_forces_pair_pass(dem_sim *sim, int account, int eval)
      * default pass stays as it was */
     if (sim->c.roll && account) dem_roll_pass(sim, 1);
     pair_pass_args a = {sim, account, eval};
-    dem_par_for_work(sim->pool, sim->c.nblk, pair_pass_work, sim, pair_pass_share, &a); /* par.h: shares of equal work */
+    size_t b0, b1;
+    dist_blocks(sim, &b0, &b1); /* dist.h: all blocks in one process */
+    dem_par_for_work_range(sim->pool, b0, b1, pair_pass_work, sim, pair_pass_share, &a); /* par.h: shares of equal work */
+    if (sim->dist) {
+        foreign_pairs(sim, account, eval);
+        dem_dist_share_blocks(sim);
+    }
     if (sim->c.roll && eval) dem_roll_pass(sim, 0);
 }
 
@@ -412,16 +445,19 @@ static void particle_forces_share(void *ctx, size_t lo, size_t hi, int t)
  * wlost; the pairs' in blost). */
 static size_t force_passes(dem_sim *sim, int account)
 {
-    size_t n = sim->p.n, lost = 0, nbad = 0;
+    size_t lost = 0, nbad = 0;
     sim->b.fab_ok = 0; /* the cell's sums over the contacts belong to these forces (cell.c) */
     dem_forces_pair_pass(sim, account, 1);
     if (account) dem_books_finish(sim);
     if (sim->bd.n) dem_bonds_eval(sim);
-    dem_par_for_work(sim->pool, n, particle_forces_work, sim, particle_forces_share, sim); /* par.h; counts add up the same in any order */
+    size_t p0, p1;
+    dist_particles(sim, &p0, &p1); /* dist.h: all particles in one process */
+    dem_par_for_work_range(sim->pool, p0, p1, particle_forces_work, sim, particle_forces_share, sim); /* par.h; counts add up the same in any order */
     for (int t = 0; t < sim->threads; t++) {
         lost += sim->part[t].count[0];
         nbad += sim->part[t].count[1];
     }
+    dem_dist_share_sums(sim, &lost, &nbad); /* dist.h: every process's particles, and the counts' sums */
     sim->g.nwbad = nbad;
     if (sim->cl) dem_clumps_gather(sim); /* the members' sums to their clumps (clumps.h) */
     return lost;
@@ -444,6 +480,7 @@ void dem_forces_setup(dem_sim *sim)
     totals(sim);
     sim->forces_current = 1;
     sim->hdt = sim->h;
+    dem_dist_share_pairs(sim, 1); /* dist.h: the setup's books read every pair */
     dem_books_setup(sim, dem_books_wall_power(sim), sim->p.nfixed ? drive_power(sim) : 0.0);
 }
 

@@ -9,6 +9,7 @@
 
 #include "io/fields.h"
 #include "sim/internal/boundary.h"
+#include "sim/internal/dist.h"
 
 void dem_sim_limits_default(dem_sim_limits *lim)
 {
@@ -41,7 +42,8 @@ dem_status dem_guard_alloc(dem_sim *sim, dem_error *err)
     g->pbad = calloc(sim->p.n ? sim->p.n : 1, 1);
     g->bworst = calloc(sim->c.nblk ? sim->c.nblk : 1, sizeof *g->bworst);
     g->bworst_pair = calloc(sim->c.nblk ? sim->c.nblk : 1, sizeof *g->bworst_pair);
-    if (!g->bbad || !g->pbad || !g->bworst || !g->bworst_pair) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    g->bworst_delta = calloc(sim->c.nblk ? sim->c.nblk : 1, sizeof *g->bworst_delta);
+    if (!g->bbad || !g->pbad || !g->bworst || !g->bworst_pair || !g->bworst_delta) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
     return DEM_OK;
 }
 
@@ -51,6 +53,7 @@ void dem_guard_free(dem_sim *sim)
     free(sim->g.pbad);
     free(sim->g.bworst);
     free(sim->g.bworst_pair);
+    free(sim->g.bworst_delta);
 }
 
 dem_status dem_guard_check_system(const dem_sim *sim, dem_error *err)
@@ -192,6 +195,12 @@ dem_status dem_guard_check_overlaps(dem_sim *sim, dem_error *err)
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
     char advice[400];
+    if (sim->dist) /* dist.h: a pair over the limit is reported from its result line, which its block's process has */
+        for (size_t b = 0; b < c->nblk; b++)
+            if (sim->g.bbad[b]) {
+                dem_dist_share_pairs(sim, 0);
+                break;
+            }
     for (size_t b = 0; b < c->nblk; b++) {
         if (!sim->g.bbad[b]) continue;
         for (size_t p = c->pblk[b]; p < c->pblk[b + 1]; p++) {
@@ -235,7 +244,7 @@ static dem_overlap_record overlap_now(const dem_sim *sim, uint64_t step)
     for (size_t b = 0; b < c->nblk; b++) {
         if (!(sim->g.bworst[b] > m.ratio)) continue;
         size_t p = sim->g.bworst_pair[b];
-        record_overlap(&m, step, sim->g.bworst[b], c->out[p].delta, P->id[c->pairs[p].i], P->id[c->pairs[p].j], 0);
+        record_overlap(&m, step, sim->g.bworst[b], sim->g.bworst_delta[b], P->id[c->pairs[p].i], P->id[c->pairs[p].j], 0);
     }
     for (size_t q = 0; q < c->nwslots; q++) {
         size_t a = c->wowner[q];

@@ -240,6 +240,8 @@ static dem_status unbounded_descent(const mz *m, const dem_minimize_result *r)
 dem_status dem_sim_minimize(dem_sim *sim, const dem_minimize_opts *o, dem_minimize_result *r, dem_error *err)
 {
     memset(r, 0, sizeof *r);
+    if (sim->dist)
+        return dem_fail(err, DEM_ERR_LIMIT, "--minimize is not yet distributed over processes: minimise in one process (dem-step without mpirun), then run the dynamics on many");
     if (sim->cl)
         return dem_fail(err, DEM_ERR_VALUE, "--minimize: the frame holds %zu rigid clumps: the minimiser moves spheres one by one, not rigid bodies",
                         sim->cl->n);

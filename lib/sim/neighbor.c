@@ -10,6 +10,7 @@
 #include "sim/internal/clumps.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/contacts.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/par.h"
 #include "sim/internal/particles.h"
 
@@ -272,6 +273,7 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     dem_status st;
     double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach;
     int multi = dem_nbr_uses_multi(sim);
+    dem_dist_share_pairs(sim, 1); /* dist.h: every process rebuilds from every pair's record, its block process's */
     grid g = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     uint32_t *cellof = NULL;
     /* the single-level grid orders the particles for either backend (the sort decides the order
@@ -311,7 +313,7 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     for (size_t k = 0; k < sim->b.nwalls; k++) sim->nbr.wall_build[k] = sim->b.walls[k].point;
     if ((st = dem_store_wall_slots(sim, err))) return st;
     sim->nbr.rebuilds++;
-    return DEM_OK;
+    return dem_dist_decompose(sim, err); /* dist.h: new cuts on the new list */
 }
 
 /* A deforming cell: the two largest displacements relative to the field since the rebuild,

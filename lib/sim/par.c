@@ -120,6 +120,37 @@ void dem_par_for_work(par_pool *p, size_t n, par_work_fn work, const void *wctx,
     run_loop(p, n, f, ctx);
 }
 
+/* Items [lo, hi) seen as [0, hi - lo) by dem_par_for_work. */
+typedef struct {
+    size_t lo;
+    par_work_fn work;
+    const void *wctx;
+    par_range_fn f;
+    void *ctx;
+} range_shift;
+
+static size_t shifted_work(const void *w, size_t k)
+{
+    const range_shift *r = w;
+    return r->work(r->wctx, r->lo + k) - r->work(r->wctx, r->lo);
+}
+
+static void shifted_range(void *c, size_t lo, size_t hi, int t)
+{
+    const range_shift *r = c;
+    r->f(r->ctx, r->lo + lo, r->lo + hi, t);
+}
+
+void dem_par_for_work_range(par_pool *p, size_t lo, size_t hi, par_work_fn work, const void *wctx, par_range_fn f, void *ctx)
+{
+    if (!p) {
+        f(ctx, lo, hi, 0);
+        return;
+    }
+    range_shift r = {lo, work, wctx, f, ctx};
+    dem_par_for_work(p, hi - lo, shifted_work, &r, shifted_range, &r);
+}
+
 static void run_loop(par_pool *p, size_t n, par_range_fn f, void *ctx)
 {
     p->f = f;

@@ -14,6 +14,7 @@
 #include "sim/internal/boundary.h"
 #include "sim/internal/cell.h"
 #include "sim/internal/clumps.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/contacts.h"
 #include "sim/internal/exact.h"
 #include "sim/internal/forces.h"
@@ -168,6 +169,7 @@ void dem_sim_free(dem_sim *sim)
     dem_bonds_free(sim);
     dem_clumps_free(sim);
     dem_vi_free(sim);
+    dem_dist_free(sim);
     free(sim->b.wrapped);
     free(sim->b.dkin);
     free(sim->b.walls);
@@ -428,6 +430,8 @@ static dem_status store_state(dem_sim *sim, dem_system *out, int particles, dem_
 dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
+    dem_books_flush(sim);
+    dem_dist_share_pairs(sim, 1); /* dist.h: every pair's record from its block's process */
     if ((st = store_state(sim, out, 1, err))) return st;
     return dem_store_write(sim, out, err);
 }
@@ -482,6 +486,12 @@ dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error
     store_stream *ss;
     dem_contact_source src;
     dem_particle_source psrc = {sim->p.n, fill_particles, sim};
+    if (sim->dist) { /* dist.h: every process completes the books and takes part in the exchanges */
+        dem_books_flush(sim);
+        if (!sim->forces_current) dem_forces_setup(sim);
+        dem_dist_share_pairs(sim, 1);
+        if (!w) return DEM_OK;
+    }
     dem_status st = store_streamed(sim, frame, 0, &ss, &src, err);
     if (!st) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
     dem_store_stream_close(ss);
@@ -492,6 +502,8 @@ dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_s
 {
     store_stream *ss;
     dem_contact_source src;
+    dem_books_flush(sim);
+    dem_dist_share_pairs(sim, 1); /* dist.h */
     dem_status st = store_streamed(sim, frame, 1, &ss, &src, err);
     if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
     dem_store_stream_close(ss);
@@ -522,6 +534,7 @@ dem_mat3 dem_sim_cell_stress(dem_sim *sim)
 double dem_sim_unbalanced(dem_sim *sim)
 {
     if (!sim->forces_current) dem_forces_setup(sim);
+    dem_dist_share_pairs(sim, 0); /* dist.h: every pair's result */
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
     dem_unbalanced_sum u = {0.0, 0.0, 0, 0}; /* the one definition, shared with dem-probe */
@@ -549,6 +562,7 @@ static int particle_touches(const dem_sim *sim, size_t a)
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)
 {
     if (!sim->forces_current) dem_forces_setup(sim);
+    dem_dist_share_pairs(sim, 0); /* dist.h: every pair's result */
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
     size_t n = 0, nfly = 0;

@@ -50,6 +50,44 @@ int dem_sim_threads(const dem_sim *sim);
 
 void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est);
 
+/* ---- Running one simulation on several processes (MPI ranks) ------------------------------
+ * Every process builds the same sim from the same frame, then joins the group with
+ * dem_sim_set_comm. The particles are cut into contiguous ranges of the spatial order, in blocks
+ * of 64 (state.h's PAIR_BLOCK): each process evaluates the pairs of its blocks and those of
+ * other blocks that reach its particles (a pair across a cut is evaluated by both, from the same
+ * inputs, so its history stays the same bits on both), sums its particles' forces, and the
+ * processes then exchange the per-particle, per-wall-contact and per-block results. Everything
+ * else is computed by every process on the whole state, in the order one process uses: the
+ * results are the same bits for any number of processes, any cut and any thread count.
+ * libdem calls no MPI itself: the program gives the exchange (dem-step's MPI build: bin/mpi_run.c). */
+enum {
+    DEM_BALANCE_WORK = 0,   /* cuts of equal work: pairs plus half a pair per particle (the default) */
+    DEM_BALANCE_COUNT,      /* equal numbers of blocks */
+    DEM_BALANCE_SKEW,       /* process r gets r + 1 shares of blocks: an uneven cut, for tests of the bits */
+    DEM_BALANCE_COUNT_OF
+};
+typedef struct {
+    int rank, size;         /* this process, and the group's size (>= 1) */
+    int balance;            /* DEM_BALANCE_*: where the cuts fall, recomputed at every rebuild */
+    /* All processes call it together, with the same off and len (size entries each, bytes):
+     * afterwards every process holds all of buf, process r having given bytes [off[r], off[r] +
+     * len[r]). It does not return on failure (MPI's errors abort the job). */
+    void (*allgather)(void *ctx, void *buf, const size_t *off, const size_t *len);
+    void *ctx;
+} dem_comm;
+/* Join the group (size 1: nothing changes). Refuses, naming it, what is not yet distributed:
+ * the variational integrator, rolling and twisting resistance. */
+DEM_MUST_CHECK dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err);
+/* What the distribution did so far (zeros in one process): pairs evaluated by this process as
+ * its own and across a cut (for a second time), bytes it gave to the exchanges. */
+typedef struct {
+    size_t own_pairs, foreign_pairs;    /* at the last rebuild */
+    size_t particles;                   /* its particles at the last rebuild */
+    uint64_t bytes;                     /* given to the exchanges so far */
+    uint64_t exchanges;
+} dem_dist_stats;
+void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s);
+
 /* The neighbour search at its last build (dem-step -v prints it). */
 #define DEM_NEIGHBOR_MAX_LEVELS 16
 typedef struct {
@@ -222,6 +260,8 @@ DEM_MUST_CHECK dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error
  * encoded from the sim as the writer goes (no frame-sized table: the frame's own particle and
  * contact tables are freed, dem_sim_release_frame). The same bytes as the three calls. */
 struct dem_writer;
+/* In a group of processes (dem_sim_set_comm) every process calls it, and those that do not write
+ * pass w NULL: they take part in the exchange of the contacts' state and write nothing. */
 DEM_MUST_CHECK dem_status dem_sim_put(dem_sim *sim, dem_system *frame, struct dem_writer *w, dem_error *err);
 /* Free the frame's particle and contact tables, which a sim built from it holds now (the frame
  * keeps its other sections and its particle count): a run need not hold the state twice. Frames

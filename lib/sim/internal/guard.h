@@ -33,6 +33,7 @@ typedef struct {
     int bad;
     double worst;
     size_t worst_pair;
+    double worst_delta;
 } guard_acc;
 
 static inline void guard_acc_zero(guard_acc *g)
@@ -40,6 +41,7 @@ static inline void guard_acc_zero(guard_acc *g)
     g->bad = 0;
     g->worst = 0.0;
     g->worst_pair = 0;
+    g->worst_delta = 0.0;
 }
 
 /* Pair pi touching at overlap delta, rmin the smaller radius. */
@@ -49,6 +51,7 @@ static inline void guard_pair(const dem_sim *sim, guard_acc *g, size_t pi, doubl
     if (delta > g->worst * rmin) { /* rarely true */
         g->worst = delta / rmin;
         g->worst_pair = pi;
+        g->worst_delta = delta;
     }
 }
 
@@ -63,6 +66,7 @@ static inline void guard_block(dem_sim *sim, size_t b, const guard_acc *g)
     sim->g.bbad[b] = (uint8_t)g->bad;
     sim->g.bworst[b] = g->worst;
     sim->g.bworst_pair[b] = g->worst_pair;
+    sim->g.bworst_delta[b] = g->worst_delta;
 }
 
 #endif

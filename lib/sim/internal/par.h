@@ -65,5 +65,8 @@ void dem_par_for(par_pool *pool, size_t n, par_range_fn f, void *ctx);
  * all the contacts: two threads ran 1.2x one. */
 typedef size_t (*par_work_fn)(const void *wctx, size_t k);
 void dem_par_for_work(par_pool *pool, size_t n, par_work_fn work, const void *wctx, par_range_fn f, void *ctx);
+/* The same over items [lo, hi) only (a process's share of a loop split over processes, dist.h):
+ * f sees the items' own indices. */
+void dem_par_for_work_range(par_pool *pool, size_t lo, size_t hi, par_work_fn work, const void *wctx, par_range_fn f, void *ctx);
 
 #endif

@@ -208,6 +208,7 @@ typedef struct {
     size_t nwbad;           /* particles with such a wall overlap */
     double *bworst;         /* per block: the largest delta / r_min of its pairs in the last evaluation */
     size_t *bworst_pair;    /* per block: that pair's index */
+    double *bworst_delta;   /* per block: that pair's overlap, m (the processes exchange it: not its result line) */
     dem_overlap_record most;/* the largest overlap of the run so far (dem_guard_track_overlaps) */
     double move2;           /* the largest squared step of a particle's surface in the last drift, m^2 */
     int nonfinite;          /* a velocity or spin of the last drift was not finite */
@@ -261,6 +262,7 @@ struct dem_sim {
     sim_bonds bd;
     struct sim_vi *vi;
     struct sim_clumps *cl;  /* rigid clumps (clumps.h); NULL without */
+    struct sim_dist *dist;  /* the group of processes it runs on (dist.h); NULL in one process */
 };
 
 /* A fixed particle that moves or spins: driven at its prescribed velocities. */

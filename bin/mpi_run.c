@@ -1,0 +1,103 @@
+/* mpi_run.c - dem-step's MPI build (see mpi_run.h). */
+#include "mpi_run.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int rank, size = 1;
+
+void cli_mpi_start(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *keep = getenv("DEM_MPI_STDERR");
+    if (rank > 0 && !(keep && strcmp(keep, "1") == 0) && !freopen("/dev/null", "w", stderr)) exit(1);
+}
+
+int cli_mpi_rank(void) { return rank; }
+int cli_mpi_size(void) { return size; }
+
+/* MPI's counts and displacements are ints: the usual exchange is one MPI_Allgatherv from the
+ * lowest range's start; one that spans more than 2 GiB goes as each rank's broadcasts of 1 GiB. */
+#define CHUNK ((size_t)1 << 30)
+
+static void allgather(void *ctx, void *buf, const size_t *off, const size_t *len)
+{
+    (void)ctx;
+    size_t lo = SIZE_MAX, hi = 0;
+    for (int r = 0; r < size; r++) {
+        if (off[r] < lo) lo = off[r];
+        if (off[r] + len[r] > hi) hi = off[r] + len[r];
+    }
+    if (hi <= lo) return;
+    if (hi - lo <= (size_t)INT_MAX) {
+        int cnt[size], disp[size];
+        for (int r = 0; r < size; r++) {
+            cnt[r] = (int)len[r];
+            disp[r] = (int)(off[r] - lo);
+        }
+        MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, (char *)buf + lo, cnt, disp, MPI_BYTE, MPI_COMM_WORLD);
+        return;
+    }
+    for (int r = 0; r < size; r++)
+        for (size_t at = 0; at < len[r]; at += CHUNK) {
+            size_t k = len[r] - at < CHUNK ? len[r] - at : CHUNK;
+            MPI_Bcast((char *)buf + off[r] + at, (int)k, MPI_BYTE, r, MPI_COMM_WORLD);
+        }
+}
+
+void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
+{
+    dem_error err;
+    char *bytes = NULL;
+    size_t n = 0;
+    if (rank == 0) {
+        cli_read_run_frame(path, s, st);
+        if (size > 1) {
+            FILE *f = open_memstream(&bytes, &n);
+            dem_writer *w = f ? dem_writer_new(f, 1, &err) : NULL;
+            if (!w) cli_die("cannot encode the frame for the other ranks: %s", f ? err.msg : "out of memory");
+            if (dem_writer_put(w, s, &err) || dem_writer_finish(w, &err)) cli_die_err(&err);
+            dem_writer_free(w);
+            if (fclose(f) != 0) cli_die("cannot encode the frame for the other ranks: out of memory");
+        }
+    }
+    if (size == 1) return;
+    unsigned long long len = n;
+    MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (rank > 0 && !(bytes = malloc(len ? len : 1))) cli_die("out of memory for the frame (%llu bytes)", len);
+    for (unsigned long long at = 0; at < len; at += CHUNK) {
+        unsigned long long k = len - at < CHUNK ? len - at : CHUNK;
+        MPI_Bcast(bytes + at, (int)k, MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+    if (rank > 0) {
+        dem_reader *r = dem_reader_new_mem(bytes, len, &err);
+        if (!r) cli_die_err(&err);
+        dem_system_init(s);
+        cli_read_frame(r, "the frame from rank 0", -1, s); /* frees r */
+        if (dem_settings_read(st, s, &err)) cli_die("%s", err.msg);
+    }
+    free(bytes);
+}
+
+void cli_mpi_join(dem_sim *sim, int balance)
+{
+    dem_error err;
+    dem_comm c = {rank, size, balance, allgather, NULL};
+    if (dem_sim_set_comm(sim, &c, &err)) cli_die("%d ranks: %s", size, err.msg);
+}
+
+int cli_mpi_max(int v)
+{
+    int m = v;
+    if (size > 1) MPI_Allreduce(&v, &m, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return m;
+}
+
+void cli_mpi_finish(void) { MPI_Finalize(); }

@@ -1,0 +1,25 @@
+/* mpi_run.h - dem-step's MPI build (make MPI=1: bin/dem-step-mpi): the ranks, the exchange libdem's
+ * group of processes asks for (sim.h's dem_comm), and the input frame that every rank starts from.
+ * Only this file and mpi_run.c know MPI; libdem never calls it. */
+#ifndef DEM_BIN_MPI_RUN_H
+#define DEM_BIN_MPI_RUN_H
+
+#include "dem.h"
+
+/* MPI_Init. Ranks other than 0 send their standard error to /dev/null (every rank computes the
+ * same messages; DEM_MPI_STDERR=1 keeps them) and write no stream. */
+void cli_mpi_start(int *argc, char ***argv);
+int cli_mpi_rank(void);
+int cli_mpi_size(void);
+/* Rank 0 reads the last frame of path (- or NULL: standard input, which mpirun gives rank 0) and
+ * sends its bytes, as the stream encodes them, to the others, which decode them: every rank
+ * starts from the same frame. */
+void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st);
+/* The sim joins the ranks, cut as balance says (DEM_BALANCE_*). */
+void cli_mpi_join(dem_sim *sim, int balance);
+/* The largest of the ranks' values (an interrupting signal reaches the ranks at different steps:
+ * they stop at the same one). */
+int cli_mpi_max(int v);
+void cli_mpi_finish(void);
+
+#endif

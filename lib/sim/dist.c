@@ -1,0 +1,209 @@
+/* dist.c - one simulation on a group of processes (see dist.h). */
+#include "sim/internal/dist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "laws/rolling.h"
+
+/* The work of blocks [0, b): their pairs and half a pair per particle (forces.c's split of the
+ * pass over threads, the same measure). */
+static size_t blocks_work(const dem_sim *sim, size_t b) { return sim->c.pblk[b] + b * (PAIR_BLOCK / 2); }
+
+static void cut_blocks(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    size_t nb = sim->c.nblk, K = (size_t)d->comm.size, total = blocks_work(sim, nb);
+    d->bcut[0] = 0;
+    d->bcut[K] = nb;
+    for (size_t r = 1; r < K; r++) {
+        if (d->comm.balance == DEM_BALANCE_COUNT) {
+            d->bcut[r] = nb * r / K;
+        } else if (d->comm.balance == DEM_BALANCE_SKEW) { /* process r: r + 1 shares */
+            d->bcut[r] = nb * (r * (r + 1) / 2) / (K * (K + 1) / 2);
+        } else { /* the first block whose work before it reaches r / K of the total */
+            size_t target = (size_t)((double)total * (double)r / (double)K), lo = d->bcut[r - 1], hi = nb;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (blocks_work(sim, mid) < target) lo = mid + 1;
+                else hi = mid;
+            }
+            d->bcut[r] = lo;
+        }
+        if (d->bcut[r] < d->bcut[r - 1]) d->bcut[r] = d->bcut[r - 1];
+    }
+}
+
+static size_t block_particle(const dem_sim *sim, size_t b)
+{
+    size_t a = b * PAIR_BLOCK;
+    return a < sim->p.n ? a : sim->p.n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return DEM_OK;
+    const sim_store *c = &sim->c;
+    cut_blocks(sim);
+    d->b0 = d->bcut[d->comm.rank];
+    d->b1 = d->bcut[d->comm.rank + 1];
+    d->p0 = block_particle(sim, d->b0);
+    d->p1 = block_particle(sim, d->b1);
+    /* the pairs where one of this process's particles is j and i is another's (i < j: before p0) */
+    size_t n = 0;
+    for (size_t a = d->p0; a < d->p1; a++)
+        for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++) n += c->pairs[c->jadj[e]].i < d->p0;
+    if (n > d->cap_foreign) {
+        uint32_t *f = realloc(d->foreign, n * sizeof *f);
+        if (!f) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu pairs across the processes' cuts", n);
+        d->foreign = f;
+        d->cap_foreign = n;
+    }
+    d->nforeign = 0;
+    for (size_t a = d->p0; a < d->p1; a++)
+        for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++)
+            if (c->pairs[c->jadj[e]].i < d->p0) d->foreign[d->nforeign++] = c->jadj[e];
+    qsort(d->foreign, d->nforeign, sizeof *d->foreign, cmp_u32); /* in list order: read forwards */
+    d->stats.own_pairs = c->pblk[d->b1] - c->pblk[d->b0];
+    d->stats.foreign_pairs = d->nforeign;
+    d->stats.particles = d->p1 - d->p0;
+    return DEM_OK;
+}
+
+/* Every process's elements [at(r), at(r+1)) of base (elem bytes each) to every process. */
+typedef size_t (*bound_fn)(const dem_sim *sim, size_t r);
+
+static size_t bound_block(const dem_sim *sim, size_t r) { return sim->dist->bcut[r]; }
+static size_t bound_particle(const dem_sim *sim, size_t r) { return block_particle(sim, sim->dist->bcut[r]); }
+static size_t bound_pair(const dem_sim *sim, size_t r) { return sim->c.pblk[sim->dist->bcut[r]]; }
+static size_t bound_slot(const dem_sim *sim, size_t r) { return sim->c.wstart[block_particle(sim, sim->dist->bcut[r])]; }
+
+static void share(dem_sim *sim, void *base, size_t elem, bound_fn at)
+{
+    struct sim_dist *d = sim->dist;
+    if (!base) return; /* an array this run has not (the same on every process) */
+    for (int r = 0; r < d->comm.size; r++) {
+        size_t lo = at(sim, (size_t)r), hi = at(sim, (size_t)r + 1);
+        d->off[r] = lo * elem;
+        d->len[r] = (hi - lo) * elem;
+    }
+    d->stats.bytes += d->len[d->comm.rank];
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, base, d->off, d->len);
+}
+
+void dem_dist_share_pairs(dem_sim *sim, int records)
+{
+    if (!sim->dist) return;
+    sim_store *c = &sim->c;
+    share(sim, c->out, sizeof *c->out, bound_pair);
+    share(sim, c->ptouch, sizeof *c->ptouch, bound_pair);
+    if (records) share(sim, c->pairs, sizeof *c->pairs, bound_pair);
+}
+
+void dem_dist_share_blocks(dem_sim *sim)
+{
+    if (!sim->dist) return;
+    sim_books *e = &sim->e;
+    sim_guard *g = &sim->g;
+    share(sim, e->bsum, sizeof *e->bsum, bound_block);
+    share(sim, e->blost, sizeof *e->blost, bound_block);
+    share(sim, e->badh, sizeof *e->badh, bound_block);
+    share(sim, g->bbad, sizeof *g->bbad, bound_block);
+    share(sim, g->bworst, sizeof *g->bworst, bound_block);
+    share(sim, g->bworst_pair, sizeof *g->bworst_pair, bound_block);
+    share(sim, g->bworst_delta, sizeof *g->bworst_delta, bound_block);
+}
+
+void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return;
+    sim_particles *P = &sim->p;
+    sim_store *c = &sim->c;
+    share(sim, P->f, sizeof *P->f, bound_particle);
+    share(sim, P->t, sizeof *P->t, bound_particle);
+    share(sim, sim->e.edis, EDIS * sizeof *sim->e.edis, bound_particle);
+    share(sim, sim->e.wadh, sizeof *sim->e.wadh, bound_particle);
+    share(sim, sim->g.pbad, sizeof *sim->g.pbad, bound_particle);
+    if (sim->ex.on) {
+        share(sim, sim->ex.K, sizeof *sim->ex.K, bound_particle);
+        share(sim, sim->ex.kbad, sizeof *sim->ex.kbad, bound_particle);
+    }
+    share(sim, c->whist, sizeof *c->whist, bound_slot);
+    share(sim, c->wout, sizeof *c->wout, bound_slot);
+    share(sim, c->wtouch, sizeof *c->wtouch, bound_slot);
+    share(sim, sim->e.wlost, sizeof *sim->e.wlost, bound_slot);
+    /* the counts: each process's pair of them, then their sums (integers: any order) */
+    size_t K = (size_t)d->comm.size, r = (size_t)d->comm.rank;
+    d->counts[2 * r] = *lost;
+    d->counts[2 * r + 1] = *nbad;
+    for (size_t k = 0; k < K; k++) {
+        d->off[k] = 2 * k * sizeof *d->counts;
+        d->len[k] = 2 * sizeof *d->counts;
+    }
+    d->comm.allgather(d->comm.ctx, d->counts, d->off, d->len);
+    *lost = *nbad = 0;
+    for (size_t k = 0; k < K; k++) {
+        *lost += d->counts[2 * k];
+        *nbad += d->counts[2 * k + 1];
+    }
+}
+
+void dem_dist_free(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return;
+    free(d->bcut);
+    free(d->foreign);
+    free(d->off);
+    free(d->len);
+    free(d->counts);
+    free(d);
+    sim->dist = NULL;
+}
+
+dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
+{
+    if (!comm || !comm->allgather || comm->size < 1 || comm->rank < 0 || comm->rank >= comm->size)
+        return dem_fail(err, DEM_ERR_ARG, "a group of processes needs its size (>= 1), this process's rank in it and an exchange");
+    if (comm->balance < 0 || comm->balance >= DEM_BALANCE_COUNT_OF)
+        return dem_fail(err, DEM_ERR_ARG, "balance %d is not one of the cuts (0 work, 1 count, 2 skew)", comm->balance);
+    dem_dist_free(sim);
+    if (comm->size == 1) return DEM_OK;
+    if (sim->st.integrator == DEM_INTEGRATOR_VARIATIONAL)
+        return dem_fail(err, DEM_ERR_LIMIT, "the variational integrator is not yet distributed over processes: run it in one process (dem-step without mpirun, --threads for more cores)");
+    if (dem_roll_on(&sim->st))
+        return dem_fail(err, DEM_ERR_LIMIT, "rolling and twisting resistance are not yet distributed over processes: run them in one process (dem-step without mpirun, --threads for more cores)");
+    if (sim->p.n > UINT32_MAX)
+        return dem_fail(err, DEM_ERR_LIMIT, "%zu particles: more than the 2^32 - 1 the pair records index", sim->p.n);
+    struct sim_dist *d = calloc(1, sizeof *d);
+    size_t K = (size_t)comm->size;
+    if (!d) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    sim->dist = d;
+    d->comm = *comm;
+    d->bcut = calloc(K + 1, sizeof *d->bcut);
+    d->off = calloc(K, sizeof *d->off);
+    d->len = calloc(K, sizeof *d->len);
+    d->counts = calloc(2 * K, sizeof *d->counts);
+    if (!d->bcut || !d->off || !d->len || !d->counts) {
+        dem_dist_free(sim);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    }
+    dem_status st = dem_dist_decompose(sim, err);
+    if (st) dem_dist_free(sim);
+    return st;
+}
+
+void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s)
+{
+    if (sim->dist) *s = sim->dist->stats;
+    else memset(s, 0, sizeof *s);
+}

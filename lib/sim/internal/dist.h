@@ -1,0 +1,54 @@
+/* dist.h - one simulation on a group of processes (dist.c; the public side is sim.h's dem_comm).
+ *
+ * Every process holds the whole state and computes everything but the contacts' forces as one
+ * process would. The contacts are cut by blocks of particles (PAIR_BLOCK): process r owns blocks
+ * [bcut[r], bcut[r+1]), their particles and the pairs whose i is in them (contiguous in the list
+ * sorted by i), evaluates those and the "foreign" pairs whose j is one of its particles (the same
+ * inputs on both sides of a cut: the same bits, the history included), and sums its particles'
+ * forces. Then the per-block (books, guards), per-particle (forces, torques, dissipation, the
+ * exact mode's kicks) and per-wall-slot results are exchanged, each process giving its range.
+ * The records and results of the pairs of other processes' blocks go stale on a process between
+ * rebuilds: dem_dist_share_pairs brings them back before anything reads the whole list (a
+ * rebuild, a frame, the deforming cell's sums, the setup's books, the overlap guard's report). */
+#ifndef DEM_SIM_DIST_H
+#define DEM_SIM_DIST_H
+
+#include "sim/internal/state.h"
+
+struct sim_dist {
+    dem_comm comm;
+    size_t *bcut;             /* size + 1 block bounds */
+    size_t b0, b1;            /* this process's blocks */
+    size_t p0, p1;            /* their particles */
+    uint32_t *foreign;        /* pairs of other blocks whose j is in [p0, p1), in list order */
+    size_t nforeign, cap_foreign;
+    size_t *off, *len;        /* the exchange's ranges, size each (bytes) */
+    size_t *counts;           /* size x 2: the sums' counts of each process */
+    dem_dist_stats stats;
+};
+
+/* This process's blocks and particles ([0, nblk) and [0, n) in one process). */
+static inline void dist_blocks(const dem_sim *sim, size_t *b0, size_t *b1)
+{
+    *b0 = sim->dist ? sim->dist->b0 : 0;
+    *b1 = sim->dist ? sim->dist->b1 : sim->c.nblk;
+}
+static inline void dist_particles(const dem_sim *sim, size_t *p0, size_t *p1)
+{
+    *p0 = sim->dist ? sim->dist->p0 : 0;
+    *p1 = sim->dist ? sim->dist->p1 : sim->p.n;
+}
+
+/* The cuts and the foreign pairs of the current list (after every rebuild). */
+DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
+/* Every pair's result line and touch flag (and records: its record and side arrays) from the
+ * process that owns its block. */
+void dem_dist_share_pairs(dem_sim *sim, int records);
+/* After a pair pass: the blocks' books and guards. */
+void dem_dist_share_blocks(dem_sim *sim);
+/* After the sums: the particles' forces, torques, dissipation and kicks, the wall slots; the
+ * counts (wall contacts lost, particles past the guard) summed over the processes. */
+void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad);
+void dem_dist_free(dem_sim *sim);
+
+#endif

@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# dem-step on MPI (bin/dem-step-mpi, lib/sim/dist.c, issue 31): the same bytes as one process for
+# 1 to 4 ranks, for uneven cuts, with threads per rank, and across a restart at another rank count;
+# what is not yet distributed is refused by name. The ranks are oversubscribed on a small machine:
+# these tests say nothing about speed (docs/performance.md, "On several processes").
+load helpers
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    if [ ! -x "$DEM_BIN/dem-step-mpi" ]; then
+        skip "no $DEM_BIN/dem-step-mpi: MPI is absent (apt-get install libopenmpi-dev openmpi-bin, then make)"
+    fi
+    command -v mpirun > /dev/null || skip "no mpirun: MPI is absent (apt-get install openmpi-bin)"
+    # CI runs as root; Open MPI refuses root without these
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+}
+
+# mpirun -np K dem-step-mpi ARGS... -o OUT
+on_ranks() {
+    local k=$1 out=$2
+    shift 2
+    mpirun --oversubscribe -np "$k" dem-step-mpi -q "$@" -o "$out"
+}
+
+# The one-process run of ARGS, then 1 to 4 ranks (and K=3 with the uneven cuts): every output cmp
+# the same.
+same_for_ranks() {
+    dem-step -q "$@" > one.dem
+    for k in 1 2 3 4; do
+        on_ranks "$k" "k$k.dem" "$@"
+        cmp one.dem "k$k.dem"
+    done
+    for b in count skew; do
+        DEM_MPI_BALANCE=$b on_ranks 3 "k3-$b.dem" "$@"
+        cmp one.dem "k3-$b.dem"
+    done
+}
+
+@test "mpi: a walled bed settling under gravity: the same bytes for 1-4 ranks and any cut" {
+    dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
+        --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 > bed.dem
+    same_for_ranks -n 1500 --every 500 --gravity 0,0,-9.81 --dt 5e-6 --wall-velocity 5=0,0,-0.05 --local-damping 0.1 bed.dem
+}
+
+@test "mpi: a servo-controlled periodic cell of frictional spheres: the same bytes for 1-4 ranks" {
+    dem-pack --random 600 --box 0,0,0,0.008,0.008,0.008 --periodic 0,0,0,0.008,0.008,0.008 --radius-uniform 3e-4,4.5e-4 \
+        --velocity-random 0.2 --seed 5 --friction 0.4 --restitution 0.7 --young 1e7 > gas.dem
+    same_for_ranks -n 1200 --every 400 --dt 1e-6 --integrator vv-improved --cell-stress xx=2e4,yy=2e4,zz=2e4 --cell-gain 1e-3 gas.dem
+}
+
+@test "mpi: a polydisperse bed on the hierarchical grid: the same bytes for 1-4 ranks" {
+    dem-pack --random 1500 --box 0,0,0,0.006,0.006,0.006 --periodic 0,0,0,0.006,0.006,0.006 \
+        --lognormal 1.5e-4,0.5 --velocity-random 0.05 --omega 0,0,20 --seed 4 > ln.dem
+    same_for_ranks -n 400 --every 200 --dt 1e-6 --normal hooke --kn 20 --neighbor multi ln.dem
+}
+
+@test "mpi: a bonded crystal: the same bytes for 1-4 ranks" {
+    dem-pack --lattice sc --cells 8,8,5 --radius 0.001 --bond-gap 2e-5 --bond-stiffness 1e4 --velocity-random 0.05 --seed 2 > bonded.dem
+    same_for_ranks -n 1000 --every 500 --dt 1e-6 bonded.dem
+}
+
+@test "mpi: 6000 steps through many rebuilds and sorts (past where LAMMPS' ranks part): the same bytes" {
+    dem-pack --random 400 --box 0,0,0,0.006,0.006,0.012 --radius-uniform 3e-4,4e-4 --young 5e6 --friction 0.5 \
+        --restitution 0.5 --enclose --velocity-random 0.3 --seed 7 > pour.dem
+    dem-step -q -n 6000 --every 2000 --gravity 0,0,-9.81 --dt 5e-6 pour.dem > one.dem
+    for k in 2 4; do
+        on_ranks "$k" "k$k.dem" -n 6000 --every 2000 --gravity 0,0,-9.81 --dt 5e-6 pour.dem
+        cmp one.dem "k$k.dem"
+    done
+}
+
+@test "mpi: threads within ranks, and a restart across rank counts, give the same bytes" {
+    dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
+        --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 > bed.dem
+    dem-step -q -n 1200 --gravity 0,0,-9.81 --dt 5e-6 bed.dem > one.dem
+    on_ranks 2 t.dem -n 1200 --threads 2 --gravity 0,0,-9.81 --dt 5e-6 bed.dem
+    cmp one.dem t.dem
+    # 500 steps on 3 ranks, the rest on 2, on 4, in one process: each the bytes of the whole run
+    on_ranks 3 half.dem -n 500 --gravity 0,0,-9.81 --dt 5e-6 bed.dem
+    on_ranks 2 r2.dem -n 700 half.dem
+    cmp one.dem r2.dem
+    on_ranks 4 r4.dem -n 700 half.dem
+    cmp one.dem r4.dem
+    dem-step -q -n 700 half.dem > r1.dem
+    cmp one.dem r1.dem
+    # and a stream piped into rank 0's standard input
+    cat half.dem | on_ranks 3 p.dem -n 700
+    cmp one.dem p.dem
+}
+
+@test "mpi: the exact mode and clumps: the same bytes for 1-4 ranks" {
+    dem-pack --random 300 --box 0,0,0,0.01,0.01,0.01 --radius 4e-4 --enclose --velocity-random 0.5 \
+        --friction 0 --restitution 1 --seed 3 |
+        dem-step -q --exact --normal hooke --kn 1e4 --tangential none --damping none --dt 5e-7 -n 0 > exact.dem
+    same_for_ranks -n 1000 --every 500 exact.dem
+    L=0.016
+    dem-pack --random 300 --box 0,0,0,$L,$L,$L --periodic 0,0,0,$L,$L,$L --radius 0.6e-3 --clump dimer --seed 1 \
+        --velocity-random 0.2 --friction 0.3 > dimers.dem
+    same_for_ranks -n 800 --every 400 --dt 2e-6 dimers.dem
+}
+
+@test "mpi: what is not yet distributed is refused by name, and stdout through mpirun is refused" {
+    dem-pack --random 300 --box 0,0,0,0.008,0.008,0.008 --radius 4e-4 --enclose --seed 1 > s.dem
+    run on_ranks 2 o.dem -n 10 --rolling epsd s.dem
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"rolling and twisting resistance are not yet distributed"* ]]
+    run on_ranks 2 o.dem --minimize --normal hooke --kn 1e3 s.dem
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"--minimize is not yet distributed"* ]]
+    run on_ranks 2 o.dem -n 10 --integrator variational --normal hooke --kn 1e3 s.dem
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"variational integrator is not yet distributed"* ]]
+    # one rank needs none of it refused
+    on_ranks 1 o.dem -n 10 --rolling epsd s.dem
+}
