@@ -159,7 +159,7 @@ man: $(MAN)
 
 install: all man
 	install -d $(DESTDIR)$(BINDIR_I) $(DESTDIR)$(MANDIR) $(DESTDIR)$(PYTHONDIR) $(DESTDIR)$(DOCDIR)/formats
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR_I)
+	install -m 755 $(BIN) $(MPI_BIN) $(DESTDIR)$(BINDIR_I)
 	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)
 	install -m 644 tools/python/demstream.py $(DESTDIR)$(PYTHONDIR)
 	install -m 644 README.md $(DESTDIR)$(DOCDIR)
@@ -174,9 +174,9 @@ install: all man
 	@echo "installed in $(DESTDIR)$(PREFIX): programs in $(BINDIR_I), man pages in $(MANDIR), demstream.py in $(PYTHONDIR), examples in $(DOCDIR)/examples"
 
 uninstall:
-	rm -f $(PROGS:%=$(DESTDIR)$(BINDIR_I)/%) $(PROGS:%=$(DESTDIR)$(MANDIR)/%.1) $(DESTDIR)$(PYTHONDIR)/demstream.py
+	rm -f $(PROGS:%=$(DESTDIR)$(BINDIR_I)/%) $(DESTDIR)$(BINDIR_I)/dem-step-mpi $(PROGS:%=$(DESTDIR)$(MANDIR)/%.1) $(DESTDIR)$(PYTHONDIR)/demstream.py
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf build build-san build-tsan build-native lib/libdem.a $(BIN)
+	rm -rf build build-san build-tsan build-native lib/libdem.a $(BIN) bin/dem-step-mpi
 	$(MAKE) -C tests/fuzz clean

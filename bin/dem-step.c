@@ -27,6 +27,13 @@ static const char *const usage_parts[] = {
 "continues with them: dem-step -n N | dem-step -n N gives the same bits as dem-step -n 2N.\n"
 "Results are also the same bits for any --threads. Units are SI.\n"
 "\n"
+"On MPI: mpirun -np K dem-step-mpi [OPTIONS] -o out.dem [FILE] (built where Open MPI is installed)\n"
+"gives the same bits for any number of ranks K, any --threads per rank, and across a restart\n"
+"at another K; rank 0 reads the input and writes the stream (-o: mpirun's standard output is a\n"
+"terminal); DEM_MPI_BALANCE=work|count|skew chooses the ranks' cuts. Not yet on several ranks:\n"
+"rolling and twisting resistance, --integrator variational, --minimize. README, \"Running on a\n"
+"cluster (MPI)\".\n"
+"\n"
 "Running:\n"
 "  -n, --steps N        advance N steps\n"
 "      --time T         advance by T seconds: n = ceil(T/dt) steps, and unless T is a whole\n"
@@ -777,7 +784,7 @@ static void report_ranks(const dem_sim *sim, int threads)
 {
     dem_dist_stats d;
     dem_sim_dist_stats(sim, &d);
-    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %.3g MB exchanged in %llu exchanges\n",
+    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %.6g MB given to %llu exchanges\n",
             cli_mpi_size(), threads, threads == 1 ? "" : "s", cli_mpi_rank(), d.particles, d.own_pairs, d.foreign_pairs,
             d.own_pairs ? 100.0 * (double)d.foreign_pairs / (double)d.own_pairs : 0.0, 1e-6 * (double)d.bytes, (unsigned long long)d.exchanges);
 }
