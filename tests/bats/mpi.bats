@@ -112,4 +112,8 @@ same_for_ranks() {
     [[ "$output" == *"variational integrator is not yet distributed"* ]]
     # one rank needs none of it refused
     on_ranks 1 o.dem -n 10 --rolling epsd s.dem
+    # mpirun relays rank 0's standard output through a terminal: a binary stream there is refused
+    run mpirun --oversubscribe -np 2 dem-step-mpi -q -n 1 s.dem
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"give -o FILE"* ]]
 }
