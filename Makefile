@@ -34,7 +34,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 # mpicc and mpi.h are found (Debian: libopenmpi-dev); MPI=0 leaves it out, MPI=1 insists on it. libdem and
 # the other programs need no MPI.
 MPICC    ?= mpicc
-MPI      ?= $(if $(shell echo '\#include <mpi.h>' | $(MPICC) -E - >/dev/null 2>&1 && echo 1),1,0)
+MPI      ?= $(if $(shell printf '\043include <mpi.h>\n' | $(MPICC) -x c -E - >/dev/null 2>&1 && echo 1),1,0)
 MPI_BIN  := $(if $(filter 1,$(MPI)),bin/dem-step-mpi)
 
 .PHONY: all test test-bare unit layers bats check check-threads check-native demo bench fuzz fuzz-short clean man install uninstall
