@@ -158,16 +158,13 @@ PASS_INLINE void pair_contact(const dem_sim *sim, size_t pi, const dem_law *law,
     life_touch(law, r, &p, &c, acc, k);
 }
 
-/* One block of pairs: each touching pair's pending accounting (account), then, if eval, its force
- * at the new positions. The flush and the force pass both come here, so the books are the same
- * bits whichever of them does it. */
-static void pair_block(dem_sim *sim, size_t b, int account, int eval)
+/* Pairs idx[0 .. n) (idx NULL: pairs p0 .. p0 + n - 1), in order: each touching pair's pending
+ * accounting (account), then, if eval, its force at the new positions, their books into acc and
+ * their guard into g. A block of the pass and the pairs across a process's cuts both come here. */
+PASS_INLINE void pass_pairs(dem_sim *sim, size_t p0, const uint32_t *idx, size_t n, int account, int eval, books_acc *acc,
+                            guard_acc *g)
 {
     const dem_vec3 *v = books_v(sim), *w = books_w(sim);
-    books_acc acc;
-    books_acc_zero(&acc);
-    guard_acc g;
-    guard_acc_zero(&g);
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
     law_chunk k;
@@ -175,13 +172,25 @@ static void pair_block(dem_sim *sim, size_t b, int account, int eval)
     /* each pair's accounting, then its geometry, in one loop (the records are read once); the law
      * evaluates the touching ones LAW_CHUNK at a time (each pair's accounting comes before its
      * evaluation, as it must) */
-    for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
-        if (account && sim->c.ptouch[p]) books_pending(sim, &acc, v, w, &sim->c.pairs[p], &sim->c.out[p]);
+    for (size_t e = 0; e < n; e++) {
+        size_t p = idx ? idx[e] : p0 + e;
+        if (account && sim->c.ptouch[p]) books_pending(sim, acc, v, w, &sim->c.pairs[p], &sim->c.out[p]);
         if (!eval) continue;
-        pair_contact(sim, p, &law, &k, &acc, &g);
+        pair_contact(sim, p, &law, &k, acc, g);
         if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
     }
     chunk_flush(&law, &k);
+}
+
+/* One block of pairs (pass_pairs). The flush and the force pass both come here, so the books are
+ * the same bits whichever of them does it. */
+static void pair_block(dem_sim *sim, size_t b, int account, int eval)
+{
+    books_acc acc;
+    books_acc_zero(&acc);
+    guard_acc g;
+    guard_acc_zero(&g);
+    pass_pairs(sim, sim->c.pblk[b], NULL, sim->c.pblk[b + 1] - sim->c.pblk[b], account, eval, &acc, &g);
     books_block(sim, b, &acc, account, eval);
     if (eval) guard_block(sim, b, &g);
 }
@@ -216,24 +225,11 @@ static size_t pair_pass_work(const void *wctx, size_t k)
  * particles; their books and guards are the owner's to count and are dropped here. */
 static void foreign_pairs(dem_sim *sim, int account, int eval)
 {
-    const struct sim_dist *d = sim->dist;
-    const dem_vec3 *v = books_v(sim), *w = books_w(sim);
     books_acc acc;
     books_acc_zero(&acc);
     guard_acc g;
     guard_acc_zero(&g);
-    dem_law law;
-    dem_law_init(&law, &sim->st, sim->hdt);
-    law_chunk k;
-    k.count = 0;
-    for (size_t e = 0; e < d->nforeign; e++) {
-        size_t p = d->foreign[e];
-        if (account && sim->c.ptouch[p]) books_pending(sim, &acc, v, w, &sim->c.pairs[p], &sim->c.out[p]);
-        if (!eval) continue;
-        pair_contact(sim, p, &law, &k, &acc, &g);
-        if (k.count == LAW_CHUNK) chunk_flush(&law, &k);
-    }
-    chunk_flush(&law, &k);
+    pass_pairs(sim, 0, sim->dist->foreign, sim->dist->nforeign, account, eval, &acc, &g);
 }
 
 void dem_forces_pair_pass(dem_sim *sim, int account, int eval)
