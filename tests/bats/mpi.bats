@@ -8,7 +8,7 @@ load helpers
 setup() {
     cd "$BATS_TEST_TMPDIR"
     if [ ! -x "$DEM_BIN/dem-step-mpi" ]; then
-        skip "no $DEM_BIN/dem-step-mpi: MPI is absent (apt-get install libopenmpi-dev openmpi-bin, then make)"
+        skip "no $DEM_BIN/dem-step-mpi: a build without MPI (apt-get install libopenmpi-dev openmpi-bin, then make; the sanitizer builds leave it out)"
     fi
     command -v mpirun > /dev/null || skip "no mpirun: MPI is absent (apt-get install openmpi-bin)"
     # CI runs as root; Open MPI refuses root without these
