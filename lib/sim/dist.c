@@ -6,6 +6,7 @@
 
 #include "laws/rolling.h"
 
+
 /* The work of blocks [0, b): their pairs and half a pair per particle (forces.c's split of the
  * pass over threads, the same measure). */
 static size_t blocks_work(const dem_sim *sim, size_t b) { return sim->c.pblk[b] + b * (PAIR_BLOCK / 2); }
@@ -105,7 +106,10 @@ void dem_dist_share_pairs(dem_sim *sim, int records)
     sim_store *c = &sim->c;
     share(sim, c->out, sizeof *c->out, bound_pair);
     share(sim, c->ptouch, sizeof *c->ptouch, bound_pair);
-    if (records) share(sim, c->pairs, sizeof *c->pairs, bound_pair);
+    if (records) {
+        share(sim, c->pairs, sizeof *c->pairs, bound_pair);
+        share(sim, c->roll, sizeof *c->roll, bound_pair);
+    }
 }
 
 void dem_dist_share_blocks(dem_sim *sim)
@@ -120,6 +124,8 @@ void dem_dist_share_blocks(dem_sim *sim)
     share(sim, g->bworst, sizeof *g->bworst, bound_block);
     share(sim, g->bworst_pair, sizeof *g->bworst_pair, bound_block);
     share(sim, g->bworst_delta, sizeof *g->bworst_delta, bound_block);
+    share(sim, e->rsum, sizeof *e->rsum, bound_block);
+    share(sim, e->rlost, sizeof *e->rlost, bound_block);
 }
 
 void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
@@ -141,6 +147,8 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
     share(sim, c->wout, sizeof *c->wout, bound_slot);
     share(sim, c->wtouch, sizeof *c->wtouch, bound_slot);
     share(sim, sim->e.wlost, sizeof *sim->e.wlost, bound_slot);
+    share(sim, c->wroll, sizeof *c->wroll, bound_slot);
+    share(sim, sim->e.wrlost, sizeof *sim->e.wrlost, bound_slot);
     /* the counts: each process's pair of them, then their sums (integers: any order) */
     size_t K = (size_t)d->comm.size, r = (size_t)d->comm.rank;
     d->counts[2 * r] = *lost;
@@ -180,8 +188,6 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     if (comm->size == 1) return DEM_OK;
     if (sim->st.integrator == DEM_INTEGRATOR_VARIATIONAL)
         return dem_fail(err, DEM_ERR_LIMIT, "the variational integrator is not yet distributed over processes: run it in one process (dem-step without mpirun, --threads for more cores)");
-    if (dem_roll_on(&sim->st))
-        return dem_fail(err, DEM_ERR_LIMIT, "rolling and twisting resistance are not yet distributed over processes: run them in one process (dem-step without mpirun, --threads for more cores)");
     if (sim->p.n > UINT32_MAX)
         return dem_fail(err, DEM_ERR_LIMIT, "%zu particles: more than the 2^32 - 1 the pair records index", sim->p.n);
     struct sim_dist *d = calloc(1, sizeof *d);

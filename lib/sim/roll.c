@@ -6,6 +6,7 @@
 #include "sim/internal/books.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/contacts.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/cell.h"
 #include "sim/internal/integrate.h"
 #include "sim/internal/par.h"
@@ -93,17 +94,39 @@ typedef struct {
     int account;
 } roll_pass_args;
 
-static void roll_pass_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
+static void roll_pass_share(void *ctx, size_t lo, size_t hi, int t) /* par.h: blocks from this process's first */
 {
     const roll_pass_args *a = ctx;
+    size_t b0, b1;
+    dist_blocks(a->sim, &b0, &b1);
     (void)t;
-    roll_blocks(a->sim, lo, hi, a->account);
+    (void)b1;
+    roll_blocks(a->sim, b0 + lo, b0 + hi, a->account);
+}
+
+/* In a group of processes (dist.h), the pairs across this process's cuts, as their owner does
+ * them (their books are the owner's: dropped here). */
+static void roll_foreign(dem_sim *sim, int account)
+{
+    const struct sim_dist *d = sim->dist;
+    const dem_vec3 *w = books_w(sim);
+    dem_law law;
+    dem_law_init(&law, &sim->st, sim->hdt);
+    double e[3] = {0.0, 0.0, 0.0};
+    for (size_t k = 0; k < d->nforeign; k++) {
+        size_t p = d->foreign[k];
+        if (!account) dem_roll_pair(sim, &law, p, e);
+        else if (sim->c.ptouch[p]) dem_roll_account_pair(sim, w, p, 0, e);
+    }
 }
 
 void dem_roll_pass(dem_sim *sim, int account)
 {
     roll_pass_args a = {sim, account};
-    dem_par_for(sim->pool, sim->c.nblk, roll_pass_share, &a);
+    size_t b0, b1;
+    dist_blocks(sim, &b0, &b1); /* dist.h: all blocks in one process */
+    dem_par_for(sim->pool, b1 - b0, roll_pass_share, &a);
+    if (sim->dist) roll_foreign(sim, account);
 }
 
 void dem_roll_wall_lost(dem_sim *sim, size_t q)

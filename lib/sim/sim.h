@@ -76,7 +76,7 @@ typedef struct {
     void *ctx;
 } dem_comm;
 /* Join the group (size 1: nothing changes). Refuses, naming it, what is not yet distributed:
- * the variational integrator, rolling and twisting resistance. */
+ * the variational integrator (dem_sim_minimize refuses likewise). */
 DEM_MUST_CHECK dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err);
 /* What the distribution did so far (zeros in one process): pairs evaluated by this process as
  * its own and across a cut (for a second time), bytes it gave to the exchanges. */

@@ -99,19 +99,31 @@ same_for_ranks() {
     same_for_ranks -n 800 --every 400 --dt 2e-6 dimers.dem
 }
 
+@test "mpi: every contact law, rolling and twisting, adhesion: the same bytes on 2 and 3 ranks" {
+    dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
+        --restitution 0.6 --rolling-friction 0.1 --twisting-friction 0.05 --surface-energy 0.05 --enclose \
+        --velocity-random 0.2 --seed 11 > bed.dem
+    for opts in "--rolling epsd --twisting marshall" "--rolling sds --twisting sds" "--normal jkr" "--normal dmt" \
+        "--tangential kuhn --normal hooke --kn 1e3" "--tangential incremental" \
+        "--normal hooke --kn 1e3 --damping viscous --gamma-n 1e-3 --gamma-t 1e-3"; do
+        dem-step -q -n 1000 --every 500 --gravity 0,0,-9.81 --dt 5e-6 $opts bed.dem > one.dem
+        for k in 2 3; do
+            on_ranks "$k" "k$k.dem" -n 1000 --every 500 --gravity 0,0,-9.81 --dt 5e-6 $opts bed.dem
+            cmp one.dem "k$k.dem" || { echo "differs on $k ranks: $opts"; false; }
+        done
+    done
+}
+
 @test "mpi: what is not yet distributed is refused by name, and stdout through mpirun is refused" {
     dem-pack --random 300 --box 0,0,0,0.008,0.008,0.008 --radius 4e-4 --enclose --seed 1 > s.dem
-    run on_ranks 2 o.dem -n 10 --rolling epsd s.dem
-    [ "$status" -ne 0 ]
-    [[ "$output" == *"rolling and twisting resistance are not yet distributed"* ]]
     run on_ranks 2 o.dem --minimize --normal hooke --kn 1e3 s.dem
     [ "$status" -ne 0 ]
     [[ "$output" == *"--minimize is not yet distributed"* ]]
-    run on_ranks 2 o.dem -n 10 --integrator variational --normal hooke --kn 1e3 s.dem
+    run on_ranks 2 o.dem -n 10 --integrator variational --normal hooke --kn 1e3 --tangential none s.dem
     [ "$status" -ne 0 ]
     [[ "$output" == *"variational integrator is not yet distributed"* ]]
     # one rank needs none of it refused
-    on_ranks 1 o.dem -n 10 --rolling epsd s.dem
+    on_ranks 1 o.dem -n 10 --integrator variational --normal hooke --kn 1e3 --tangential none s.dem
     # mpirun relays rank 0's standard output through a terminal: a binary stream there is refused
     run mpirun --oversubscribe -np 2 dem-step-mpi -q -n 1 s.dem
     [ "$status" -ne 0 ]
