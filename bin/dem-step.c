@@ -30,8 +30,8 @@ static const char *const usage_parts[] = {
 "On MPI: mpirun -np K dem-step-mpi [OPTIONS] -o out.dem [FILE] (built where Open MPI is installed)\n"
 "gives the same bits for any number of ranks K, any --threads per rank, and across a restart\n"
 "at another K; rank 0 reads the input and writes the stream (-o: mpirun's standard output is a\n"
-"terminal); DEM_MPI_BALANCE=work|count|skew chooses the ranks' cuts. Not yet on several ranks:\n"
-"--integrator variational, --minimize. README, \"Running on a cluster (MPI)\".\n"
+"terminal); DEM_MPI_BALANCE=work|count|skew|shift chooses the ranks' cuts. Not yet on\n"
+"several ranks: --integrator variational, --minimize. README, \"Running on a cluster (MPI)\".\n"
 "\n"
 "Running:\n"
 "  -n, --steps N        advance N steps\n"
@@ -769,12 +769,12 @@ static void warn_ignore(const struct cmdline *c, const dem_settings *st, const d
 /* DEM_MPI_BALANCE: where the ranks' cuts fall (sim.h's DEM_BALANCE_*); any gives the same bits. */
 static int mpi_balance(void)
 {
-    static const char *const names[DEM_BALANCE_COUNT_OF] = {"work", "count", "skew"};
+    static const char *const names[DEM_BALANCE_COUNT_OF] = {"work", "count", "skew", "shift"};
     const char *b = getenv("DEM_MPI_BALANCE");
     if (!b || !*b) return DEM_BALANCE_WORK;
     for (int k = 0; k < DEM_BALANCE_COUNT_OF; k++)
         if (strcmp(b, names[k]) == 0) return k;
-    cli_usage("DEM_MPI_BALANCE='%s': the cuts are work (equal pairs, the default), count (equal particles) or skew (uneven, for tests)", b);
+    cli_usage("DEM_MPI_BALANCE='%s': the cuts are work (equal pairs, the default), count (equal particles), skew (uneven) or shift (moving at every rebuild; these two for tests)", b);
     return 0;
 }
 

@@ -20,8 +20,10 @@ static void cut_blocks(dem_sim *sim)
     for (size_t r = 1; r < K; r++) {
         if (d->comm.balance == DEM_BALANCE_COUNT) {
             d->bcut[r] = nb * r / K;
-        } else if (d->comm.balance == DEM_BALANCE_SKEW) { /* process r: r + 1 shares */
-            d->bcut[r] = nb * (r * (r + 1) / 2) / (K * (K + 1) / 2);
+        } else if (d->comm.balance == DEM_BALANCE_SKEW || (d->comm.balance == DEM_BALANCE_SHIFT && sim->nbr.rebuilds % 2 == 0)) {
+            d->bcut[r] = nb * (r * (r + 1) / 2) / (K * (K + 1) / 2); /* process r: r + 1 shares */
+        } else if (d->comm.balance == DEM_BALANCE_SHIFT) { /* process r: K - r shares */
+            d->bcut[r] = nb * (r * K - r * (r - 1) / 2) / (K * (K + 1) / 2); /* shares K, K-1, ..., K-r+1 before it */
         } else { /* the first block whose work before it reaches r / K of the total */
             size_t target = (size_t)((double)total * (double)r / (double)K), lo = d->bcut[r - 1], hi = nb;
             while (lo < hi) {
@@ -183,7 +185,7 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     if (!comm || !comm->allgather || comm->size < 1 || comm->rank < 0 || comm->rank >= comm->size)
         return dem_fail(err, DEM_ERR_ARG, "a group of processes needs its size (>= 1), this process's rank in it and an exchange");
     if (comm->balance < 0 || comm->balance >= DEM_BALANCE_COUNT_OF)
-        return dem_fail(err, DEM_ERR_ARG, "balance %d is not one of the cuts (0 work, 1 count, 2 skew)", comm->balance);
+        return dem_fail(err, DEM_ERR_ARG, "balance %d is not one of the cuts (0 work, 1 count, 2 skew, 3 shift)", comm->balance);
     dem_dist_free(sim);
     if (comm->size == 1) return DEM_OK;
     if (sim->st.integrator == DEM_INTEGRATOR_VARIATIONAL)

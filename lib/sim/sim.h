@@ -64,6 +64,8 @@ enum {
     DEM_BALANCE_WORK = 0,   /* cuts of equal work: pairs plus half a pair per particle (the default) */
     DEM_BALANCE_COUNT,      /* equal numbers of blocks */
     DEM_BALANCE_SKEW,       /* process r gets r + 1 shares of blocks: an uneven cut, for tests of the bits */
+    DEM_BALANCE_SHIFT,      /* a cut that moves at every rebuild (the skew, forwards and backwards in turn):
+                             * every rebuild hands pairs to other processes, for tests of the bits */
     DEM_BALANCE_COUNT_OF
 };
 typedef struct {

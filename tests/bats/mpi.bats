@@ -22,15 +22,15 @@ on_ranks() {
     mpirun --oversubscribe -np "$k" dem-step-mpi -q "$@" -o "$out"
 }
 
-# The one-process run of ARGS, then 1 to 4 ranks (and K=3 with the uneven cuts): every output cmp
-# the same.
+# The one-process run of ARGS, then 1 to 4 ranks, and 3 ranks cut by count, unevenly (skew) and
+# anew at every rebuild (shift: every rebuild hands pairs to other ranks): every output cmp the same.
 same_for_ranks() {
     dem-step -q "$@" > one.dem
     for k in 1 2 3 4; do
         on_ranks "$k" "k$k.dem" "$@"
         cmp one.dem "k$k.dem"
     done
-    for b in count skew; do
+    for b in count skew shift; do
         DEM_MPI_BALANCE=$b on_ranks 3 "k3-$b.dem" "$@"
         cmp one.dem "k3-$b.dem"
     done
