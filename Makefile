@@ -107,11 +107,13 @@ check:
 	$(MAKE) check-threads
 
 # dem-step's thread pool (lib/sim/par.c) and every loop it shares, under ThreadSanitizer: no data
-# race, and the bytes of one thread (tests/threads-tsan.sh).
+# race, and the bytes of one thread (tests/threads-tsan.sh); and a group of processes played by
+# threads (test_dist: lib/sim/dist.c's exchanges).
 check-threads:
 	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" BINDIR=build-tsan/bin \
-	        build-tsan/bin/dem-pack build-tsan/bin/dem-step build-tsan/tests/test_par
+	        build-tsan/bin/dem-pack build-tsan/bin/dem-step build-tsan/tests/test_par build-tsan/tests/test_dist
 	build-tsan/tests/test_par
+	build-tsan/tests/test_dist
 	tests/threads-tsan.sh build-tsan/bin
 
 test-san: $(UNIT_BIN) $(TOOL_BIN) $(PROGS:%=$(BUILD)/bin/%)

@@ -1,0 +1,223 @@
+/* test_dist.c - one simulation on a group of processes (lib/sim/dist.c), without MPI: K threads
+ * of this process play the ranks, each with a sim of its own and an exchange through shared
+ * memory (a barrier, then every rank copies the others' ranges). The frames must be the bytes of
+ * one process for every K and every cut; this runs where MPI is absent, and under the sanitizers
+ * (make check, make check-threads), which the MPI build does not. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "dem.h"
+#include "unit.h"
+
+#define MAX_RANKS 4
+
+typedef struct {
+    int size;
+    pthread_barrier_t bar;
+    void *buf[MAX_RANKS];
+} group;
+
+typedef struct {
+    group *g;
+    int rank;
+    const dem_system *start;
+    const dem_settings *st;
+    int balance, steps;
+    double dt;
+    char *frame;      /* rank 0: the frame written at the end */
+    size_t len;
+    int ok;
+    size_t across;    /* pairs it evaluated across its cuts at the last rebuild */
+} rank_run;
+
+/* dem_comm's exchange among the threads: every rank's array has the same layout, so rank r's
+ * range is copied from its buffer to the same place in each other rank's. */
+static void thread_allgather(void *ctx, void *buf, const size_t *off, const size_t *len)
+{
+    rank_run *me = ctx;
+    group *g = me->g;
+    g->buf[me->rank] = buf;
+    pthread_barrier_wait(&g->bar);
+    for (int r = 0; r < g->size; r++)
+        if (r != me->rank && len[r]) memcpy((char *)buf + off[r], (const char *)g->buf[r] + off[r], len[r]);
+    pthread_barrier_wait(&g->bar); /* no rank changes its array before the others have read it */
+}
+
+/* One rank's run (or one process's, g NULL): the frame after `steps` steps, by dem_sim_put. */
+static void *run_rank(void *arg)
+{
+    rank_run *me = arg;
+    dem_error err;
+    dem_system s;
+    dem_system_init(&s);
+    me->ok = dem_system_copy(&s, me->start, &err) == DEM_OK;
+    dem_sim *sim = me->ok ? dem_sim_new(&s, me->st, 1, &err) : NULL;
+    me->ok = sim != NULL;
+    if (sim) dem_sim_set_dt(sim, me->dt);
+    if (sim && me->g) {
+        dem_comm c = {me->rank, me->g->size, me->balance, thread_allgather, me};
+        me->ok = dem_sim_set_comm(sim, &c, &err) == DEM_OK;
+    }
+    for (int k = 0; k < me->steps && me->ok; k++) me->ok = dem_sim_step(sim, &err) == DEM_OK;
+    dem_dist_stats ds;
+    if (sim) dem_sim_dist_stats(sim, &ds);
+    me->across = sim ? ds.foreign_pairs : 0;
+    FILE *f = NULL;
+    dem_writer *w = NULL;
+    if (me->ok && me->rank == 0) {
+        f = open_memstream(&me->frame, &me->len);
+        w = dem_writer_new(f, 1, &err);
+    }
+    if (me->ok) me->ok = dem_sim_put(sim, &s, w, &err) == DEM_OK;
+    if (!me->ok) fprintf(stderr, "rank %d: %s\n", me->rank, err.msg);
+    if (w) {
+        if (dem_writer_finish(w, &err)) me->ok = 0;
+        dem_writer_free(w);
+    }
+    if (f) fclose(f);
+    dem_sim_free(sim);
+    dem_system_free(&s);
+    return NULL;
+}
+
+/* The frame of K ranks cut by `balance` (K = 0: one process without a group). */
+static char *frame_on(int K, int balance, const dem_system *start, const dem_settings *st, double dt, int steps, size_t *len,
+                      size_t *across)
+{
+    group g;
+    rank_run run[MAX_RANKS];
+    pthread_t th[MAX_RANKS];
+    int n = K ? K : 1;
+    g.size = n;
+    pthread_barrier_init(&g.bar, NULL, (unsigned)n);
+    for (int r = 0; r < n; r++) {
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, dt, NULL, 0, 0, 0};
+        pthread_create(&th[r], NULL, run_rank, &run[r]);
+    }
+    int ok = 1;
+    *across = 0;
+    for (int r = 0; r < n; r++) {
+        pthread_join(th[r], NULL);
+        ok = ok && run[r].ok;
+        *across += run[r].across;
+    }
+    pthread_barrier_destroy(&g.bar);
+    CHECK_MSG(ok, "%d ranks, balance %d: a rank failed", K, balance);
+    *len = run[0].len;
+    return run[0].frame;
+}
+
+/* 648 frictional, damped spheres of random sizes in a squeezed cubic lattice (most touching their
+ * neighbours) on a floor between two side walls, shaken and spinning, under gravity. */
+static void make_bed(dem_system *s, dem_settings *st)
+{
+    dem_error err;
+    dem_system_init(s);
+    dem_material m = dem_material_default();
+    m.density = 2500;
+    m.young = 1e7;
+    m.friction = 0.5;
+    m.restitution = 0.6;
+    CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
+    dem_rng rng;
+    dem_rng_seed(&rng, 7);
+    double a = 5.9e-4, box = 9 * a;
+    for (int k = 0; k < 8; k++)
+        for (int j = 0; j < 9; j++)
+            for (int i = 0; i < 9; i++) {
+                dem_particle p = dem_particle_default();
+                p.id = s->nparticles + 1;
+                p.radius = 3e-4 * (0.97 + 0.03 * dem_rng_uniform(&rng));
+                dem_sphere_mass(p.radius, m.density, &p.mass, &p.inertia);
+                p.pos = dem_v3((i + 0.5) * a, (j + 0.5) * a, (k + 0.5) * a);
+                p.vel = dem_v3(0.05 * dem_rng_normal(&rng), 0.05 * dem_rng_normal(&rng), 0.05 * dem_rng_normal(&rng));
+                p.omega = dem_v3(0, 30 * dem_rng_normal(&rng), 0);
+                CHECK(dem_system_push_particle(s, &p, &err) == DEM_OK);
+            }
+    const dem_vec3 normals[3] = {{0, 0, 1}, {1, 0, 0}, {-1, 0, 0}};
+    const dem_vec3 points[3] = {{0, 0, 0}, {0, 0, 0}, {box, 0, 0}};
+    for (int k = 0; k < 3; k++) {
+        dem_wall w;
+        memset(&w, 0, sizeof w);
+        w.kind = DEM_WALL_PLANE;
+        w.normal = normals[k];
+        w.point = points[k];
+        CHECK(dem_system_push_wall(s, &w, &err) == DEM_OK);
+    }
+    dem_settings_default(st);
+    st->gravity = dem_v3(0, 0, -9.81);
+    st->local_damping = 0.05;
+    CHECK(dem_settings_write(st, s, &err) == DEM_OK);
+}
+
+static void test_ranks(void)
+{
+    dem_system s;
+    dem_settings st;
+    make_bed(&s, &st);
+    double dt = 4e-6;
+    int steps = 500;
+    size_t len1, len, across, most = 0;
+    char *one = frame_on(0, 0, &s, &st, dt, steps, &len1, &across);
+    CHECK(one && len1 > 0);
+    dem_error err;
+    dem_system end;
+    dem_system_init(&end);
+    dem_reader *rd = one ? dem_reader_new_mem(one, len1, &err) : NULL;
+    CHECK(rd && dem_reader_next(rd, &end, &err) == 1);
+    dem_reader_free(rd);
+    CHECK_MSG(end.ncontacts > 100, "only %zu contacts: the bed must touch across the ranks' cuts", end.ncontacts);
+    int cases = 0;
+    for (int K = 1; K <= MAX_RANKS; K++)
+        for (int balance = 0; balance < DEM_BALANCE_COUNT_OF; balance++) {
+            if (K < 3 && balance) continue;
+            char *f = frame_on(K, balance, &s, &st, dt, steps, &len, &across);
+            CHECK_MSG(K == 1 || across > 0, "%d ranks, balance %d: no pair across the cuts", K, balance);
+            if (across > most) most = across;
+            CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "%d ranks, balance %d: the frame differs from one process's", K, balance);
+            free(f);
+            cases++;
+        }
+    printf("  648 spheres between walls, %d steps, %zu contacts at the end: the frame of 1-4 ranks (threads as ranks), cut by\n"
+           "  work, count, skew and shift, is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts)\n",
+           steps, end.ncontacts, len1, cases, most);
+    dem_system_free(&end);
+    free(one);
+    dem_system_free(&s);
+}
+
+/* What the group refuses, and a group that is not one. */
+static void test_refusals(void)
+{
+    dem_system s;
+    dem_settings st;
+    dem_error err;
+    make_bed(&s, &st);
+    dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
+    CHECK(sim != NULL);
+    group g;
+    memset(&g, 0, sizeof g);
+    g.size = 2;
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0.0, NULL, 0, 0, 0};
+    dem_comm bad = {2, 2, 0, thread_allgather, &me};
+    CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
+    dem_comm c = {0, 2, 9, thread_allgather, &me};
+    CHECK(dem_sim_set_comm(sim, &c, &err) != DEM_OK && strstr(err.msg, "balance 9") != NULL);
+    dem_sim_free(sim);
+    st.integrator = DEM_INTEGRATOR_VARIATIONAL;
+    st.normal = dem_model_find(DEM_MODEL_NORMAL, "hooke");
+    st.tangential = dem_model_find(DEM_MODEL_TANGENTIAL, "none");
+    sim = dem_sim_new(&s, &st, 1, &err);
+    CHECK(sim != NULL);
+    c.balance = 0;
+    CHECK(sim && dem_sim_set_comm(sim, &c, &err) != DEM_OK && strstr(err.msg, "variational") != NULL);
+    dem_sim_free(sim);
+    dem_system_free(&s);
+}
+
+int main(void)
+{
+    test_ranks();
+    test_refusals();
+    UNIT_DONE();
+}
