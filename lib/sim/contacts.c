@@ -167,6 +167,18 @@ dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+dem_status dem_store_keys_reserve(store_keys *b, size_t n, dem_error *err)
+{
+    if (n <= b->cap) return DEM_OK;
+    store_key *k = realloc(b->k, n * sizeof *k);
+    if (!k) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", n);
+    b->k = k;
+    b->cap = n;
+    return DEM_OK;
+}
+
+size_t dem_store_key_size(void) { return sizeof(store_key); }
+
 dem_status dem_store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
 {
     if (b->n == b->cap) {

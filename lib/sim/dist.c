@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "laws/rolling.h"
+#include "sim/internal/contacts.h"
 
 
 /* The work of blocks [0, b): their pairs and half a pair per particle (forces.c's split of the
@@ -102,6 +103,18 @@ static void share(dem_sim *sim, void *base, size_t elem, bound_fn at)
     d->comm.allgather(d->comm.ctx, base, d->off, d->len);
 }
 
+/* Every process's words w[0 .. n) (n <= 3), into d->counts[r * 3 .. r * 3 + n). */
+static void share_words(struct sim_dist *d, const size_t *w, size_t n)
+{
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    for (size_t k = 0; k < n; k++) d->counts[3 * me + k] = w[k];
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = 3 * r * sizeof *d->counts;
+        d->len[r] = n * sizeof *d->counts;
+    }
+    d->comm.allgather(d->comm.ctx, d->counts, d->off, d->len);
+}
+
 void dem_dist_share_pairs(dem_sim *sim, int records)
 {
     if (!sim->dist) return;
@@ -152,19 +165,47 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
     share(sim, c->wroll, sizeof *c->wroll, bound_slot);
     share(sim, sim->e.wrlost, sizeof *sim->e.wrlost, bound_slot);
     /* the counts: each process's pair of them, then their sums (integers: any order) */
-    size_t K = (size_t)d->comm.size, r = (size_t)d->comm.rank;
-    d->counts[2 * r] = *lost;
-    d->counts[2 * r + 1] = *nbad;
-    for (size_t k = 0; k < K; k++) {
-        d->off[k] = 2 * k * sizeof *d->counts;
-        d->len[k] = 2 * sizeof *d->counts;
-    }
-    d->comm.allgather(d->comm.ctx, d->counts, d->off, d->len);
+    size_t mine[2] = {*lost, *nbad};
+    share_words(d, mine, 2);
     *lost = *nbad = 0;
-    for (size_t k = 0; k < K; k++) {
-        *lost += d->counts[2 * k];
-        *nbad += d->counts[2 * k + 1];
+    for (size_t k = 0; k < (size_t)d->comm.size; k++) {
+        *lost += d->counts[3 * k];
+        *nbad += d->counts[3 * k + 1];
     }
+}
+
+dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return st;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, ks = dem_store_key_size();
+    store_keys *keys = &sim->c.keys;
+    size_t mine[3] = {st ? 0 : keys->n, (size_t)sim->nbr.tests, st != DEM_OK};
+    share_words(d, mine, 3);
+    size_t total = 0, before = 0, failed = K;
+    uint64_t tests = 0;
+    for (size_t r = 0; r < K; r++) {
+        if (r < me) before += d->counts[3 * r];
+        total += d->counts[3 * r];
+        tests += d->counts[3 * r + 1];
+        if (d->counts[3 * r + 2] && failed == K) failed = r;
+    }
+    if (st) return st;
+    if (failed < K)
+        return dem_fail(err, DEM_ERR_LIMIT, "the neighbour search failed on process %zu of %zu (its message is in its standard error)", failed, K);
+    if ((st = dem_store_keys_reserve(keys, total ? total : 1, err))) return st; /* on every process alike: a failure here is each one's */
+    memmove((char *)keys->k + before * ks, keys->k, keys->n * ks);
+    for (size_t r = 0, at = 0; r < K; r++) {
+        d->off[r] = at * ks;
+        d->len[r] = d->counts[3 * r] * ks;
+        at += d->counts[3 * r];
+    }
+    d->stats.bytes += d->len[me];
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, keys->k, d->off, d->len);
+    keys->n = total;
+    sim->nbr.tests = tests;
+    return DEM_OK;
 }
 
 void dem_dist_free(dem_sim *sim)
@@ -200,7 +241,7 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     d->bcut = calloc(K + 1, sizeof *d->bcut);
     d->off = calloc(K, sizeof *d->off);
     d->len = calloc(K, sizeof *d->len);
-    d->counts = calloc(2 * K, sizeof *d->counts);
+    d->counts = calloc(3 * K, sizeof *d->counts);
     if (!d->bcut || !d->off || !d->len || !d->counts) {
         dem_dist_free(sim);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory");

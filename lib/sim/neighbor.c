@@ -233,6 +233,7 @@ typedef struct {
     const grid *g;
     const uint32_t *cellof;
     scan_part *part; /* one per thread */
+    size_t first;    /* the first particle scanned (a process's share, dist.h; 0 in one process) */
 } scan_args;
 
 static PAR_RANGE void scan_share(void *ctx, size_t lo, size_t hi, int t)
@@ -240,7 +241,7 @@ static PAR_RANGE void scan_share(void *ctx, size_t lo, size_t hi, int t)
     scan_args *sa = ctx;
     const grid *g = sa->g;
     scan_part *p = &sa->part[t];
-    for (size_t a = lo; a < hi && !p->st; a++) {
+    for (size_t a = sa->first + lo; a < sa->first + hi && !p->st; a++) {
         uint32_t ca = sa->cellof[a];
         int c[3] = {(int)(ca % g->n[0]), (int)(ca / g->n[0] % g->n[1]), (int)(ca / g->n[0] / g->n[1])};
         p->st = scan_neighbours(sa->sim, g, a, c, &p->keys, &p->tests, &p->err);
@@ -250,9 +251,11 @@ static PAR_RANGE void scan_share(void *ctx, size_t lo, size_t hi, int t)
 
 static dem_status scan_all(dem_sim *sim, const grid *g, const uint32_t *cellof, dem_error *err)
 {
-    scan_args sa = {sim, g, cellof, calloc((size_t)sim->threads, sizeof(scan_part))};
-    if (!sa.part) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the neighbour search");
-    dem_par_for(sim->pool, sim->p.n, scan_share, &sa);
+    size_t p0, p1;
+    dist_particles(sim, &p0, &p1); /* dist.h: a process scans its own particles, then they exchange the keys */
+    scan_args sa = {sim, g, cellof, calloc((size_t)sim->threads, sizeof(scan_part)), p0};
+    if (!sa.part) return dem_dist_gather_keys(sim, dem_fail(err, DEM_ERR_NOMEM, "out of memory for the neighbour search"), err);
+    dem_par_for(sim->pool, p1 - p0, scan_share, &sa);
     dem_status st = DEM_OK;
     for (int t = 0; t < sim->threads; t++) {
         scan_part *p = &sa.part[t];
@@ -265,7 +268,7 @@ static dem_status scan_all(dem_sim *sim, const grid *g, const uint32_t *cellof, 
         free(p->keys.k);
     }
     free(sa.part);
-    return st;
+    return dem_dist_gather_keys(sim, st, err); /* dist.h: in one process, st */
 }
 
 dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)

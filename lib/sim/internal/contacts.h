@@ -27,6 +27,9 @@ DEM_MUST_CHECK dem_status dem_store_add_pair(dem_sim *sim, uint32_t i, uint32_t 
 DEM_MUST_CHECK dem_status dem_store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err);
 void dem_store_keys_sort(store_keys *b);
 DEM_MUST_CHECK dem_status dem_store_keys_append(dem_sim *sim, store_keys *b, dem_error *err);
+/* Room for n keys in b (its keys kept); the bytes of one key (dist.c moves them between processes). */
+DEM_MUST_CHECK dem_status dem_store_keys_reserve(store_keys *b, size_t n, dem_error *err);
+size_t dem_store_key_size(void);
 DEM_MUST_CHECK dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
 /* The slots of the walls each particle can reach before the next rebuild (dem_nbr_wall_near). Slots
  * that touch or hold a history keep them. */

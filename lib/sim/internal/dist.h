@@ -23,7 +23,7 @@ struct sim_dist {
     uint32_t *foreign;        /* pairs of other blocks whose j is in [p0, p1), in list order */
     size_t nforeign, cap_foreign;
     size_t *off, *len;        /* the exchange's ranges, size each (bytes) */
-    size_t *counts;           /* size x 2: the sums' counts of each process */
+    size_t *counts;           /* size x 3: words each process gives (counts, statuses) */
     dem_dist_stats stats;
 };
 
@@ -49,6 +49,11 @@ void dem_dist_share_blocks(dem_sim *sim);
 /* After the sums: the particles' forces, torques, dissipation and kicks, the wall slots; the
  * counts (wall contacts lost, particles past the guard) summed over the processes. */
 void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad);
+/* A rebuild's scan: each process scans its own particles (dist_particles) into the store's keys;
+ * then every process receives the others' keys, appended in process order (the order of one
+ * process's scan), and the count of distance tests summed. st: this process's scan's status; a
+ * failure anywhere fails every process (the others name the process). */
+DEM_MUST_CHECK dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err);
 void dem_dist_free(dem_sim *sim);
 
 #endif
