@@ -127,20 +127,74 @@ void dem_dist_share_pairs(dem_sim *sim, int records)
     }
 }
 
+/* Arrays exchanged together (share_fields): each process's range of each, by its bounds. */
+typedef struct {
+    void *base;       /* NULL: an array this run has not (the same on every process) */
+    size_t elem;
+    bound_fn at;
+} field;
+
+static size_t bound_rank(const dem_sim *sim, size_t r) { (void)sim; return r; }
+
+/* One exchange for several arrays: each process packs its ranges of them, in turn, into its
+ * segment of a staging buffer, the segments are exchanged, and every process unpacks the others'.
+ * One exchange instead of one per array: the latency of an exchange between nodes is paid once. */
+static void share_fields(dem_sim *sim, const field *f, size_t nf)
+{
+    struct sim_dist *d = sim->dist;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, total = 0;
+    for (size_t r = 0; r < K; r++) {
+        size_t seg = 0;
+        for (size_t k = 0; k < nf; k++)
+            if (f[k].base) seg += (f[k].at(sim, r + 1) - f[k].at(sim, r)) * f[k].elem;
+        d->off[r] = total;
+        d->len[r] = seg;
+        total += seg;
+    }
+    if (total > d->cap_stage) { /* grows only; on failure the arrays go one at a time, in place */
+        char *st = realloc(d->stage, total);
+        if (!st) {
+            for (size_t k = 0; k < nf; k++) share(sim, f[k].base, f[k].elem, f[k].at);
+            return;
+        }
+        d->stage = st;
+        d->cap_stage = total;
+    }
+    char *mine = d->stage + d->off[me]; /* pack this process's segment; then unpack the others' */
+    for (size_t k = 0; k < nf; k++) {
+        if (!f[k].base) continue;
+        size_t lo = f[k].at(sim, me), n = (f[k].at(sim, me + 1) - lo) * f[k].elem;
+        memcpy(mine, (char *)f[k].base + lo * f[k].elem, n);
+        mine += n;
+    }
+    d->stats.bytes += d->len[me];
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
+    for (size_t r = 0; r < K; r++) {
+        if (r == me) continue;
+        const char *at = d->stage + d->off[r];
+        for (size_t k = 0; k < nf; k++) {
+            if (!f[k].base) continue;
+            size_t lo = f[k].at(sim, r), n = (f[k].at(sim, r + 1) - lo) * f[k].elem;
+            memcpy((char *)f[k].base + lo * f[k].elem, at, n);
+            at += n;
+        }
+    }
+}
+
 void dem_dist_share_blocks(dem_sim *sim)
 {
     if (!sim->dist) return;
     sim_books *e = &sim->e;
     sim_guard *g = &sim->g;
-    share(sim, e->bsum, sizeof *e->bsum, bound_block);
-    share(sim, e->blost, sizeof *e->blost, bound_block);
-    share(sim, e->badh, sizeof *e->badh, bound_block);
-    share(sim, g->bbad, sizeof *g->bbad, bound_block);
-    share(sim, g->bworst, sizeof *g->bworst, bound_block);
-    share(sim, g->bworst_pair, sizeof *g->bworst_pair, bound_block);
-    share(sim, g->bworst_delta, sizeof *g->bworst_delta, bound_block);
-    share(sim, e->rsum, sizeof *e->rsum, bound_block);
-    share(sim, e->rlost, sizeof *e->rlost, bound_block);
+    const field f[] = {
+        {e->bsum, sizeof *e->bsum, bound_block},           {e->blost, sizeof *e->blost, bound_block},
+        {e->badh, sizeof *e->badh, bound_block},           {g->bbad, sizeof *g->bbad, bound_block},
+        {g->bworst, sizeof *g->bworst, bound_block},       {g->bworst_pair, sizeof *g->bworst_pair, bound_block},
+        {g->bworst_delta, sizeof *g->bworst_delta, bound_block}, {e->rsum, sizeof *e->rsum, bound_block},
+        {e->rlost, sizeof *e->rlost, bound_block},
+    };
+    share_fields(sim, f, sizeof f / sizeof f[0]);
 }
 
 void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
@@ -149,24 +203,27 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
     if (!d) return;
     sim_particles *P = &sim->p;
     sim_store *c = &sim->c;
-    share(sim, P->f, sizeof *P->f, bound_particle);
-    share(sim, P->t, sizeof *P->t, bound_particle);
-    share(sim, sim->e.edis, EDIS * sizeof *sim->e.edis, bound_particle);
-    share(sim, sim->e.wadh, sizeof *sim->e.wadh, bound_particle);
-    share(sim, sim->g.pbad, sizeof *sim->g.pbad, bound_particle);
-    if (sim->ex.on) {
-        share(sim, sim->ex.K, sizeof *sim->ex.K, bound_particle);
-        share(sim, sim->ex.kbad, sizeof *sim->ex.kbad, bound_particle);
-    }
-    share(sim, c->whist, sizeof *c->whist, bound_slot);
-    share(sim, c->wout, sizeof *c->wout, bound_slot);
-    share(sim, c->wtouch, sizeof *c->wtouch, bound_slot);
-    share(sim, sim->e.wlost, sizeof *sim->e.wlost, bound_slot);
-    share(sim, c->wroll, sizeof *c->wroll, bound_slot);
-    share(sim, sim->e.wrlost, sizeof *sim->e.wrlost, bound_slot);
-    /* the counts: each process's pair of them, then their sums (integers: any order) */
-    size_t mine[2] = {*lost, *nbad};
-    share_words(d, mine, 2);
+    size_t me = (size_t)d->comm.rank;
+    /* the counts ride along: each process's pair of them, summed after (integers: any order) */
+    d->counts[3 * me] = *lost;
+    d->counts[3 * me + 1] = *nbad;
+    const field f[] = {
+        {P->f, sizeof *P->f, bound_particle},
+        {P->t, sizeof *P->t, bound_particle},
+        {sim->e.edis, EDIS * sizeof *sim->e.edis, bound_particle},
+        {sim->e.wadh, sizeof *sim->e.wadh, bound_particle},
+        {sim->g.pbad, sizeof *sim->g.pbad, bound_particle},
+        {sim->ex.on ? sim->ex.K : NULL, sizeof *sim->ex.K, bound_particle},
+        {sim->ex.on ? sim->ex.kbad : NULL, sizeof *sim->ex.kbad, bound_particle},
+        {c->whist, sizeof *c->whist, bound_slot},
+        {c->wout, sizeof *c->wout, bound_slot},
+        {c->wtouch, sizeof *c->wtouch, bound_slot},
+        {sim->e.wlost, sizeof *sim->e.wlost, bound_slot},
+        {c->wroll, sizeof *c->wroll, bound_slot},
+        {sim->e.wrlost, sizeof *sim->e.wrlost, bound_slot},
+        {d->counts, 3 * sizeof *d->counts, bound_rank},
+    };
+    share_fields(sim, f, sizeof f / sizeof f[0]);
     *lost = *nbad = 0;
     for (size_t k = 0; k < (size_t)d->comm.size; k++) {
         *lost += d->counts[3 * k];
@@ -217,6 +274,7 @@ void dem_dist_free(dem_sim *sim)
     free(d->off);
     free(d->len);
     free(d->counts);
+    free(d->stage);
     free(d);
     sim->dist = NULL;
 }

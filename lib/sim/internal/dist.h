@@ -24,6 +24,8 @@ struct sim_dist {
     size_t nforeign, cap_foreign;
     size_t *off, *len;        /* the exchange's ranges, size each (bytes) */
     size_t *counts;           /* size x 3: words each process gives (counts, statuses) */
+    char *stage;              /* the packed exchanges' staging buffer (dist.c's share_fields) */
+    size_t cap_stage;
     dem_dist_stats stats;
 };
 
