@@ -231,6 +231,58 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
     }
 }
 
+dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return DEM_OK;
+    sim_store *c = &sim->c;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    size_t rs = sizeof(uint32_t) + sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0);
+    size_t p0 = c->pblk[d->b0], p1 = c->pblk[d->b1], n = 0;
+    for (size_t p = p0; p < p1; p++) n += c->pairs[p].flags != 0;
+    size_t mine[1] = {n};
+    share_words(d, mine, 1);
+    size_t total = 0;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = total * rs;
+        d->len[r] = d->counts[3 * r] * rs;
+        total += d->counts[3 * r];
+    }
+    if (total * rs > d->cap_stage) {
+        char *st = realloc(d->stage, total * rs);
+        if (!st) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu contacts the processes exchange", total);
+        d->stage = st;
+        d->cap_stage = total * rs;
+    }
+    char *at = d->stage + d->off[me];
+    for (size_t p = p0; p < p1; p++) {
+        if (!c->pairs[p].flags) continue;
+        uint32_t q = (uint32_t)p;
+        memcpy(at, &q, sizeof q);
+        memcpy(at + sizeof q, &c->pairs[p], sizeof *c->pairs);
+        if (c->roll) memcpy(at + sizeof q + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
+        at += rs;
+    }
+    d->stats.bytes += d->len[me];
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
+    /* the other processes' pairs: none kept but those their owners sent (a stale copy here may
+     * still carry the flags of a contact its owner has lost since) */
+    for (size_t p = 0; p < c->npairs; p++)
+        if (p < p0 || p >= p1) c->pairs[p].flags = 0;
+    for (size_t r = 0; r < K; r++) {
+        if (r == me) continue;
+        const char *from = d->stage + d->off[r];
+        for (size_t k = 0; k < d->counts[3 * r]; k++, from += rs) {
+            uint32_t q;
+            memcpy(&q, from, sizeof q);
+            memcpy(&c->pairs[q], from + sizeof q, sizeof *c->pairs);
+            if (c->roll) memcpy(&c->roll[q], from + sizeof q + sizeof *c->pairs, sizeof *c->roll);
+        }
+    }
+    return DEM_OK;
+}
+
 dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err)
 {
     struct sim_dist *d = sim->dist;

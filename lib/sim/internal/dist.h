@@ -46,6 +46,10 @@ DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
 /* Every pair's result line and touch flag (and records: its record and side arrays) from the
  * process that owns its block. */
 void dem_dist_share_pairs(dem_sim *sim, int records);
+/* Before a rebuild: the records a rebuild keeps (those with flags: a history), with their side
+ * records, from the process that owns each, packed; every other record loses its flags (a
+ * rebuild keeps nothing else: the results restart from zeros). */
+DEM_MUST_CHECK dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err);
 /* After a pair pass: the blocks' books and guards. */
 void dem_dist_share_blocks(dem_sim *sim);
 /* After the sums: the particles' forces, torques, dissipation and kicks, the wall slots; the
