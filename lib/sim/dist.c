@@ -7,7 +7,6 @@
 #include "laws/rolling.h"
 #include "sim/internal/contacts.h"
 
-
 /* The work of blocks [0, b): their pairs and half a pair per particle (forces.c's split of the
  * pass over threads, the same measure). */
 static size_t blocks_work(const dem_sim *sim, size_t b) { return sim->c.pblk[b] + b * (PAIR_BLOCK / 2); }

@@ -2,11 +2,13 @@
 # mpi.sh - what dem-step-mpi costs on K ranks, counted rather than timed (a machine with fewer
 # cores than ranks says nothing about speed): for K = 1, 2, 4 ranks on the bench's settled bed
 # (case.sh), the instructions each rank executes in libdem and dem-step per step (cachegrind,
-# K + 1 steps minus 1 step: the steady cost, as instructions.sh with BENCH_INSTR_FROM=1; MPI's own
+# STEPS + 1 steps minus 1 step: the steady cost, as instructions.sh with BENCH_INSTR_FROM=1; MPI's own
 # code, which spins while a rank waits, is left out), their sum against one process's, the pairs
 # each rank evaluates across its cuts, and the bytes it gives to the exchanges per step.
 #
-# Usage: tools/bench/mpi.sh [STEPS]     (make -C tools/bench mpi; STEPS default 20)
+# Usage: tools/bench/mpi.sh [STEPS]     (make -C tools/bench mpi; STEPS default 20). MPI_RANKS="2 4": the
+# rank counts (default 1 2 4); with BENCH_CASE=replica BENCH_TILE_X=2 BENCH_TILE_Y=1 (40 000 spheres)
+# and 2x2 (80 000) on 2 and 4 ranks, the weak scaling.
 # Prints TSV: ranks, rank, particles, pairs_own, pairs_across, instructions_per_step,
 # instructions_per_particle_step (of all particles), bytes_per_step. A few minutes.
 set -eu
@@ -34,7 +36,7 @@ run()
 
 # N: the case's particles (case.sh)
 printf 'ranks\trank\tparticles\tpairs_own\tpairs_across\tinstructions_per_step\tinstructions_per_particle_step\tbytes_per_step\n'
-for K in 1 2 4; do
+for K in ${MPI_RANKS:-1 2 4}; do
     run "$K" 1 a
     run "$K" $((S + 1)) b
     r=0
