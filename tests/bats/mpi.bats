@@ -114,6 +114,37 @@ same_for_ranks() {
     done
 }
 
+@test "mpi: a sheared periodic cell through a flip, and --until ke: the same bytes on 1-4 ranks" {
+    dem-pack --random 600 --box 0,0,0,0.008,0.008,0.008 --periodic 0,0,0,0.008,0.008,0.008 --radius-uniform 3e-4,4.5e-4 \
+        --velocity-random 0.2 --seed 5 --friction 0.4 --restitution 0.7 --young 1e7 > gas.dem
+    # strain 1.5: the cell vector b leans past 0.55 a and the cell flips (between the 2nd and 3rd frames)
+    same_for_ranks -n 1000 --every 250 --dt 1e-6 --cell-rate xy=1500 gas.dem
+    dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
+        --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 > bed.dem
+    # the bed's kinetic energy falls below 4e-9 J a particle near step 1400: every rank stops there
+    dem-step -q -n 3000 --gravity 0,0,-9.81 --dt 5e-6 --local-damping 0.3 --until ke=4e-9 bed.dem > one.dem
+    for k in 2 3; do
+        on_ranks "$k" "k$k.dem" -n 3000 --gravity 0,0,-9.81 --dt 5e-6 --local-damping 0.3 --until ke=4e-9 bed.dem
+        cmp one.dem "k$k.dem"
+    done
+    [ "$(dem-probe one.dem | col step)" -lt 3000 ]
+}
+
+@test "mpi: a run the overlap guard stops stops on every rank, with one process's message" {
+    dem-pack --random 200 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose --young 1e7 --velocity 0,0,-5 > fast.dem
+    run --separate-stderr dem-step -q --stop-dt 0 --stop-move 0 --dt 5e-5 -n 20000 fast.dem -o one.dem
+    [ "$status" -eq 1 ]
+    want=$(printf '%s\n' "$stderr" | grep "overlap by")
+    [ -n "$want" ]
+    for k in 2 3; do
+        run --separate-stderr mpirun --oversubscribe -np "$k" dem-step-mpi -q --stop-dt 0 --stop-move 0 --dt 5e-5 -n 20000 \
+            -o k.dem fast.dem
+        [ "$status" -ne 0 ]
+        [ "$(printf '%s\n' "$stderr" | grep "overlap by")" = "$want" ]
+        [ ! -e k.dem ]
+    done
+}
+
 @test "mpi: what is not yet distributed is refused by name, and stdout through mpirun is refused" {
     dem-pack --random 300 --box 0,0,0,0.008,0.008,0.008 --radius 4e-4 --enclose --seed 1 > s.dem
     run on_ranks 2 o.dem --minimize --normal hooke --kn 1e3 s.dem
