@@ -870,7 +870,11 @@ int main(int argc, char **argv)
         watch.end_time = s.time + c.run.run_time;
     }
     if (c.every_time > 0.0) watch.frame_index = frame_index(&c, dem_sim_time(sim), dt);
+#ifdef DEM_MPI
+    if (c.cell_log && cli_mpi_rank() == 0) { /* rank 0 writes the log, as the stream */
+#else
     if (c.cell_log) {
+#endif
         if (!(watch.log = fopen(c.cell_log, "w"))) cli_die("--cell-log: cannot write '%s': %s", c.cell_log, strerror(errno));
         fputs("step\tl11[1/s]\tl12[1/s]\tl13[1/s]\tl21[1/s]\tl22[1/s]\tl23[1/s]\tl31[1/s]\tl32[1/s]\tl33[1/s]\n", watch.log);
     }

@@ -46,6 +46,11 @@ same_for_ranks() {
     dem-pack --random 600 --box 0,0,0,0.008,0.008,0.008 --periodic 0,0,0,0.008,0.008,0.008 --radius-uniform 3e-4,4.5e-4 \
         --velocity-random 0.2 --seed 5 --friction 0.4 --restitution 0.7 --young 1e7 > gas.dem
     same_for_ranks -n 1200 --every 400 --dt 1e-6 --integrator vv-improved --cell-stress xx=2e4,yy=2e4,zz=2e4 --cell-gain 1e-3 gas.dem
+    # the servo's log: written by rank 0 alone, the same lines
+    dem-step -q -n 300 --dt 1e-6 --cell-stress xx=2e4,yy=2e4,zz=2e4 --cell-gain 1e-3 --cell-log one.tsv gas.dem > /dev/null
+    on_ranks 3 k.dem -n 300 --dt 1e-6 --cell-stress xx=2e4,yy=2e4,zz=2e4 --cell-gain 1e-3 --cell-log k3.tsv gas.dem
+    cmp one.tsv k3.tsv
+    [ "$(wc -l < k3.tsv)" -eq 301 ]
 }
 
 @test "mpi: a polydisperse bed on the hierarchical grid: the same bytes for 1-4 ranks" {
