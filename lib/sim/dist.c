@@ -73,7 +73,7 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     for (size_t a = d->p0; a < d->p1; a++)
         for (size_t e = c->jadj_start[a]; e < c->jadj_start[a + 1]; e++)
             if (c->pairs[c->jadj[e]].i < d->p0) d->foreign[d->nforeign++] = c->jadj[e];
-    qsort(d->foreign, d->nforeign, sizeof *d->foreign, cmp_u32); /* in list order: read forwards */
+    if (d->nforeign > 1) qsort(d->foreign, d->nforeign, sizeof *d->foreign, cmp_u32); /* in list order: read forwards */
     d->stats.own_pairs = c->pblk[d->b1] - c->pblk[d->b0];
     d->stats.foreign_pairs = d->nforeign;
     d->stats.particles = d->p1 - d->p0;
