@@ -106,6 +106,22 @@ void dem_deform_setup(dem_sim *sim)
  * b_i + R b_j; torque: the members' torques, whose power against the field's spin a sphere's sums
  * take (a clump's spin is the laboratory's, not relative to the field); gravity: the clump's weight
  * at its centroid (the image of its first member's) less its members' weights at their centres. */
+/* Pairs [lo, hi)'s part of clump_fabric's sum, added to *acc (a dem_mat3) in list order. */
+static void clump_fabric_pairs(const dem_sim *sim, size_t lo, size_t hi, void *acc)
+{
+    const sim_store *c = &sim->c;
+    dem_mat3 *m = acc;
+    for (size_t q = lo; q < hi; q++) {
+        if (!c->ptouch[q]) continue;
+        const dem_contact_rec *np = &c->pairs[q];
+        const dem_vec3 *bi = dem_clumps_offset(sim, np->i), *bj = dem_clumps_offset(sim, np->j);
+        if (!bi && !bj) continue;
+        dem_vec3 f = dem_contact_force(&c->out[q]);
+        if (bi) m3_add_outer(m, f, *bi);
+        if (bj) m3_add_outer(m, dem_v3_scale(f, -1.0), *bj);
+    }
+}
+
 static void clump_fabric(dem_sim *sim)
 {
     sim_fabric *fb = &sim->b.fab;
@@ -114,15 +130,7 @@ static void clump_fabric(dem_sim *sim)
     const struct sim_clumps *cl = sim->cl;
     fb->clumps = fb->gravity = dem_m3_zero();
     fb->torque = dem_v3_zero();
-    for (size_t q = 0; q < c->npairs; q++) {
-        if (!c->ptouch[q]) continue;
-        const dem_contact_rec *np = &c->pairs[q];
-        const dem_vec3 *bi = dem_clumps_offset(sim, np->i), *bj = dem_clumps_offset(sim, np->j);
-        if (!bi && !bj) continue;
-        dem_vec3 f = dem_contact_force(&c->out[q]);
-        if (bi) m3_add_outer(&fb->clumps, f, *bi);
-        if (bj) m3_add_outer(&fb->clumps, dem_v3_scale(f, -1.0), *bj);
-    }
+    dem_dist_chain_pairs(sim, &fb->clumps, sizeof fb->clumps, clump_fabric_pairs); /* dist.h: in list order on any ranks */
     for (size_t q = 0; q < c->nwslots; q++) {
         const dem_vec3 *b = dem_clumps_offset(sim, c->wowner[q]);
         if (c->wtouch[q] && b) m3_add_outer(&fb->clumps, dem_contact_force(&c->wout[q]), *b);
@@ -141,20 +149,29 @@ static void clump_fabric(dem_sim *sim)
 }
 
 /* The sums of the current forces over the contacts, in list order (then the wall slots'). */
-static void fabric(dem_sim *sim)
+/* Pairs [lo, hi)'s part of the sum f (x) d, added to *acc (a dem_mat3) in list order. */
+static void fabric_pairs(const dem_sim *sim, size_t lo, size_t hi, void *acc)
 {
-    dem_dist_share_pairs(sim, 0); /* dist.h: every pair's result, summed in list order */
-    sim_fabric *fb = &sim->b.fab;
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
-    fb->pairs = fb->wall_x = fb->wall_r = dem_m3_zero();
-    for (size_t q = 0; q < c->npairs; q++) {
+    dem_mat3 *m = acc;
+    for (size_t q = lo; q < hi; q++) {
         if (!c->ptouch[q]) continue;
         const dem_contact_out *o = &c->out[q];
         const dem_contact_rec *np = &c->pairs[q];
         dem_vec3 d = dem_v3_scale(o->n, P->r[np->i] + P->r[np->j] - o->delta);
-        m3_add_outer(&fb->pairs, dem_contact_force(o), d);
+        m3_add_outer(m, dem_contact_force(o), d);
     }
+}
+
+static void fabric(dem_sim *sim)
+{
+    sim_fabric *fb = &sim->b.fab;
+    const sim_store *c = &sim->c;
+    const sim_particles *P = &sim->p;
+    fb->pairs = fb->wall_x = fb->wall_r = dem_m3_zero();
+    /* dist.h: each process its blocks' pairs, in turn: the sum in list order on any number of them */
+    dem_dist_chain_pairs(sim, &fb->pairs, sizeof fb->pairs, fabric_pairs);
     for (size_t q = 0; q < c->nwslots; q++) {
         if (!c->wtouch[q]) continue;
         const dem_contact_out *o = &c->wout[q];

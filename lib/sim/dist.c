@@ -316,6 +316,26 @@ dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err)
     return DEM_OK;
 }
 
+void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) {
+        run(sim, 0, sim->c.npairs, acc);
+        return;
+    }
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    for (size_t r = 0; r < K; r++) { /* process r's turn: it adds its run, then hands the sum on */
+        if (r == me) run(sim, bound_pair(sim, r), bound_pair(sim, r + 1), acc);
+        for (size_t k = 0; k < K; k++) {
+            d->off[k] = 0;
+            d->len[k] = k == r ? len : 0;
+        }
+        if (r == me) d->stats.bytes += len;
+        d->stats.exchanges++;
+        d->comm.allgather(d->comm.ctx, acc, d->off, d->len);
+    }
+}
+
 void dem_dist_free(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;

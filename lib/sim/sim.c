@@ -531,18 +531,24 @@ dem_mat3 dem_sim_cell_stress(dem_sim *sim)
     return dem_deform_stress(sim);
 }
 
+/* Pairs [lo, hi)'s contact forces, added to *acc (a dem_unbalanced_sum) in list order. */
+static void unbalanced_pairs(const dem_sim *sim, size_t lo, size_t hi, void *acc)
+{
+    const sim_store *c = &sim->c;
+    for (size_t q = lo; q < hi; q++)
+        if (c->ptouch[q]) dem_unbalanced_add_contact(acc, dem_contact_force(&c->out[q]));
+}
+
 double dem_sim_unbalanced(dem_sim *sim)
 {
     if (!sim->forces_current) dem_forces_setup(sim);
-    dem_dist_share_pairs(sim, 0); /* dist.h: every pair's result */
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
     dem_unbalanced_sum u = {0.0, 0.0, 0, 0}; /* the one definition, shared with dem-probe */
     for (size_t a = 0; a < P->n; a++) /* a clump's members: its net force instead */
         if (!(P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER))) dem_unbalanced_add_particle(&u, P->f[a]); /* gravity included */
     for (size_t k = 0; sim->cl && k < sim->cl->n; k++) dem_unbalanced_add_particle(&u, sim->cl->f[k]);
-    for (size_t q = 0; q < c->npairs; q++)
-        if (c->ptouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->out[q]));
+    dem_dist_chain_pairs(sim, &u, sizeof u, unbalanced_pairs); /* dist.h: in list order on any number of processes */
     for (size_t q = 0; q < c->nwslots; q++)
         if (c->wtouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->wout[q]));
     return dem_unbalanced_ratio(&u);

@@ -3,6 +3,7 @@
  * memory (a barrier, then every rank copies the others' ranges). The frames must be the bytes of
  * one process for every K and every cut; this runs where MPI is absent, and under the sanitizers
  * (make check, make check-threads), which the MPI build does not. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -34,6 +35,7 @@ typedef struct {
     size_t len;
     int ok;
     size_t across;    /* pairs it evaluated across its cuts at the last rebuild */
+    double unbalanced;/* dem_sim_unbalanced at the end (a sum over the pairs in list order) */
 } rank_run;
 
 /* dem_comm's exchange among the threads: every rank's array has the same layout, so rank r's
@@ -68,6 +70,7 @@ static void *run_rank(void *arg)
     dem_dist_stats ds;
     if (sim) dem_sim_dist_stats(sim, &ds);
     me->across = sim ? ds.foreign_pairs : 0;
+    me->unbalanced = sim && me->ok ? dem_sim_unbalanced(sim) : NAN;
     FILE *f = NULL;
     dem_writer *w = NULL;
     if (me->ok && me->rank == 0) {
@@ -88,7 +91,7 @@ static void *run_rank(void *arg)
 
 /* The frame of K ranks cut by `balance` (K = 0: one process without a group). */
 static char *frame_on(int K, int balance, const dem_system *start, const dem_settings *st, double dt, int steps, size_t *len,
-                      size_t *across)
+                      size_t *across, double *unbalanced)
 {
     group g;
     rank_run run[MAX_RANKS];
@@ -97,7 +100,7 @@ static char *frame_on(int K, int balance, const dem_system *start, const dem_set
     g.size = n;
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, dt, NULL, 0, 0, 0};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, dt, NULL, 0, 0, 0, NAN};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -106,7 +109,9 @@ static char *frame_on(int K, int balance, const dem_system *start, const dem_set
         pthread_join(th[r], NULL);
         ok = ok && run[r].ok;
         *across += run[r].across;
+        CHECK_MSG(same_bits(run[r].unbalanced, run[0].unbalanced), "%d ranks: rank %d's unbalanced-force ratio differs from rank 0's", K, r);
     }
+    *unbalanced = run[0].unbalanced;
     pthread_barrier_destroy(&g.bar);
     CHECK_MSG(ok, "%d ranks, balance %d: a rank failed", K, balance);
     *len = run[0].len;
@@ -170,7 +175,8 @@ static void test_ranks(int rolling)
     double dt = 4e-6;
     int steps = 500;
     size_t len1, len, across, most = 0;
-    char *one = frame_on(0, 0, &s, &st, dt, steps, &len1, &across);
+    double u1, u;
+    char *one = frame_on(0, 0, &s, &st, dt, steps, &len1, &across, &u1);
     CHECK(one && len1 > 0);
     dem_error err;
     dem_system end;
@@ -183,7 +189,8 @@ static void test_ranks(int rolling)
     for (int K = 1; K <= MAX_RANKS; K++)
         for (int balance = 0; balance < DEM_BALANCE_COUNT_OF; balance++) {
             if ((K < 3 && balance) || ((rolling || UNDER_TSAN) && (K == 1 || K == 4))) continue; /* 2 and 3 ranks: the time under TSan */
-            char *f = frame_on(K, balance, &s, &st, dt, steps, &len, &across);
+            char *f = frame_on(K, balance, &s, &st, dt, steps, &len, &across, &u);
+            CHECK_MSG(same_bits(u, u1), "%d ranks, balance %d: the unbalanced-force ratio %.17g differs from one process's %.17g", K, balance, u, u1);
             CHECK_MSG(K == 1 || across > 0, "%d ranks, balance %d: no pair across the cuts", K, balance);
             if (across > most) most = across;
             CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "%d ranks, balance %d: the frame differs from one process's", K, balance);
@@ -191,8 +198,9 @@ static void test_ranks(int rolling)
             cases++;
         }
     printf("  %s648 spheres between walls, %d steps, %zu contacts at the end: the frame of %s ranks (threads as ranks), cut by\n"
-           "  work, count, skew and shift, is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts)\n",
-           rolling ? "rolling and twisting, " : "", steps, end.ncontacts, rolling || UNDER_TSAN ? "2 and 3" : "1-4", len1, cases, most);
+           "  work, count, skew and shift, is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts), and so is\n"
+           "  the unbalanced-force ratio %.6g (a sum over the pairs handed from rank to rank)\n",
+           rolling ? "rolling and twisting, " : "", steps, end.ncontacts, rolling || UNDER_TSAN ? "2 and 3" : "1-4", len1, cases, most, u1);
     dem_system_free(&end);
     free(one);
     dem_system_free(&s);
@@ -210,7 +218,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0.0, NULL, 0, 0, 0};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0.0, NULL, 0, 0, 0, NAN};
     dem_comm bad = {2, 2, 0, thread_allgather, &me};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm c = {0, 2, 9, thread_allgather, &me};

@@ -60,6 +60,12 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad);
  * process's scan), and the count of distance tests summed. st: this process's scan's status; a
  * failure anywhere fails every process (the others name the process). */
 DEM_MUST_CHECK dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err);
+/* A sum over the pairs in list order, with the one-process bits: process r adds its blocks' pairs
+ * [pblk[b0], pblk[b1]) to the running sum acc (len bytes) that processes 0 .. r-1 left, by
+ * run(sim, lo, hi, acc), in turn; every process then holds the whole sum (one exchange per
+ * process, of acc alone). In one process: run over every pair. */
+typedef void (*dist_run_fn)(const dem_sim *sim, size_t lo, size_t hi, void *acc);
+void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run);
 void dem_dist_free(dem_sim *sim);
 
 #endif
