@@ -336,6 +336,17 @@ void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
     }
 }
 
+void dem_dist_sum_counts(dem_sim *sim, size_t *w, size_t n)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return;
+    share_words(d, w, n);
+    for (size_t k = 0; k < n; k++) {
+        w[k] = 0;
+        for (size_t r = 0; r < (size_t)d->comm.size; r++) w[k] += d->counts[3 * r + k];
+    }
+}
+
 void dem_dist_free(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;

@@ -568,10 +568,23 @@ static int particle_touches(const dem_sim *sim, size_t a)
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)
 {
     if (!sim->forces_current) dem_forces_setup(sim);
-    dem_dist_share_pairs(sim, 0); /* dist.h: every pair's result */
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
     size_t n = 0, nfly = 0;
+    if (sim->dist && !sim->cl) { /* dist.h: each process counts its own pairs and particles (integers: exact sums) */
+        size_t p0, p1, b0, b1;
+        dist_particles(sim, &p0, &p1);
+        dist_blocks(sim, &b0, &b1);
+        for (size_t q = c->pblk[b0]; q < c->pblk[b1]; q++) n += c->ptouch[q] != 0;
+        for (size_t a = p0; a < p1 && flying; a++)
+            if (!(P->flags[a] & DEM_PARTICLE_FIXED) && dem_v3_norm2(P->f[a]) != 0.0) nfly += !particle_touches(sim, a);
+        size_t w[2] = {n, nfly};
+        dem_dist_sum_counts(sim, w, 2);
+        for (size_t q = 0; q < c->nwslots; q++) w[0] += c->wtouch[q] != 0; /* the wall slots: every process has them */
+        if (flying) *flying = w[1];
+        return w[0];
+    }
+    dem_dist_share_pairs(sim, 0); /* dist.h, with clumps: a clump's members may lie on several processes */
     for (size_t q = 0; q < c->npairs; q++) n += c->ptouch[q] != 0;
     for (size_t q = 0; q < c->nwslots; q++) n += c->wtouch[q] != 0;
     for (size_t a = 0; a < P->n && flying; a++) {

@@ -36,6 +36,7 @@ typedef struct {
     int ok;
     size_t across;    /* pairs it evaluated across its cuts at the last rebuild */
     double unbalanced;/* dem_sim_unbalanced at the end (a sum over the pairs in list order) */
+    size_t touching, flying; /* dem_sim_touching at the end (counts summed over the ranks) */
 } rank_run;
 
 /* dem_comm's exchange among the threads: every rank's array has the same layout, so rank r's
@@ -71,6 +72,7 @@ static void *run_rank(void *arg)
     if (sim) dem_sim_dist_stats(sim, &ds);
     me->across = sim ? ds.foreign_pairs : 0;
     me->unbalanced = sim && me->ok ? dem_sim_unbalanced(sim) : NAN;
+    me->touching = sim && me->ok ? dem_sim_touching(sim, &me->flying) : 0;
     FILE *f = NULL;
     dem_writer *w = NULL;
     if (me->ok && me->rank == 0) {
@@ -91,7 +93,7 @@ static void *run_rank(void *arg)
 
 /* The frame of K ranks cut by `balance` (K = 0: one process without a group). */
 static char *frame_on(int K, int balance, const dem_system *start, const dem_settings *st, double dt, int steps, size_t *len,
-                      size_t *across, double *unbalanced)
+                      size_t *across, double *unbalanced, size_t touching[2])
 {
     group g;
     rank_run run[MAX_RANKS];
@@ -100,7 +102,7 @@ static char *frame_on(int K, int balance, const dem_system *start, const dem_set
     g.size = n;
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, dt, NULL, 0, 0, 0, NAN};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, dt, NULL, 0, 0, 0, NAN, 0, 0};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -110,8 +112,11 @@ static char *frame_on(int K, int balance, const dem_system *start, const dem_set
         ok = ok && run[r].ok;
         *across += run[r].across;
         CHECK_MSG(same_bits(run[r].unbalanced, run[0].unbalanced), "%d ranks: rank %d's unbalanced-force ratio differs from rank 0's", K, r);
+        CHECK_MSG(run[r].touching == run[0].touching && run[r].flying == run[0].flying, "%d ranks: rank %d's contacts differ from rank 0's", K, r);
     }
     *unbalanced = run[0].unbalanced;
+    touching[0] = run[0].touching;
+    touching[1] = run[0].flying;
     pthread_barrier_destroy(&g.bar);
     CHECK_MSG(ok, "%d ranks, balance %d: a rank failed", K, balance);
     *len = run[0].len;
@@ -176,7 +181,8 @@ static void test_ranks(int rolling)
     int steps = 500;
     size_t len1, len, across, most = 0;
     double u1, u;
-    char *one = frame_on(0, 0, &s, &st, dt, steps, &len1, &across, &u1);
+    size_t t1[2], t[2];
+    char *one = frame_on(0, 0, &s, &st, dt, steps, &len1, &across, &u1, t1);
     CHECK(one && len1 > 0);
     dem_error err;
     dem_system end;
@@ -189,7 +195,9 @@ static void test_ranks(int rolling)
     for (int K = 1; K <= MAX_RANKS; K++)
         for (int balance = 0; balance < DEM_BALANCE_COUNT_OF; balance++) {
             if ((K < 3 && balance) || ((rolling || UNDER_TSAN) && (K == 1 || K == 4))) continue; /* 2 and 3 ranks: the time under TSan */
-            char *f = frame_on(K, balance, &s, &st, dt, steps, &len, &across, &u);
+            char *f = frame_on(K, balance, &s, &st, dt, steps, &len, &across, &u, t);
+            CHECK_MSG(t[0] == t1[0] && t[1] == t1[1], "%d ranks, balance %d: %zu contacts and %zu flying, one process %zu and %zu", K, balance,
+                      t[0], t[1], t1[0], t1[1]);
             CHECK_MSG(same_bits(u, u1), "%d ranks, balance %d: the unbalanced-force ratio %.17g differs from one process's %.17g", K, balance, u, u1);
             CHECK_MSG(K == 1 || across > 0, "%d ranks, balance %d: no pair across the cuts", K, balance);
             if (across > most) most = across;
@@ -199,8 +207,9 @@ static void test_ranks(int rolling)
         }
     printf("  %s648 spheres between walls, %d steps, %zu contacts at the end: the frame of %s ranks (threads as ranks), cut by\n"
            "  work, count, skew and shift, is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts), and so is\n"
-           "  the unbalanced-force ratio %.6g (a sum over the pairs handed from rank to rank)\n",
-           rolling ? "rolling and twisting, " : "", steps, end.ncontacts, rolling || UNDER_TSAN ? "2 and 3" : "1-4", len1, cases, most, u1);
+           "  the unbalanced-force ratio %.6g (a sum over the pairs handed from rank to rank) and the %zu contacts and %zu\n"
+           "  spheres touching nothing\n",
+           rolling ? "rolling and twisting, " : "", steps, end.ncontacts, rolling || UNDER_TSAN ? "2 and 3" : "1-4", len1, cases, most, u1, t1[0], t1[1]);
     dem_system_free(&end);
     free(one);
     dem_system_free(&s);
@@ -218,7 +227,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0.0, NULL, 0, 0, 0, NAN};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0};
     dem_comm bad = {2, 2, 0, thread_allgather, &me};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm c = {0, 2, 9, thread_allgather, &me};

@@ -66,6 +66,8 @@ DEM_MUST_CHECK dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_
  * process, of acc alone). In one process: run over every pair. */
 typedef void (*dist_run_fn)(const dem_sim *sim, size_t lo, size_t hi, void *acc);
 void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run);
+/* w[0 .. n) (n <= 3, integers) replaced by their sums over the processes (in one process: kept). */
+void dem_dist_sum_counts(dem_sim *sim, size_t *w, size_t n);
 void dem_dist_free(dem_sim *sim);
 
 #endif
