@@ -152,6 +152,21 @@ same_for_ranks() {
     done
 }
 
+@test "mpi: SIGTERM to mpirun stops every rank after the same step, with one process's frame of that step" {
+    dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
+        --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 > bed.dem
+    mpirun --oversubscribe -np 2 dem-step-mpi -q -n 100000000 --gravity 0,0,-9.81 --dt 5e-6 -o sig.dem bed.dem 2> sig.err &
+    pid=$!
+    sleep 1
+    kill -TERM "$pid"
+    wait "$pid" || true
+    grep -q "interrupted (SIGTERM) after" sig.err
+    n=$(dem-probe sig.dem 2> /dev/null | col step)
+    [ "$n" -gt 0 ]
+    dem-step -q -n "$n" --gravity 0,0,-9.81 --dt 5e-6 bed.dem > one.dem
+    cmp one.dem sig.dem
+}
+
 @test "mpi: what is not yet distributed is refused by name, and stdout through mpirun is refused" {
     dem-pack --random 300 --box 0,0,0,0.008,0.008,0.008 --radius 4e-4 --enclose --seed 1 > s.dem
     run on_ranks 2 o.dem --minimize --normal hooke --kn 1e3 --tangential none s.dem
