@@ -10,12 +10,19 @@
 #include "cli.h"
 
 static int rank, size = 1;
+static int *counts, *displs; /* size each: MPI_Allgatherv's */
 
 void cli_mpi_start(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    counts = malloc(2 * (size_t)size * sizeof *counts);
+    if (!counts) {
+        fprintf(stderr, "dem-step: out of memory for %d ranks\n", size);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    displs = counts + size;
     const char *keep = getenv("DEM_MPI_STDERR");
     if (rank > 0 && !(keep && strcmp(keep, "1") == 0) && !freopen("/dev/null", "w", stderr)) exit(1);
 }
@@ -37,12 +44,11 @@ static void allgather(void *ctx, void *buf, const size_t *off, const size_t *len
     }
     if (hi <= lo) return;
     if (hi - lo <= (size_t)INT_MAX) {
-        int cnt[size], disp[size];
         for (int r = 0; r < size; r++) {
-            cnt[r] = (int)len[r];
-            disp[r] = (int)(off[r] - lo);
+            counts[r] = (int)len[r];
+            displs[r] = (int)(off[r] - lo);
         }
-        MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, (char *)buf + lo, cnt, disp, MPI_BYTE, MPI_COMM_WORLD);
+        MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, (char *)buf + lo, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
         return;
     }
     for (int r = 0; r < size; r++)
@@ -100,4 +106,8 @@ int cli_mpi_max(int v)
     return m;
 }
 
-void cli_mpi_finish(void) { MPI_Finalize(); }
+void cli_mpi_finish(void)
+{
+    free(counts);
+    MPI_Finalize();
+}
