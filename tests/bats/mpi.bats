@@ -175,6 +175,11 @@ same_for_ranks() {
     # the variational integrator's refusal: tests/unit/test_dist.c
     # one rank needs none of it refused
     on_ranks 1 o.dem --minimize --normal hooke --kn 1e3 --tangential none s.dem
+    # a damaged input: rank 0's message, and the job ends (the other ranks wait for the frame in vain)
+    head -c 3000 s.dem > cut.dem
+    run mpirun --oversubscribe -np 2 dem-step-mpi -q -n 10 -o o.dem cut.dem
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"input ends inside the frame"* ]]
     # mpirun relays rank 0's standard output through a terminal: a binary stream there is refused
     run mpirun --oversubscribe -np 2 dem-step-mpi -q -n 1 s.dem
     [ "$status" -ne 0 ]
