@@ -178,7 +178,7 @@ static void test_ranks(int rolling)
     dem_settings st;
     make_bed(&s, &st, rolling);
     double dt = 4e-6;
-    int steps = 500;
+    int steps = UNDER_TSAN ? 300 : 500;
     size_t len1, len, across, most = 0;
     double u1, u;
     size_t t1[2], t[2];
