@@ -73,17 +73,26 @@ void dem_roll_pair(dem_sim *sim, const dem_law *law, size_t p, double lost[2])
     dem_roll_eval(&sim->st, &in, r);
 }
 
-static PAR_RANGE void roll_blocks(dem_sim *sim, size_t lo, size_t hi, int account)
+/* Pairs idx[0 .. n) (idx NULL: pairs p0 .. p0 + n - 1): their couples (account 0), or the last
+ * step's accounting of the touching ones (account 1), their books into e. A block of the pass and
+ * the pairs across a process's cuts (dist.h) both come here. */
+static void roll_pairs(dem_sim *sim, size_t p0, const uint32_t *idx, size_t n, int account, double e[3])
 {
     const dem_vec3 *w = books_w(sim);
     dem_law law;
     dem_law_init(&law, &sim->st, sim->hdt);
+    for (size_t k = 0; k < n; k++) {
+        size_t p = idx ? idx[k] : p0 + k;
+        if (!account) dem_roll_pair(sim, &law, p, e);
+        else if (sim->c.ptouch[p]) dem_roll_account_pair(sim, w, p, 0, e);
+    }
+}
+
+static PAR_RANGE void roll_blocks(dem_sim *sim, size_t lo, size_t hi, int account)
+{
     for (size_t b = lo; b < hi; b++) {
         double e[3] = {0.0, 0.0, 0.0};
-        for (size_t p = sim->c.pblk[b], end = sim->c.pblk[b + 1]; p < end; p++) {
-            if (!account) dem_roll_pair(sim, &law, p, e);
-            else if (sim->c.ptouch[p]) dem_roll_account_pair(sim, w, p, 0, e);
-        }
+        roll_pairs(sim, sim->c.pblk[b], NULL, sim->c.pblk[b + 1] - sim->c.pblk[b], account, e);
         if (account) memcpy(sim->e.rsum[b], e, sizeof e);
         else memcpy(sim->e.rlost[b], e, 2 * sizeof e[0]);
     }
@@ -92,41 +101,26 @@ static PAR_RANGE void roll_blocks(dem_sim *sim, size_t lo, size_t hi, int accoun
 typedef struct {
     dem_sim *sim;
     int account;
+    size_t first;   /* the first block (a process's share, dist.h; 0 in one process) */
 } roll_pass_args;
 
-static void roll_pass_share(void *ctx, size_t lo, size_t hi, int t) /* par.h: blocks from this process's first */
+static void roll_pass_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
 {
     const roll_pass_args *a = ctx;
-    size_t b0, b1;
-    dist_blocks(a->sim, &b0, &b1);
     (void)t;
-    (void)b1;
-    roll_blocks(a->sim, b0 + lo, b0 + hi, a->account);
-}
-
-/* In a group of processes (dist.h), the pairs across this process's cuts, as their owner does
- * them (their books are the owner's: dropped here). */
-static void roll_foreign(dem_sim *sim, int account)
-{
-    const struct sim_dist *d = sim->dist;
-    const dem_vec3 *w = books_w(sim);
-    dem_law law;
-    dem_law_init(&law, &sim->st, sim->hdt);
-    double e[3] = {0.0, 0.0, 0.0};
-    for (size_t k = 0; k < d->nforeign; k++) {
-        size_t p = d->foreign[k];
-        if (!account) dem_roll_pair(sim, &law, p, e);
-        else if (sim->c.ptouch[p]) dem_roll_account_pair(sim, w, p, 0, e);
-    }
+    roll_blocks(a->sim, a->first + lo, a->first + hi, a->account);
 }
 
 void dem_roll_pass(dem_sim *sim, int account)
 {
-    roll_pass_args a = {sim, account};
     size_t b0, b1;
     dist_blocks(sim, &b0, &b1); /* dist.h: all blocks in one process */
+    roll_pass_args a = {sim, account, b0};
     dem_par_for(sim->pool, b1 - b0, roll_pass_share, &a);
-    if (sim->dist) roll_foreign(sim, account);
+    if (sim->dist) { /* the pairs across this process's cuts, as their owner does them; their books are the owner's */
+        double e[3] = {0.0, 0.0, 0.0};
+        roll_pairs(sim, 0, sim->dist->foreign, sim->dist->nforeign, account, e);
+    }
 }
 
 void dem_roll_wall_lost(dem_sim *sim, size_t q)

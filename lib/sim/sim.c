@@ -399,8 +399,20 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     est->recommended = rec;
 }
 
-/* The frame's state but its contacts. */
-/* The frame's state; its particle table too if particles (allocated if the frame has none). */
+/* What a frame reads, complete: the last step's books, the forces of the current state and, in a
+ * group of processes (dist.h), every pair's record and result from its block's process (every
+ * process calls it once per frame, the ones that write none too); a frame never holds a
+ * non-finite state. */
+static dem_status complete_state(dem_sim *sim, dem_error *err)
+{
+    dem_books_flush(sim);
+    if (!sim->forces_current) dem_forces_setup(sim);
+    dem_dist_share_pairs(sim, 1);
+    return dem_guard_check_finite(sim, err);
+}
+
+/* The frame's state but its contacts; its particle table too if particles (allocated if the frame
+ * has none). */
 static dem_status store_state(dem_sim *sim, dem_system *out, int particles, dem_error *err)
 {
     dem_status st;
@@ -409,9 +421,7 @@ static dem_status store_state(dem_sim *sim, dem_system *out, int particles, dem_
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame of %zu particles", sim->p.n);
         out->cap_particles = sim->p.n;
     }
-    dem_books_flush(sim);
-    if (!sim->forces_current) dem_forces_setup(sim);
-    if ((st = dem_guard_check_finite(sim, err))) return st; /* a frame never holds a non-finite state */
+    if ((st = complete_state(sim, err))) return st;
     dem_books_apply_setup(sim);
     out->step = sim->step;
     out->time = sim->time;
@@ -430,8 +440,6 @@ static dem_status store_state(dem_sim *sim, dem_system *out, int particles, dem_
 dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
-    dem_books_flush(sim);
-    dem_dist_share_pairs(sim, 1); /* dist.h: every pair's record from its block's process */
     if ((st = store_state(sim, out, 1, err))) return st;
     return dem_store_write(sim, out, err);
 }
@@ -486,12 +494,7 @@ dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error
     store_stream *ss;
     dem_contact_source src;
     dem_particle_source psrc = {sim->p.n, fill_particles, sim};
-    if (sim->dist) { /* dist.h: every process completes the books and takes part in the exchanges */
-        dem_books_flush(sim);
-        if (!sim->forces_current) dem_forces_setup(sim);
-        dem_dist_share_pairs(sim, 1);
-        if (!w) return DEM_OK;
-    }
+    if (!w && sim->dist) return complete_state(sim, err); /* dist.h: a process that writes no frame takes part */
     dem_status st = store_streamed(sim, frame, 0, &ss, &src, err);
     if (!st) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
     dem_store_stream_close(ss);
@@ -502,8 +505,6 @@ dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_s
 {
     store_stream *ss;
     dem_contact_source src;
-    dem_books_flush(sim);
-    dem_dist_share_pairs(sim, 1); /* dist.h */
     dem_status st = store_streamed(sim, frame, 1, &ss, &src, err);
     if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
     dem_store_stream_close(ss);
@@ -570,36 +571,32 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
     if (!sim->forces_current) dem_forces_setup(sim);
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
-    size_t n = 0, nfly = 0;
-    if (sim->dist && !sim->cl) { /* dist.h: each process counts its own pairs and particles (integers: exact sums) */
-        size_t p0, p1, b0, b1;
+    /* dist.h: each process counts its own pairs and particles, and the counts are summed (integers:
+     * exact); a clump's members may lie on several processes, so with clumps each counts all */
+    int whole = sim->dist && sim->cl;
+    size_t p0 = 0, p1 = P->n, b0 = 0, b1 = c->nblk;
+    if (whole) dem_dist_share_pairs(sim, 0);
+    else {
         dist_particles(sim, &p0, &p1);
         dist_blocks(sim, &b0, &b1);
-        for (size_t q = c->pblk[b0]; q < c->pblk[b1]; q++) n += c->ptouch[q] != 0;
-        for (size_t a = p0; a < p1 && flying; a++)
-            if (!(P->flags[a] & DEM_PARTICLE_FIXED) && dem_v3_norm2(P->f[a]) != 0.0) nfly += !particle_touches(sim, a);
-        size_t w[2] = {n, nfly};
-        dem_dist_sum_counts(sim, w, 2);
-        for (size_t q = 0; q < c->nwslots; q++) w[0] += c->wtouch[q] != 0; /* the wall slots: every process has them */
-        if (flying) *flying = w[1];
-        return w[0];
     }
-    dem_dist_share_pairs(sim, 0); /* dist.h, with clumps: a clump's members may lie on several processes */
-    for (size_t q = 0; q < c->npairs; q++) n += c->ptouch[q] != 0;
-    for (size_t q = 0; q < c->nwslots; q++) n += c->wtouch[q] != 0;
-    for (size_t a = 0; a < P->n && flying; a++) {
+    size_t w[2] = {0, 0}; /* touching pairs, particles and clumps touching nothing */
+    for (size_t q = c->pblk[b0]; q < c->pblk[b1]; q++) w[0] += c->ptouch[q] != 0;
+    for (size_t a = p0; a < p1 && flying; a++) {
         if ((P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) || dem_v3_norm2(P->f[a]) == 0.0) continue;
-        nfly += !particle_touches(sim, a);
+        w[1] += !particle_touches(sim, a);
     }
     for (size_t k = 0; flying && sim->cl && k < sim->cl->n; k++) { /* a clump flies when none of its members touches */
         const struct sim_clumps *cl = sim->cl;
         if (dem_v3_norm2(cl->f[k]) == 0.0) continue;
         int touch = 0;
         for (size_t j = cl->start[k]; j < cl->start[k + 1] && !touch; j++) touch = particle_touches(sim, cl->pidx[j]);
-        nfly += !touch;
+        w[1] += !touch;
     }
-    if (flying) *flying = nfly;
-    return n;
+    if (!whole) dem_dist_sum_counts(sim, w, 2);
+    for (size_t q = 0; q < c->nwslots; q++) w[0] += c->wtouch[q] != 0; /* the wall slots: every process has them */
+    if (flying) *flying = w[1];
+    return w[0];
 }
 
 double dem_sim_kinetic_energy(const dem_sim *sim, size_t *nfree)
