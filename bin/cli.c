@@ -416,7 +416,8 @@ void cli_set_group(int rank, int (*agree)(int v))
 }
 
 /* The signal that stops the run after this step, the same on every rank. */
-static int stop_signal(void) { return group_agree ? group_agree(interrupted) : interrupted; }
+int cli_group_agree(int v) { return group_agree ? group_agree(v) : v; }
+static int stop_signal(void) { return cli_group_agree(interrupted); }
 
 int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long every, int level, const cli_run_hooks *hk)
 {

@@ -219,6 +219,8 @@ int cli_run_steps_hooked(dem_sim *sim, dem_system *s, long long steps, long long
  * stream (it takes part in each frame's exchange); agree(v) gives every rank the largest of their
  * v, so that a signal stops every rank after the same step. */
 void cli_set_group(int rank, int (*agree)(int v));
+/* The largest of the ranks' v (v itself in one process): a decision every rank must take alike. */
+int cli_group_agree(int v);
 /* Enter the exact mode if exact > 0 (--exact[=quantum]) or, with exact == 0, if the frame's
  * settings st say so (exact < 0: --no-exact). quantum 0: the frame's, else dem_exact_quantum(s).
  * Call after the last dem_sim_set_dt. Exit 1 with the library's message if the sim cannot. */

@@ -30,8 +30,11 @@ static const char *const usage_parts[] = {
 "On MPI: mpirun -np K dem-step-mpi [OPTIONS] -o out.dem [FILE] (built where Open MPI is installed)\n"
 "gives the same bits for any number of ranks K, any --threads per rank, and across a restart\n"
 "at another K; rank 0 reads the input and writes the stream (-o: mpirun's standard output is a\n"
-"terminal); DEM_MPI_BALANCE=work|count|skew|shift chooses the ranks' cuts. Not yet on\n"
-"several ranks: --integrator variational, --minimize. README, \"Running on a cluster (MPI)\".\n"
+"terminal); DEM_MPI_BALANCE=work|count|skew|shift chooses the ranks' cuts. Each rank steps\n"
+"its own particles where the run allows (walls or open space, no clumps, bonds, rolling or\n"
+"twisting resistance, periodic cell or --exact; not with --until); otherwise, or with\n"
+"DEM_MPI_REPLICATE=1, every rank steps the whole system. Not yet on several ranks:\n"
+"--integrator variational, --minimize. README, \"Running on a cluster (MPI)\".\n"
 "\n"
 "Running:\n"
 "  -n, --steps N        advance N steps\n"
@@ -481,7 +484,7 @@ typedef struct {
  * time over a step count that divides DT exactly stays far below it). */
 static double frame_index(const struct cmdline *c, double t, double dt) { return floor((t + 1e-3 * dt) / c->every_time); }
 
-static double ke_per_particle(const dem_sim *sim)
+static double ke_per_particle(dem_sim *sim)
 {
     size_t n;
     double e = dem_sim_kinetic_energy(sim, &n);
@@ -686,7 +689,7 @@ static void describe_overlap(char *buf, size_t size, const dem_overlap_record *m
 /* The largest overlap of the run and of its last state (lib/sim guard.c), and whether they are
  * small enough for soft contacts to stand in for hard grains: the static overlaps of the end state
  * are what a quasi-static study must keep small; an impact's may be larger for a moment. */
-static void report_overlap(const dem_sim *sim)
+static void report_overlap(dem_sim *sim)
 {
     dem_overlap_record most = dem_sim_largest_overlap(sim), now = dem_sim_current_overlap(sim);
     if (!(most.ratio > 0.0)) {
@@ -778,14 +781,30 @@ static int mpi_balance(void)
     return 0;
 }
 
+/* DEM_MPI_REPLICATE=1: every rank steps the whole system (sim.h's dem_comm.replicate); the same bits. */
+static int mpi_replicate(void)
+{
+    const char *v = getenv("DEM_MPI_REPLICATE");
+    if (!v || !*v || strcmp(v, "0") == 0) return 0;
+    if (strcmp(v, "1") == 0) return 1;
+    cli_usage("DEM_MPI_REPLICATE='%s': 1 (every rank steps the whole system) or 0 (each its own where the run allows, the default)", v);
+    return 0;
+}
+
 /* The ranks, their cuts and the pairs evaluated twice (on both sides of a cut), at the end. */
 static void report_ranks(const dem_sim *sim, int threads)
 {
     dem_dist_stats d;
     dem_sim_dist_stats(sim, &d);
-    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %.6g MB given to %llu exchanges\n",
+    char how[128];
+    if (d.own)
+        snprintf(how, sizeof how, "stepping its own particles, %zu of them in the halo, the whole state gathered %llu times", d.halo,
+                 (unsigned long long)d.gathers);
+    else
+        snprintf(how, sizeof how, "every rank stepping every particle");
+    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %s; %.6g MB given to %llu exchanges\n",
             cli_mpi_size(), threads, threads == 1 ? "" : "s", cli_mpi_rank(), d.particles, d.own_pairs, d.foreign_pairs,
-            d.own_pairs ? 100.0 * (double)d.foreign_pairs / (double)d.own_pairs : 0.0, 1e-6 * (double)d.bytes, (unsigned long long)d.exchanges);
+            d.own_pairs ? 100.0 * (double)d.foreign_pairs / (double)d.own_pairs : 0.0, how, 1e-6 * (double)d.bytes, (unsigned long long)d.exchanges);
 }
 #endif
 
@@ -826,7 +845,7 @@ int main(int argc, char **argv)
     dem_sim *sim = dem_sim_new(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
 #ifdef DEM_MPI
-    cli_mpi_join(sim, balance);
+    cli_mpi_join(sim, balance, c.nuntil > 0 || mpi_replicate()); /* --until's measures read the whole state every step */
     cli_set_group(cli_mpi_rank(), cli_mpi_max);
 #endif
     cli_note_threads(sim, c.run.threads, s.nparticles, c.run.quiet);

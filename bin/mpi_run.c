@@ -92,10 +92,10 @@ void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
     free(bytes);
 }
 
-void cli_mpi_join(dem_sim *sim, int balance)
+void cli_mpi_join(dem_sim *sim, int balance, int replicate)
 {
     dem_error err;
-    dem_comm c = {rank, size, balance, allgather, NULL};
+    dem_comm c = {rank, size, balance, allgather, NULL, replicate};
     if (dem_sim_set_comm(sim, &c, &err)) cli_die("%d ranks: %s", size, err.msg);
 }
 

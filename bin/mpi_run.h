@@ -16,7 +16,7 @@ int cli_mpi_size(void);
  * starts from the same frame. */
 void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st);
 /* The sim joins the ranks, cut as balance says (DEM_BALANCE_*). */
-void cli_mpi_join(dem_sim *sim, int balance);
+void cli_mpi_join(dem_sim *sim, int balance, int replicate);
 /* The largest of the ranks' values (an interrupting signal reaches the ranks at different steps:
  * they stop at the same one). */
 int cli_mpi_max(int v);

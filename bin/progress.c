@@ -65,7 +65,8 @@ static void line(cli_progress *p, dem_sim *sim, long long k, double now)
 void cli_progress_due(cli_progress *p, dem_sim *sim, long long k)
 {
     double now = wall_clock();
-    if (now < p->next) return;
+    /* the ranks of a group agree on it: a line's measures are collective (sim.h) */
+    if (!cli_group_agree(now >= p->next)) return;
     line(p, sim, k, now);
     p->next = now + p->interval;
 }

@@ -6,6 +6,7 @@
 
 #include "sim/internal/boundary.h"
 #include "sim/internal/contacts.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/forces.h"
 #include "sim/internal/roll.h"
 
@@ -62,13 +63,41 @@ void dem_books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem
     }
 }
 
-void dem_books_account_walls(dem_sim *sim, int setup, double s[5])
+/* The wall slots [q0, q1)'s accounting (dem_books_account_walls). */
+static void account_walls_run(dem_sim *sim, size_t q0, size_t q1, int setup, double s[5])
 {
     const sim_store *c = &sim->c;
-    for (size_t q = 0; q < c->nwslots; q++)
+    for (size_t q = q0; q < q1; q++)
         if (c->wtouch[q])
             s[4] += books_contact_energy(sim, sim->p.v, sim->p.w, c->wowner[q], 1, c->wwall[q], &c->wout[q], &c->whist[q],
                                    sim->h, setup, s);
+}
+
+void dem_books_account_walls(dem_sim *sim, int setup, double s[5])
+{
+    account_walls_run(sim, 0, sim->c.nwslots, setup, s);
+}
+
+/* The end of a step's running sums over the wall slots in slot order (dem_books_close_step; in
+ * a group of processes stepping their own, each adds its slots in turn, dist.h's chain): the
+ * slots' full-step accounting, and the friction of the contacts lost in the step. */
+typedef struct {
+    double w[5], lost;
+    int nlost;
+} close_run;
+
+static void close_step_run(dem_sim *sim, void *acc)
+{
+    close_run *r = acc;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    size_t q0 = sim->c.wstart[p0], q1 = sim->c.wstart[p1];
+    account_walls_run(sim, q0, q1, 0, r->w);
+    if (r->nlost)
+        for (size_t q = q0; q < q1; q++) {
+            r->lost += sim->e.wlost[q];
+            sim->e.wlost[q] = 0.0;
+        }
 }
 
 void dem_books_finish(dem_sim *sim)
@@ -114,21 +143,36 @@ double dem_books_contacts_setup(dem_sim *sim)
     return s[4];
 }
 
-void dem_books_totals(dem_sim *sim, double drive_power, const double *wall_work)
+void dem_books_totals_begin(const dem_sim *sim, books_run *r)
+{
+    const sim_books *e = &sim->e;
+    r->local = e->energy[DEM_E_DISS_LOCAL];
+    r->drag = e->energy[DEM_E_DISS_DRAG];
+    r->law = 0.0; /* the law's work as contacts formed or broke: the pairs by blocks, then the walls' by particles */
+    if (e->badh)
+        for (size_t b = 0; b < sim->c.nblk; b++) r->law += e->badh[b];
+}
+
+void dem_books_totals_run(const dem_sim *sim, size_t p0, size_t p1, books_run *r)
+{
+    const sim_books *e = &sim->e;
+    if (sim->hdt == 0.0) return;
+    for (size_t a = p0; a < p1; a++) {
+        const double *ed = &e->edis[a * EDIS];
+        r->local += ed[EDIS_LOCAL];
+        r->drag += ed[EDIS_DRAG];
+    }
+    if (e->badh)
+        for (size_t a = p0; a < p1; a++) r->law += e->wadh[a];
+}
+
+void dem_books_totals_end(dem_sim *sim, const books_run *r, double drive_power, const double *wall_work)
 {
     sim_books *e = &sim->e;
     if (sim->hdt != 0.0) {
-        for (size_t a = 0; a < sim->p.n; a++) {
-            const double *ed = &e->edis[a * EDIS];
-            e->energy[DEM_E_DISS_LOCAL] += ed[EDIS_LOCAL];
-            e->energy[DEM_E_DISS_DRAG] += ed[EDIS_DRAG];
-        }
-        if (e->badh) { /* the law's work as contacts formed or broke (pairs by blocks, then walls) */
-            double w = 0.0;
-            for (size_t b = 0; b < sim->c.nblk; b++) w += e->badh[b];
-            for (size_t a = 0; a < sim->p.n; a++) w += e->wadh[a];
-            e->energy[DEM_E_WORK_LAW] += w;
-        }
+        e->energy[DEM_E_DISS_LOCAL] = r->local;
+        e->energy[DEM_E_DISS_DRAG] = r->drag;
+        if (e->badh) e->energy[DEM_E_WORK_LAW] += r->law;
     }
     if (sim->p.nfixed) e->energy[DEM_E_WORK_EXTERNAL] += drive_power * sim->hdt;
     for (size_t k = 0; k < sim->b.nwalls; k++) e->energy[DEM_E_WORK_WALLS] += wall_work[k];
@@ -166,17 +210,13 @@ void dem_books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_
     b->lstep = sim->b.cell.vgrad;
     b->dstep = sim->b.lsym;
     b->wlstep = sim->b.wl;
-    for (int k = 0; k < 5; k++) b->pend_w[k] = 0.0;
-    dem_books_account_walls(sim, 0, b->pend_w);
-    /* friction of contacts lost in this step: the pairs' by blocks, then the walls' in slot order */
-    double lost = 0.0;
-    for (size_t k = 0; k < sim->c.nblk; k++) lost += b->blost[k];
-    if (nlost)
-        for (size_t q = 0; q < sim->c.nwslots; q++) {
-            lost += b->wlost[q];
-            b->wlost[q] = 0.0;
-        }
-    b->pend_lost = lost;
+    /* the walls' accounting now, and the friction of contacts lost in this step: the pairs' by
+     * blocks, then the walls' in slot order */
+    close_run r = {{0.0, 0.0, 0.0, 0.0, 0.0}, 0.0, nlost != 0};
+    for (size_t k = 0; k < sim->c.nblk; k++) r.lost += b->blost[k];
+    dem_dist_chain(sim, &r, sizeof r, close_step_run); /* dist.h: one process's order on any number */
+    memcpy(b->pend_w, r.w, sizeof r.w);
+    b->pend_lost = r.lost;
     if (b->rsum) { /* rolling and twisting: the walls' accounting now, the springs lost in this step */
         for (int k = 0; k < 3; k++) b->pend_r[k] = 0.0;
         dem_roll_account_walls(sim, 0, b->pend_r);

@@ -1,11 +1,14 @@
 /* dist.c - one simulation on a group of processes (see dist.h). */
 #include "sim/internal/dist.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "laws/rolling.h"
+#include "sim/internal/books.h"
 #include "sim/internal/contacts.h"
+#include "sim/internal/neighbor.h"
 
 /* The work of blocks [0, b): their pairs and half a pair per particle (forces.c's split of the
  * pass over threads, the same measure). */
@@ -49,6 +52,62 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether this run lets each process step its own particles (struct sim_dist): what it would
+ * need of other processes' particles beyond the halo's positions and velocities is not yet
+ * distributed (a clump's members, a bond's partner, the rolling couples' wall sums in their
+ * order, the periodic cell's wrap of the halo, the exact mode's lattice). */
+static int can_step_own(const dem_sim *sim)
+{
+    return !sim->dist->comm.replicate && !sim->ex.on && !sim->b.cell.flags && !sim->cl && !sim->bd.n && !sim->c.roll && !sim->c.wroll &&
+           sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
+}
+
+/* The halo: every particle in a pair whose two particles belong to different processes, in index
+ * order, and where each process's begin. The list is the whole one here (a rebuild has just made
+ * it, or the frame), so every process finds the same halo. */
+static dem_status make_halo(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    const sim_store *c = &sim->c;
+    size_t n = sim->p.n, K = (size_t)d->comm.size, nb = c->nblk;
+    if (nb > d->cap_blk) {
+        uint32_t *br = realloc(d->blk_rank, nb * sizeof *br);
+        if (!br) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the processes' blocks");
+        d->blk_rank = br;
+        d->cap_blk = nb;
+    }
+    for (size_t r = 0; r < K; r++)
+        for (size_t b = d->bcut[r]; b < d->bcut[r + 1]; b++) d->blk_rank[b] = (uint32_t)r;
+    uint8_t *mark = calloc(n ? n : 1, 1);
+    if (!mark) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the halo of %zu particles", n);
+    size_t nh = 0;
+    for (size_t p = 0; p < c->npairs; p++) {
+        uint32_t i = c->pairs[p].i, j = c->pairs[p].j;
+        if (d->blk_rank[i / PAIR_BLOCK] == d->blk_rank[j / PAIR_BLOCK]) continue;
+        nh += !mark[i] + !mark[j];
+        mark[i] = mark[j] = 1;
+    }
+    if (nh > d->cap_halo) {
+        uint32_t *h = realloc(d->halo, nh * sizeof *h);
+        if (!h) {
+            free(mark);
+            return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a halo of %zu particles", nh);
+        }
+        d->halo = h;
+        d->cap_halo = nh;
+    }
+    d->nhalo = 0;
+    for (size_t r = 0; r < K; r++) {
+        d->halo_at[r] = d->nhalo;
+        for (size_t a = block_particle(sim, d->bcut[r]), end = block_particle(sim, d->bcut[r + 1]); a < end; a++)
+            if (mark[a]) d->halo[d->nhalo++] = (uint32_t)a;
+    }
+    d->halo_at[K] = d->nhalo;
+    free(mark);
+    d->stats.halo = d->halo_at[d->comm.rank + 1] - d->halo_at[d->comm.rank];
+    return DEM_OK;
+}
+
 dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
@@ -77,7 +136,20 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     d->stats.own_pairs = c->pblk[d->b1] - c->pblk[d->b0];
     d->stats.foreign_pairs = d->nforeign;
     d->stats.particles = d->p1 - d->p0;
-    return DEM_OK;
+    d->local = d->stats.own = can_step_own(sim);
+    d->stats.halo = 0;
+    return d->local ? make_halo(sim, err) : DEM_OK;
+}
+
+/* The staging buffer, at least size bytes (its contents are not kept). */
+static int stage_reserve(struct sim_dist *d, size_t size)
+{
+    if (size <= d->cap_stage) return 1;
+    char *st = realloc(d->stage, size);
+    if (!st) return 0;
+    d->stage = st;
+    d->cap_stage = size;
+    return 1;
 }
 
 /* Every process's elements [at(r), at(r+1)) of base (elem bytes each) to every process. */
@@ -150,14 +222,9 @@ static void share_fields(dem_sim *sim, const field *f, size_t nf)
         d->len[r] = seg;
         total += seg;
     }
-    if (total > d->cap_stage) { /* grows only; on failure the arrays go one at a time, in place */
-        char *st = realloc(d->stage, total);
-        if (!st) {
-            for (size_t k = 0; k < nf; k++) share(sim, f[k].base, f[k].elem, f[k].at);
-            return;
-        }
-        d->stage = st;
-        d->cap_stage = total;
+    if (!stage_reserve(d, total)) { /* on failure the arrays go one at a time, in place */
+        for (size_t k = 0; k < nf; k++) share(sim, f[k].base, f[k].elem, f[k].at);
+        return;
     }
     char *mine = d->stage + d->off[me]; /* pack this process's segment; then unpack the others' */
     for (size_t k = 0; k < nf; k++) {
@@ -203,6 +270,14 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
     sim_particles *P = &sim->p;
     sim_store *c = &sim->c;
     size_t me = (size_t)d->comm.rank;
+    if (d->local) { /* each process keeps its particles' and slots' results: only the counts go */
+        size_t w[2] = {*lost, *nbad};
+        dem_dist_sum_counts(sim, w, 2);
+        *lost = w[0];
+        *nbad = w[1];
+        d->stale = 1;
+        return;
+    }
     /* the counts ride along: each process's pair of them, summed after (integers: any order) */
     d->counts[3 * me] = *lost;
     d->counts[3 * me + 1] = *nbad;
@@ -230,6 +305,113 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
     }
 }
 
+/* The halo's fields: what the pair pass reads of a particle that moves (the accounting's
+ * full-step velocities only while an accounting is pending). */
+static size_t halo_fields(const dem_sim *sim, dem_vec3 **f)
+{
+    size_t nf = 0;
+    f[nf++] = sim->p.x;
+    f[nf++] = sim->p.v;
+    f[nf++] = sim->p.w;
+    if (sim->e.acct == ACCT_SAVED) {
+        f[nf++] = sim->e.vf;
+        f[nf++] = sim->e.wf;
+    }
+    return nf;
+}
+
+/* The drift's results every process needs, at the head of each process's segment of the halo's
+ * exchange: its largest squared step and non-finite flag (guard.c), and its two largest
+ * squared displacements since the build (the rebuild test), all merged exactly. */
+typedef struct {
+    double move2, nonfinite, moved[2];
+} halo_head;
+
+static void merge_head(struct sim_dist *d, const halo_head *h, double *move2, int *nonfinite)
+{
+    *move2 = fmax(*move2, h->move2);
+    *nonfinite |= h->nonfinite != 0.0;
+    for (int k = 0; k < 2; k++) {
+        double m = h->moved[k];
+        if (m > d->moved[0]) {
+            d->moved[1] = d->moved[0];
+            d->moved[0] = m;
+        } else if (m > d->moved[1]) {
+            d->moved[1] = m;
+        }
+    }
+}
+
+void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
+{
+    struct sim_dist *d = sim->dist;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    dem_vec3 *f[5];
+    size_t nf = halo_fields(sim, f), total = 0;
+    halo_head mine = {*move2, (double)*nonfinite, {0.0, 0.0}};
+    dem_nbr_largest_moves(sim, d->p0, d->p1, mine.moved);
+    d->moved[0] = d->moved[1] = 0.0;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = total;
+        d->len[r] = sizeof mine + (d->halo_at[r + 1] - d->halo_at[r]) * nf * sizeof(dem_vec3);
+        total += d->len[r];
+    }
+    if (!stage_reserve(d, total)) { /* the heads alone, then each field's whole range */
+        const halo_head *all = dem_dist_gather_each(sim, &mine, sizeof mine);
+        for (size_t r = 0; r < K; r++) merge_head(d, &all[r], move2, nonfinite);
+        for (size_t k = 0; k < nf; k++) share(sim, f[k], sizeof(dem_vec3), bound_particle);
+        return;
+    }
+    char *at = d->stage + d->off[me];
+    memcpy(at, &mine, sizeof mine);
+    at += sizeof mine;
+    for (size_t e = d->halo_at[me]; e < d->halo_at[me + 1]; e++)
+        for (size_t k = 0; k < nf; k++, at += sizeof(dem_vec3)) memcpy(at, &f[k][d->halo[e]], sizeof(dem_vec3));
+    d->stats.bytes += d->len[me];
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
+    for (size_t r = 0; r < K; r++) {
+        const char *from = d->stage + d->off[r];
+        halo_head h;
+        memcpy(&h, from, sizeof h);
+        merge_head(d, &h, move2, nonfinite);
+        if (r == me) continue;
+        from += sizeof h;
+        for (size_t e = d->halo_at[r]; e < d->halo_at[r + 1]; e++)
+            for (size_t k = 0; k < nf; k++, from += sizeof(dem_vec3)) memcpy(&f[k][d->halo[e]], from, sizeof(dem_vec3));
+    }
+}
+
+void dem_dist_whole(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d || !d->stale) return;
+    sim_particles *P = &sim->p;
+    sim_store *c = &sim->c;
+    const field f[] = {
+        {P->x, sizeof *P->x, bound_particle},
+        {P->v, sizeof *P->v, bound_particle},
+        {P->w, sizeof *P->w, bound_particle},
+        {P->q, sizeof *P->q, bound_particle},
+        {P->f, sizeof *P->f, bound_particle},
+        {P->t, sizeof *P->t, bound_particle},
+        {P->image, sizeof *P->image, bound_particle},
+        {sim->nbr.x_build, sizeof *sim->nbr.x_build, bound_particle},
+        {sim->e.edis, EDIS * sizeof *sim->e.edis, bound_particle},
+        {sim->e.vf, sizeof *sim->e.vf, bound_particle},
+        {sim->e.wf, sizeof *sim->e.wf, bound_particle},
+        {sim->e.wadh, sizeof *sim->e.wadh, bound_particle},
+        {sim->g.pbad, sizeof *sim->g.pbad, bound_particle},
+        {c->whist, sizeof *c->whist, bound_slot},
+        {c->wout, sizeof *c->wout, bound_slot},
+        {c->wtouch, sizeof *c->wtouch, bound_slot},
+        {sim->e.wlost, sizeof *sim->e.wlost, bound_slot},
+    };
+    share_fields(sim, f, sizeof f / sizeof f[0]);
+    d->stale = 0;
+    d->stats.gathers++;
+}
+
 dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
@@ -247,12 +429,7 @@ dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)
         d->len[r] = d->counts[3 * r] * rs;
         total += d->counts[3 * r];
     }
-    if (total * rs > d->cap_stage) {
-        char *st = realloc(d->stage, total * rs);
-        if (!st) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu contacts the processes exchange", total);
-        d->stage = st;
-        d->cap_stage = total * rs;
-    }
+    if (!stage_reserve(d, total * rs)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu contacts the processes exchange", total);
     char *at = d->stage + d->off[me];
     for (size_t p = p0; p < p1; p++) {
         if (!c->pairs[p].flags) continue;
@@ -316,6 +493,18 @@ dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err)
     return DEM_OK;
 }
 
+/* A chain's hand-over: process r's running sum acc (len bytes) to every process. */
+static void hand_on(struct sim_dist *d, void *acc, size_t len, size_t r)
+{
+    for (size_t k = 0; k < (size_t)d->comm.size; k++) {
+        d->off[k] = 0;
+        d->len[k] = k == r ? len : 0;
+    }
+    if (r == (size_t)d->comm.rank) d->stats.bytes += len;
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, acc, d->off, d->len);
+}
+
 void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
 {
     struct sim_dist *d = sim->dist;
@@ -323,17 +512,40 @@ void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
         run(sim, 0, sim->c.npairs, acc);
         return;
     }
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
-    for (size_t r = 0; r < K; r++) { /* process r's turn: it adds its run, then hands the sum on */
+    for (size_t r = 0, me = (size_t)d->comm.rank; r < (size_t)d->comm.size; r++) { /* process r's turn: it adds its run, then hands the sum on */
         if (r == me) run(sim, bound_pair(sim, r), bound_pair(sim, r + 1), acc);
-        for (size_t k = 0; k < K; k++) {
-            d->off[k] = 0;
-            d->len[k] = k == r ? len : 0;
-        }
-        if (r == me) d->stats.bytes += len;
-        d->stats.exchanges++;
-        d->comm.allgather(d->comm.ctx, acc, d->off, d->len);
+        hand_on(d, acc, len, r);
     }
+}
+
+void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d || !d->local) {
+        run(sim, acc);
+        return;
+    }
+    for (size_t r = 0, me = (size_t)d->comm.rank; r < (size_t)d->comm.size; r++) {
+        if (r == me) run(sim, acc);
+        hand_on(d, acc, len, r);
+    }
+}
+
+
+const void *dem_dist_gather_each(dem_sim *sim, const void *mine, size_t len)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return mine;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = r * len;
+        d->len[r] = len;
+    }
+    memcpy(d->each + me * len, mine, len);
+    d->stats.bytes += len;
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, d->each, d->off, d->len);
+    return d->each;
 }
 
 void dem_dist_sum_counts(dem_sim *sim, size_t *w, size_t n)
@@ -357,6 +569,10 @@ void dem_dist_free(dem_sim *sim)
     free(d->len);
     free(d->counts);
     free(d->stage);
+    free(d->halo);
+    free(d->halo_at);
+    free(d->blk_rank);
+    free(d->each);
     free(d);
     sim->dist = NULL;
 }
@@ -382,7 +598,9 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     d->off = calloc(K, sizeof *d->off);
     d->len = calloc(K, sizeof *d->len);
     d->counts = calloc(3 * K, sizeof *d->counts);
-    if (!d->bcut || !d->off || !d->len || !d->counts) {
+    d->halo_at = calloc(K + 1, sizeof *d->halo_at);
+    d->each = calloc(K, DIST_EACH_MAX);
+    if (!d->bcut || !d->off || !d->len || !d->counts || !d->halo_at || !d->each) {
         dem_dist_free(sim);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     }

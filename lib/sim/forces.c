@@ -370,47 +370,93 @@ static int particle_forces(dem_sim *sim, const dem_law *law, size_t a)
     return lost;
 }
 
-/* The power of the drives of the driven particles, in particle order (W): a drive holds its
- * particle's velocities against the total force and torque on it (gravity included), so it puts
- * -(F . v + T . w) into the system; with the kinetic and potential energy of the particle that
- * closes the books like a moving wall's work. */
-static double drive_power(const dem_sim *sim)
+/* The power of the drives of driven particles [p0, p1), added to *pw in particle order (W): a
+ * drive holds its particle's velocities against the total force and torque on it (gravity
+ * included), so it puts -(F . v + T . w) into the system; with the kinetic and potential energy
+ * of the particle that closes the books like a moving wall's work. */
+static void drive_power_run(const dem_sim *sim, size_t p0, size_t p1, double *pw)
 {
     const sim_particles *P = &sim->p;
-    double pw = 0.0;
-    for (size_t a = 0; a < P->n; a++)
+    for (size_t a = p0; a < p1; a++)
         if ((P->flags[a] & DEM_PARTICLE_FIXED) && dem_particle_driven(P, a))
-            pw -= dem_v3_dot(P->f[a], P->v[a]) + dem_v3_dot(P->t[a], P->w[a]);
+            *pw -= dem_v3_dot(P->f[a], P->v[a]) + dem_v3_dot(P->t[a], P->w[a]);
+}
+
+static double drive_power(const dem_sim *sim)
+{
+    double pw = 0.0;
+    drive_power_run(sim, 0, sim->p.n, &pw);
     return pw;
 }
 
-/* The particles' local damping and drag, the work of the drives, and the walls' forces, torques and work, summed in
- * particle order (the contacts' own dissipation is booked by the full-step accounting). */
+/* A step's totals as they run (sim->b.tsum): the books' per-particle sums and the drives' power,
+ * then per wall its force (nw vectors), torque (nw vectors) and work (nw doubles). */
+typedef struct {
+    books_run books;
+    double drive;
+} totals_head;
+
+static dem_vec3 *totals_force(double *ts) { return (dem_vec3 *)(ts + sizeof(totals_head) / sizeof(double)); }
+static dem_vec3 *totals_torque(double *ts, size_t nw) { return totals_force(ts) + nw; }
+static double *totals_work(double *ts, size_t nw) { return (double *)(totals_torque(ts, nw) + nw); }
+
+size_t dem_forces_totals_size(size_t nwalls) { return sizeof(totals_head) + nwalls * (2 * sizeof(dem_vec3) + sizeof(double)); }
+
+/* dist.h's chain: the wall slots' forces, torques and work in slot order, then the particles'
+ * drives and books in particle order, over this process's slots and particles (all of them
+ * unless it steps its own). */
+static void totals_run(dem_sim *sim, void *acc)
+{
+    size_t nw = sim->b.nwalls, q0, q1, p0, p1;
+    const dem_wall *walls = sim->b.walls;
+    double *ts = acc;
+    totals_head *h = acc;
+    dem_vec3 *force = totals_force(ts), *torque = totals_torque(ts, nw);
+    double *work = totals_work(ts, nw);
+    const sim_store *c = &sim->c;
+    dist_stepped(sim, &p0, &p1);
+    q0 = c->wstart[p0];
+    q1 = c->wstart[p1];
+    for (size_t q = q0; q < q1; q++) {
+        if (!c->wtouch[q]) continue;
+        size_t a = c->wowner[q], k = c->wwall[q];
+        const dem_wall *wl = &walls[k];
+        const dem_contact_out *o = &c->wout[q];
+        dem_vec3 fc = dem_contact_force(o); /* on the particle */
+        dem_vec3 cp = wall_contact_point(sim, a, o->n, o->delta);
+        force[k] = dem_v3_sub(force[k], fc);
+        torque[k] = dem_v3_sub(torque[k], dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
+        work[k] += dem_v3_dot(fc, wall_velocity_at(wl, cp)) * sim->hdt;
+    }
+    if (sim->p.nfixed) drive_power_run(sim, p0, p1, &h->drive);
+    dem_books_totals_run(sim, p0, p1, &h->books);
+}
+
+/* The particles' local damping and drag, the work of the drives, and the walls' forces, torques
+ * and work, summed in slot and particle order (the contacts' own dissipation is booked by the
+ * full-step accounting); in a group of processes stepping their own, each adds its own in turn. */
 static void totals(dem_sim *sim)
 {
     size_t nw = sim->b.nwalls;
     dem_wall *walls = sim->b.walls;
+    double *ts = sim->b.tsum;
+    totals_head *h = sim->b.tsum;
+    dem_vec3 *force = totals_force(ts), *torque = totals_torque(ts, nw);
+    double *work = totals_work(ts, nw);
     for (size_t k = 0; k < nw; k++) {
-        walls[k].force = dem_v3_zero();
-        walls[k].torque = dem_v3_zero();
+        force[k] = torque[k] = dem_v3_zero();
+        work[k] = 0.0;
     }
-    double *work = sim->b.wwork;
-    for (size_t k = 0; k < nw; k++) work[k] = 0.0;
-    const sim_store *c = &sim->c;
-    for (size_t q = 0; q < c->nwslots; q++) {
-        if (!c->wtouch[q]) continue;
-        size_t a = c->wowner[q], k = c->wwall[q];
-        dem_wall *wl = &walls[k];
-        const dem_contact_out *o = &c->wout[q];
-        dem_vec3 fc = dem_contact_force(o); /* on the particle */
-        dem_vec3 cp = wall_contact_point(sim, a, o->n, o->delta);
-        wl->force = dem_v3_sub(wl->force, fc);
-        wl->torque = dem_v3_sub(wl->torque, dem_v3_cross(dem_v3_sub(cp, wl->point), fc));
-        work[k] += dem_v3_dot(fc, wall_velocity_at(wl, cp)) * sim->hdt;
+    h->drive = 0.0;
+    dem_books_totals_begin(sim, &h->books);
+    dem_dist_chain(sim, ts, dem_forces_totals_size(nw), totals_run); /* dist.h: one process's order on any number */
+    if (sim->c.wroll) dem_roll_wall_totals(sim, work);
+    for (size_t k = 0; k < nw; k++) {
+        walls[k].force = force[k];
+        walls[k].torque = torque[k];
+        walls[k].work += work[k];
     }
-    if (c->wroll) dem_roll_wall_totals(sim, work);
-    for (size_t k = 0; k < nw; k++) walls[k].work += work[k];
-    dem_books_totals(sim, sim->p.nfixed ? drive_power(sim) : 0.0, work);
+    dem_books_totals_end(sim, &h->books, h->drive, work);
 }
 
 /* The sums of particles [lo, hi): the wall contacts lost in *lost, the particles past the overlap
@@ -481,11 +527,13 @@ size_t dem_forces_compute(dem_sim *sim)
 void dem_forces_setup(dem_sim *sim)
 {
     sim->hdt = 0.0;
+    dem_dist_whole(sim); /* dist.h: a setup's books read every particle */
     books_setup_begin(sim);
     force_passes(sim, 0);
     totals(sim);
     sim->forces_current = 1;
     sim->hdt = sim->h;
+    dem_dist_whole(sim);
     dem_dist_share_pairs(sim, 1); /* dist.h: the setup's books read every pair */
     dem_books_setup(sim, dem_books_wall_power(sim), sim->p.nfixed ? drive_power(sim) : 0.0);
 }

@@ -127,6 +127,13 @@ static void overlap_advice(dem_sim *sim, char *buf, size_t size)
         dt_advice(sim, buf, size);
 }
 
+static int particle_finite(const sim_particles *P, size_t a)
+{
+    dem_quat q = P->q[a];
+    return dem_v3_isfinite(P->x[a]) && dem_v3_isfinite(P->v[a]) && dem_v3_isfinite(P->w[a]) && dem_v3_isfinite(P->f[a]) &&
+           dem_v3_isfinite(P->t[a]) && isfinite(q.w + q.x + q.y + q.z);
+}
+
 dem_status dem_guard_check_finite(dem_sim *sim, dem_error *err)
 {
     const sim_particles *P = &sim->p;
@@ -137,11 +144,16 @@ dem_status dem_guard_check_finite(dem_sim *sim, dem_error *err)
             return dem_fail(err, DEM_ERR_UNSTABLE, "step %llu: the energy books overflowed (%s = %g J): a value of the frame is too large for its physics (a wall's speed, a force), or %s",
                             (unsigned long long)sim->step, dem_energy_names[k], sim->e.energy[k], advice);
         }
+    if (dist_local(sim)) { /* dist.h: each process its own particles; the whole state only to report one */
+        size_t p0, p1, bad[1] = {0};
+        dist_stepped(sim, &p0, &p1);
+        for (size_t a = p0; a < p1 && !bad[0]; a++) bad[0] = !particle_finite(P, a);
+        dem_dist_sum_counts(sim, bad, 1);
+        if (!bad[0]) return DEM_OK;
+        dem_dist_whole(sim);
+    }
     for (size_t a = 0; a < P->n; a++) {
-        dem_quat q = P->q[a];
-        if (dem_v3_isfinite(P->x[a]) && dem_v3_isfinite(P->v[a]) && dem_v3_isfinite(P->w[a]) && dem_v3_isfinite(P->f[a]) &&
-            dem_v3_isfinite(P->t[a]) && isfinite(q.w + q.x + q.y + q.z))
-            continue;
+        if (particle_finite(P, a)) continue;
         char advice[256];
         dt_advice(sim, advice, sizeof advice);
         return dem_fail(err, DEM_ERR_UNSTABLE,
@@ -159,6 +171,7 @@ dem_status dem_guard_check_move(dem_sim *sim, dem_error *err)
     if (sim->g.nonfinite) { /* a speed or spin whose step overflows: never on to a NaN orientation */
         dem_status st = dem_guard_check_finite(sim, err);
         if (st) return st;
+        dem_dist_whole(sim); /* dist.h: the group's flag, every particle to find it */
         for (size_t a = 0; a < P->n; a++) {
             if (surface_step2(P, a, h) <= DBL_MAX) continue;
             char advice[256];
@@ -179,6 +192,7 @@ dem_status dem_guard_check_move(dem_sim *sim, dem_error *err)
                         (unsigned long long)sim->step + 1, k, d, wl->vel.x, wl->vel.y, wl->vel.z, sim->g.lim.move, sim->nbr.skin, advice);
     }
     if (!(sim->g.lim.move > 0.0) || sim->g.move2 <= lim * lim) return DEM_OK;
+    dem_dist_whole(sim); /* dist.h: the group's step, every particle to find it */
     size_t worst = 0; /* the particle the drift moved furthest */
     for (size_t a = 1; a < P->n; a++)
         if (surface_step2(P, a, h) > surface_step2(P, worst, h)) worst = a;
@@ -215,6 +229,7 @@ dem_status dem_guard_check_overlaps(dem_sim *sim, dem_error *err)
         }
     }
     if (!sim->g.nwbad) return DEM_OK;
+    dem_dist_whole(sim); /* dist.h: the group's count, every wall slot to find one */
     for (size_t q = 0; q < c->nwslots; q++) {
         size_t a = c->wowner[q];
         double delta = c->wout[q].delta;
@@ -234,9 +249,26 @@ static void record_overlap(dem_overlap_record *m, uint64_t step, double ratio, d
     *m = (dem_overlap_record){ratio, delta, step, i, j, wall};
 }
 
+/* The wall slots [q0, q1)'s largest overlap after m (the first of equals). The ratio itself is
+ * compared, not delta with ratio x radius, which may round the other way: the first largest of
+ * runs is then the first largest of their concatenation (dist.h's processes). */
+static void overlap_slots(const dem_sim *sim, size_t q0, size_t q1, uint64_t step, dem_overlap_record *m)
+{
+    const sim_store *c = &sim->c;
+    const sim_particles *P = &sim->p;
+    for (size_t q = q0; q < q1; q++) {
+        if (!c->wtouch[q]) continue;
+        size_t a = c->wowner[q];
+        double delta = c->wout[q].delta;
+        record_overlap(m, step, delta / P->r[a], delta, P->id[a], c->wwall[q], 1);
+    }
+}
+
 /* The largest overlap of the last force evaluation: the blocks' largest pairs, then the wall
- * slots, in a fixed order (the same record for any thread count). */
-static dem_overlap_record overlap_now(const dem_sim *sim, uint64_t step)
+ * slots, in a fixed order (the same record for any thread count). With own stepping (dist.h),
+ * each process's slots after the blocks, and the first largest of the processes' in their
+ * order: the same record. */
+static dem_overlap_record overlap_now(dem_sim *sim, uint64_t step)
 {
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
@@ -246,10 +278,13 @@ static dem_overlap_record overlap_now(const dem_sim *sim, uint64_t step)
         size_t p = sim->g.bworst_pair[b];
         record_overlap(&m, step, sim->g.bworst[b], sim->g.bworst_delta[b], P->id[c->pairs[p].i], P->id[c->pairs[p].j], 0);
     }
-    for (size_t q = 0; q < c->nwslots; q++) {
-        size_t a = c->wowner[q];
-        double delta = c->wout[q].delta;
-        if (c->wtouch[q] && delta > m.ratio * P->r[a]) record_overlap(&m, step, delta / P->r[a], delta, P->id[a], c->wwall[q], 1);
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    overlap_slots(sim, c->wstart[p0], c->wstart[p1], step, &m);
+    if (dist_local(sim)) {
+        const dem_overlap_record *all = dem_dist_gather_each(sim, &m, sizeof m);
+        for (int r = 0; r < sim->dist->comm.size; r++)
+            if (all[r].ratio > m.ratio || r == 0) m = all[r];
     }
     return m;
 }
@@ -265,8 +300,9 @@ dem_overlap_record dem_sim_largest_overlap(const dem_sim *sim)
     return sim->g.most;
 }
 
-dem_overlap_record dem_sim_current_overlap(const dem_sim *sim)
+dem_overlap_record dem_sim_current_overlap(dem_sim *sim)
 {
+    dem_dist_whole(sim); /* dist.h: every wall slot */
     return overlap_now(sim, sim->step);
 }
 

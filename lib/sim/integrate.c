@@ -25,6 +25,7 @@
 #include "sim/internal/boundary.h"
 #include "sim/internal/cell.h"
 #include "sim/internal/clumps.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/exact.h"
 #include "sim/internal/forces.h"
 #include "sim/internal/guard.h"
@@ -55,13 +56,14 @@ typedef struct {
     dem_sim *sim;
     double h;
     int save;
+    size_t first; /* the first particle kicked (dist.h's dist_stepped: 0 but with own stepping) */
 } kick_args;
 
 static void kick_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
 {
     const kick_args *a = ctx;
     (void)t;
-    kick_range(a->sim, lo, hi, a->h, a->save);
+    kick_range(a->sim, a->first + lo, a->first + hi, a->h, a->save);
 }
 
 static void half_kick(dem_sim *sim)
@@ -78,8 +80,11 @@ static void half_kick(dem_sim *sim)
         }
         dem_exact_half_kick(sim);
     } else {
-        kick_args a = {sim, h, save};
-        dem_par_for(sim->pool, n, kick_share, &a); /* par.h */
+        size_t p0, p1;
+        dist_stepped(sim, &p0, &p1); /* dist.h: all particles, or this process's own */
+        kick_args a = {sim, h, save, p0};
+        dem_par_for(sim->pool, p1 - p0, kick_share, &a); /* par.h */
+        if (dist_local(sim)) sim->dist->stale = 1;
         if (sim->cl) dem_clumps_kick(sim, h); /* clumps.h: then their members' velocities */
     }
     if (save) sim->e.acct = ACCT_SAVED;
@@ -149,6 +154,7 @@ static PAR_RANGE void drift_range(dem_sim *sim, size_t lo, size_t hi, const drif
 typedef struct {
     dem_sim *sim;
     const drift_ctx *d;
+    size_t first; /* as kick_args' */
 } drift_args;
 
 /* par.h: thread t's share, its maxima in its partial. */
@@ -157,7 +163,7 @@ static void drift_share(void *ctx, size_t lo, size_t hi, int t)
     const drift_args *a = ctx;
     par_partial *p = &a->sim->part[t];
     int nf = 0;
-    drift_range(a->sim, lo, hi, a->d, &p->max[0], &nf);
+    drift_range(a->sim, a->first + lo, a->first + hi, a->d, &p->max[0], &nf);
     p->count[0] = (size_t)nf;
 }
 
@@ -179,13 +185,16 @@ static void drift(dem_sim *sim)
         sim->g.nonfinite = 0;
         return;
     }
-    drift_args a = {sim, &d};
-    dem_par_for(sim->pool, n, drift_share, &a); /* par.h; the maxima are the same in any order */
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1); /* dist.h: all particles, or this process's own */
+    drift_args a = {sim, &d, p0};
+    dem_par_for(sim->pool, p1 - p0, drift_share, &a); /* par.h; the maxima are the same in any order */
     for (int t = 0; t < sim->threads; t++) {
         move2 = fmax(move2, sim->part[t].max[0]);
         nonfinite = nonfinite || sim->part[t].count[0];
     }
     if (sim->cl) dem_clumps_drift(sim, d.h, d.gd, d.reverse, &move2, &nonfinite); /* clumps.h */
+    if (dist_local(sim)) dem_dist_share_halo(sim, &move2, &nonfinite); /* dist.h: the halo moved, and the group's maxima */
     sim->g.move2 = move2;
     sim->g.nonfinite = nonfinite;
     dem_boundary_walls_move(sim, d.h);
@@ -197,6 +206,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     if (sim->step == UINT64_MAX)
         return dem_fail(err, DEM_ERR_LIMIT, "the step counter is at its largest value, 2^64 - 1: no further step can be counted");
     if (sim->nbr.sort_every && sim->step % sim->nbr.sort_every == 0 && sim->nbr.sorted_step != sim->step) {
+        dem_dist_whole(sim); /* dist.h: the whole state, for the sort */
         dem_deform_keep_sums(sim);
         dem_books_flush(sim);
         if ((st = dem_nbr_rebuild(sim, 1, err))) return st;
@@ -219,6 +229,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
         return st;
     if (flipped || dem_nbr_needs_rebuild(sim)) {
         /* a blown-up state would ask for a rebuild: say why, rather than grid it */
+        dem_dist_whole(sim); /* dist.h: the whole state, for the rebuild */
         if ((st = dem_guard_check_finite(sim, err))) return st;
         dem_books_flush(sim);
         if ((st = dem_nbr_rebuild(sim, 0, err))) return st;

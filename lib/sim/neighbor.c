@@ -344,15 +344,33 @@ static int needs_rebuild_deforming(const dem_sim *sim)
            (sim->b.nwalls && sqrt(t1) + sqrt(w2) >= sim->nbr.skin);
 }
 
+/* d2 into the two largest so far, m1 >= m2. */
+static inline void top_two(double d2, double *m1, double *m2)
+{
+    if (d2 > *m1) {
+        *m2 = *m1;
+        *m1 = d2;
+    } else if (d2 > *m2) {
+        *m2 = d2;
+    }
+}
+
+void dem_nbr_largest_moves(const dem_sim *sim, size_t p0, size_t p1, double m[2])
+{
+    for (size_t a = p0; a < p1; a++) top_two(dem_v3_norm2(dem_v3_sub(sim->p.x[a], sim->nbr.x_build[a])), &m[0], &m[1]);
+}
+
 int dem_nbr_needs_rebuild(const dem_sim *sim)
 {
     if (sim->b.deforming) return needs_rebuild_deforming(sim);
-    double m1 = 0.0, m2 = 0.0;
-    for (size_t a = 0; a < sim->p.n; a++) {
-        double d2 = dem_v3_norm2(dem_v3_sub(sim->p.x[a], sim->nbr.x_build[a]));
-        if (d2 > m1) { m2 = m1; m1 = d2; }
-        else if (d2 > m2) m2 = d2;
+    double m[2] = {0.0, 0.0};
+    if (dist_local(sim)) { /* dist.h: the group's, gathered with the halo after the drift */
+        m[0] = sim->dist->moved[0];
+        m[1] = sim->dist->moved[1];
+    } else {
+        dem_nbr_largest_moves(sim, 0, sim->p.n, m);
     }
+    double m1 = m[0], m2 = m[1];
     /* a particle and a moving wall closing the skin between them (dem_store_wall_slots) */
     double w2 = 0.0;
     for (size_t k = 0; k < sim->b.nwalls; k++)

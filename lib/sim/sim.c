@@ -47,8 +47,8 @@ static dem_status load_materials_walls(dem_sim *sim, const dem_system *s, dem_er
     sim->materials = malloc((nm ? nm : 1) * sizeof *sim->materials);
     sim->mp = malloc((nm ? nm * nm : 1) * sizeof *sim->mp);
     sim->b.walls = malloc((nw ? nw : 1) * sizeof *sim->b.walls);
-    sim->b.wwork = malloc((nw ? nw : 1) * sizeof *sim->b.wwork);
-    if (!sim->materials || !sim->mp || !sim->b.walls || !sim->b.wwork) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    sim->b.tsum = malloc(dem_forces_totals_size(nw));
+    if (!sim->materials || !sim->mp || !sim->b.walls || !sim->b.tsum) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     if (dem_roll_on(&sim->st)) { /* rolling and twisting coefficients (roll.h) */
         sim->c.roll_on = 1;
         if (!(sim->mroll = malloc((nm ? nm * nm : 1) * sizeof *sim->mroll))) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
@@ -173,7 +173,7 @@ void dem_sim_free(dem_sim *sim)
     free(sim->b.wrapped);
     free(sim->b.dkin);
     free(sim->b.walls);
-    free(sim->b.wwork);
+    free(sim->b.tsum);
     free(sim->materials);
     free(sim->mp);
     free(sim->mroll);
@@ -405,6 +405,7 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
  * non-finite state. */
 static dem_status complete_state(dem_sim *sim, dem_error *err)
 {
+    dem_dist_whole(sim); /* dist.h: with own stepping, every process's particles */
     dem_books_flush(sim);
     if (!sim->forces_current) dem_forces_setup(sim);
     dem_dist_share_pairs(sim, 1);
@@ -542,6 +543,7 @@ static void unbalanced_pairs(const dem_sim *sim, size_t lo, size_t hi, void *acc
 
 double dem_sim_unbalanced(dem_sim *sim)
 {
+    dem_dist_whole(sim); /* dist.h: every particle's force */
     if (!sim->forces_current) dem_forces_setup(sim);
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
@@ -568,6 +570,7 @@ static int particle_touches(const dem_sim *sim, size_t a)
 
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)
 {
+    dem_dist_whole(sim); /* dist.h: the wall slots */
     if (!sim->forces_current) dem_forces_setup(sim);
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
@@ -599,8 +602,9 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
     return w[0];
 }
 
-double dem_sim_kinetic_energy(const dem_sim *sim, size_t *nfree)
+double dem_sim_kinetic_energy(dem_sim *sim, size_t *nfree)
 {
+    dem_dist_whole(sim); /* dist.h: every particle's velocities */
     const sim_particles *P = &sim->p;
     double e = 0.0;
     size_t n = 0;

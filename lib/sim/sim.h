@@ -76,9 +76,20 @@ typedef struct {
      * len[r]). It does not return on failure (MPI's errors abort the job). */
     void (*allgather)(void *ctx, void *buf, const size_t *off, const size_t *len);
     void *ctx;
+    /* 1: every process holds the whole state after every step (kicks and drift of every particle
+     * on every process, every particle's results exchanged), what a per-step measure of the whole
+     * state needs (dem-step's --until). 0 (the default): where the run allows it (no clumps, bonds,
+     * rolling or twisting resistance, deforming cell or exact mode), each process kicks and drifts
+     * its own particles and receives only those of other processes its pairs reach; the whole
+     * state is gathered for a rebuild, a re-sort, a frame and the queries below. The same bits
+     * either way. */
+    int replicate;
 } dem_comm;
 /* Join the group (size 1: nothing changes). Refuses, naming it, what is not yet distributed:
- * the variational integrator (dem_sim_minimize refuses likewise). */
+ * the variational integrator (dem_sim_minimize refuses likewise). In a group, every process
+ * calls what reads the whole state at the same point of the run, since it may gather it from
+ * the processes: dem_sim_store, dem_sim_put, dem_sim_energy_reference, dem_sim_unbalanced,
+ * dem_sim_touching, dem_sim_kinetic_energy, dem_sim_current_overlap, dem_sim_cell_stress. */
 DEM_MUST_CHECK dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err);
 /* What the distribution did so far (zeros in one process): pairs evaluated by this process as
  * its own and across a cut (for a second time), bytes it gave to the exchanges. */
@@ -87,6 +98,9 @@ typedef struct {
     size_t particles;                   /* its particles at the last rebuild */
     uint64_t bytes;                     /* given to the exchanges so far */
     uint64_t exchanges;
+    int own;                            /* 1: each process steps its own particles (dem_comm.replicate) */
+    size_t halo;                        /* then: its particles other processes receive each step */
+    uint64_t gathers;                   /* own stepping: the whole state gathered so far */
 } dem_dist_stats;
 void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s);
 
@@ -154,7 +168,7 @@ typedef struct {
 /* The largest overlap since the sim was made, and the largest of the current forces (the state a
  * run ends in: a settled bed's static overlaps, where the run's largest is often an impact). */
 dem_overlap_record dem_sim_largest_overlap(const dem_sim *sim);
-dem_overlap_record dem_sim_current_overlap(const dem_sim *sim);
+dem_overlap_record dem_sim_current_overlap(dem_sim *sim);
 
 void dem_sim_limits_default(dem_sim_limits *lim);
 void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim);
@@ -191,7 +205,7 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying);
 /* The kinetic energy, translational plus rotational, J, of the free (not fixed) particles, summed
  * in the sim's particle order (deterministic), and their number in *nfree (may be NULL). In a
  * deforming cell it is that of the velocities the frames hold, the fluctuation about the field. */
-double dem_sim_kinetic_energy(const dem_sim *sim, size_t *nfree);
+double dem_sim_kinetic_energy(dem_sim *sim, size_t *nfree);
 
 /* The ranges a system must lie in to be simulated (io/system.h: DEM_RADIUS_MIN ...); dem_sim_new
  * refuses the rest, naming the particle. */

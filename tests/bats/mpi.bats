@@ -36,12 +36,41 @@ same_for_ranks() {
         DEM_MPI_BALANCE=$b on_ranks 3 "k3-$b.dem" "$@"
         cmp one.dem "k3-$b.dem"
     done
+    if [ -n "${SAME_ALL:-}" ]; then # every rank stepping every particle, where the run lets each step its own
+        DEM_MPI_REPLICATE=1 on_ranks 3 k3-replicated.dem "$@"
+        cmp one.dem k3-replicated.dem
+    fi
 }
 
 @test "mpi: a walled bed settling under gravity: the same bytes for 1-4 ranks and any cut" {
     dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
         --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 > bed.dem
     SAME_ALL=1 same_for_ranks -n 1500 --every 500 --gravity 0,0,-9.81 --dt 5e-6 --wall-velocity 5=0,0,-0.05 --local-damping 0.1 bed.dem
+}
+
+@test "mpi: each rank steps its own particles where the run allows, every particle otherwise; driven particles; --progress" {
+    dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
+        --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 > bed.dem
+    # the spheres of the lowest 3 mm fixed and driven along x: the drives' power is a sum in particle order
+    dem-probe --particles bed.dem | awk -F'\t' 'NR == 1 { print "x\ty\tz\tr\tvx\tvy\tvz\tfixed"; next }
+        { f = $7 < 0.003; printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", $5, $6, $7, $17, f ? 0.05 : $8, f ? 0 : $9, f ? 0 : $10, f }' > t.tsv
+    dem-pack --from t.tsv --young 5e6 --friction 0.5 --restitution 0.6 --enclose > driven.dem
+    [ "$(dem-probe --particles driven.dem | awk -F'\t' 'NR > 1 && $8 == 0.05' | wc -l)" -gt 20 ]
+    same_for_ranks -n 800 --every 400 --gravity 0,0,-9.81 --dt 5e-6 --local-damping 0.05 driven.dem
+    dem-energy k4.dem > k4.tsv # the drives did work
+    # the report names the way: each rank its own, or (DEM_MPI_REPLICATE=1, a periodic cell) all
+    DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o own.dem 2> own.err
+    [ "$(grep -c 'stepping its own particles, [0-9]* of them in the halo' own.err)" -eq 2 ]
+    DEM_MPI_REPLICATE=1 DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o all.dem 2> all.err
+    [ "$(grep -c 'every rank stepping every particle' all.err)" -eq 2 ]
+    cmp own.dem all.dem
+    DEM_MPI_REPLICATE=2 run mpirun --oversubscribe -np 2 dem-step-mpi -n 5 bed.dem -o x.dem
+    [ "$status" -ne 0 ] && [[ "$output" == *"DEM_MPI_REPLICATE='2'"* ]]
+    # --progress: the ranks agree when a line is due (its measures gather the state); rank 0 prints
+    dem-step -q -n 300 --dt 5e-6 bed.dem > p1.dem
+    on_ranks 3 p3.dem -n 300 --dt 5e-6 --progress 1e-9 bed.dem 2> p3.err
+    cmp p1.dem p3.dem
+    [ "$(grep -c "^progress" p3.err)" -eq 301 ] # the header and one line a step
 }
 
 @test "mpi: a servo-controlled periodic cell of frictional spheres: the same bytes for 2-4 ranks" {

@@ -30,6 +30,7 @@ typedef struct {
     const dem_system *start;
     const dem_settings *st;
     int balance, steps;
+    int replicate;    /* dem_comm.replicate: every rank steps every particle */
     double dt;
     char *frame;      /* rank 0: the frame written at the end */
     size_t len;
@@ -64,7 +65,7 @@ static void *run_rank(void *arg)
     me->ok = sim != NULL;
     if (sim) dem_sim_set_dt(sim, me->dt);
     if (sim && me->g) {
-        dem_comm c = {me->rank, me->g->size, me->balance, thread_allgather, me};
+        dem_comm c = {me->rank, me->g->size, me->balance, thread_allgather, me, me->replicate};
         me->ok = dem_sim_set_comm(sim, &c, &err) == DEM_OK;
     }
     for (int k = 0; k < me->steps && me->ok; k++) me->ok = dem_sim_step(sim, &err) == DEM_OK;
@@ -91,9 +92,10 @@ static void *run_rank(void *arg)
     return NULL;
 }
 
-/* The frame of K ranks cut by `balance` (K = 0: one process without a group). */
-static char *frame_on(int K, int balance, const dem_system *start, const dem_settings *st, double dt, int steps, size_t *len,
-                      size_t *across, double *unbalanced, size_t touching[2])
+/* The frame of K ranks cut by `balance`, stepping their own particles or (replicate) all (K = 0:
+ * one process without a group). */
+static char *frame_on(int K, int balance, int replicate, const dem_system *start, const dem_settings *st, double dt, int steps,
+                      size_t *len, size_t *across, double *unbalanced, size_t touching[2])
 {
     group g;
     rank_run run[MAX_RANKS];
@@ -102,7 +104,7 @@ static char *frame_on(int K, int balance, const dem_system *start, const dem_set
     g.size = n;
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, dt, NULL, 0, 0, 0, NAN, 0, 0};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -182,7 +184,7 @@ static void test_ranks(int rolling)
     size_t len1, len, across, most = 0;
     double u1, u;
     size_t t1[2], t[2];
-    char *one = frame_on(0, 0, &s, &st, dt, steps, &len1, &across, &u1, t1);
+    char *one = frame_on(0, 0, 0, &s, &st, dt, steps, &len1, &across, &u1, t1);
     CHECK(one && len1 > 0);
     dem_error err;
     dem_system end;
@@ -192,24 +194,32 @@ static void test_ranks(int rolling)
     dem_reader_free(rd);
     CHECK_MSG(end.ncontacts > 100, "only %zu contacts: the bed must touch across the ranks' cuts", end.ncontacts);
     int cases = 0;
-    for (int K = 1; K <= MAX_RANKS; K++)
-        for (int balance = 0; balance < DEM_BALANCE_COUNT_OF; balance++) {
-            if ((K < 3 && balance) || ((rolling || UNDER_TSAN) && (K == 1 || K == 4))) continue; /* 2 and 3 ranks: the time under TSan */
-            char *f = frame_on(K, balance, &s, &st, dt, steps, &len, &across, &u, t);
-            CHECK_MSG(t[0] == t1[0] && t[1] == t1[1], "%d ranks, balance %d: %zu contacts and %zu flying, one process %zu and %zu", K, balance,
-                      t[0], t[1], t1[0], t1[1]);
-            CHECK_MSG(same_bits(u, u1), "%d ranks, balance %d: the unbalanced-force ratio %.17g differs from one process's %.17g", K, balance, u, u1);
-            CHECK_MSG(K == 1 || across > 0, "%d ranks, balance %d: no pair across the cuts", K, balance);
-            if (across > most) most = across;
-            CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "%d ranks, balance %d: the frame differs from one process's", K, balance);
-            free(f);
-            cases++;
-        }
+    /* each rank stepping its own particles (without rolling: rolling is stepped whole), and every
+     * rank stepping all (2 and 3 ranks by work: the other cuts are the same code) */
+    for (int rep = 0; rep < 2; rep++)
+        for (int K = 1; K <= MAX_RANKS; K++)
+            for (int balance = 0; balance < DEM_BALANCE_COUNT_OF; balance++) {
+                if ((K < 3 && balance) || ((rolling || UNDER_TSAN) && (K == 1 || K == 4))) continue; /* 2 and 3 ranks: the time under TSan */
+                if (rep && (rolling || balance || K == 1 || K == 4)) continue;
+                char *f = frame_on(K, balance, rep, &s, &st, dt, steps, &len, &across, &u, t);
+                CHECK_MSG(t[0] == t1[0] && t[1] == t1[1], "%d ranks, balance %d, replicate %d: %zu contacts and %zu flying, one process %zu and %zu",
+                          K, balance, rep, t[0], t[1], t1[0], t1[1]);
+                CHECK_MSG(same_bits(u, u1), "%d ranks, balance %d, replicate %d: the unbalanced-force ratio %.17g differs from one process's %.17g", K,
+                          balance, rep, u, u1);
+                CHECK_MSG(K == 1 || across > 0, "%d ranks, balance %d: no pair across the cuts", K, balance);
+                if (across > most) most = across;
+                CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "%d ranks, balance %d, replicate %d: the frame differs from one process's", K,
+                          balance, rep);
+                free(f);
+                cases++;
+            }
     printf("  %s648 spheres between walls, %d steps, %zu contacts at the end: the frame of %s ranks (threads as ranks), cut by\n"
-           "  work, count, skew and shift, is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts), and so is\n"
+           "  work, count, skew and shift, %s, is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts), and so is\n"
            "  the unbalanced-force ratio %.6g (a sum over the pairs handed from rank to rank) and the %zu contacts and %zu\n"
            "  spheres touching nothing\n",
-           rolling ? "rolling and twisting, " : "", steps, end.ncontacts, rolling || UNDER_TSAN ? "2 and 3" : "1-4", len1, cases, most, u1, t1[0], t1[1]);
+           rolling ? "rolling and twisting, " : "", steps, end.ncontacts, rolling || UNDER_TSAN ? "2 and 3" : "1-4",
+           rolling ? "every rank stepping every sphere" : "each rank stepping its own spheres (and by work, every rank all)", len1, cases, most, u1,
+           t1[0], t1[1]);
     dem_system_free(&end);
     free(one);
     dem_system_free(&s);
@@ -227,10 +237,10 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0};
-    dem_comm bad = {2, 2, 0, thread_allgather, &me};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0};
+    dem_comm bad = {2, 2, 0, thread_allgather, &me, 0};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
-    dem_comm c = {0, 2, 9, thread_allgather, &me};
+    dem_comm c = {0, 2, 9, thread_allgather, &me, 0};
     CHECK(dem_sim_set_comm(sim, &c, &err) != DEM_OK && strstr(err.msg, "balance 9") != NULL);
     dem_sim_free(sim);
     st.integrator = DEM_INTEGRATOR_VARIATIONAL;

@@ -66,6 +66,7 @@ for case in ${BENCH_CASES:-pour settled replica}; do
         printf "%s\tdem-step vv, 1 thread [ns]\t%s\n", c, ns["dem-step/1"]
         printf "%s\tdem-step vv-improved, 1 thread [ns]\t%s\n", c, ns["dem-step:vv-improved/1"]
         printf "%s\tdem-step vv, 2 threads [ns]\t%s\n", c, ns["dem-step/2"]
+        if (("dem-step-mpi:mpi/2") in ns) printf "%s\tdem-step-mpi vv, 2 MPI processes [ns]\t%s\n", c, ns["dem-step-mpi:mpi/2"]
         printf "%s\tLAMMPS pair granular, 1 process [ns]\t%s\n", c, ns["lammps/1"]
         printf "%s\tLAMMPS gran/hertz/history, 1 process [ns]\t%s\n", c, ns["lammps-classic/1"]
         if (("lammps:mpi/2") in ns) printf "%s\tLAMMPS pair granular, 2 MPI processes [ns]\t%s\n", c, ns["lammps:mpi/2"]
@@ -79,6 +80,11 @@ for case in ${BENCH_CASES:-pour settled replica}; do
             printf "%s\tLAMMPS speed-up, 2 MPI processes vs 1\t%.2f\n", c, ns["lammps/1"] / ns["lammps:mpi/2"]
             printf "%s\tLAMMPS pair granular 2 processes / dem-step 2 threads\t%.2f\n", c, ns["lammps:mpi/2"] / ns["dem-step/2"]
             if (("lammps-classic:mpi/2") in ns) printf "%s\tLAMMPS gran/hertz/history 2 processes / dem-step 2 threads\t%.2f\n", c, ns["lammps-classic:mpi/2"] / ns["dem-step/2"]
+        }
+        if (("dem-step-mpi:mpi/2") in ns) {
+            printf "%s\tdem-step-mpi speed-up, 2 MPI processes vs 1 thread\t%.2f\n", c, ns["dem-step/1"] / ns["dem-step-mpi:mpi/2"]
+            if (("lammps-classic:mpi/2") in ns) printf "%s\tLAMMPS gran/hertz/history 2 processes / dem-step-mpi 2 processes\t%.2f\n", c, ns["lammps-classic:mpi/2"] / ns["dem-step-mpi:mpi/2"]
+            if (("lammps:mpi/2") in ns) printf "%s\tLAMMPS pair granular 2 processes / dem-step-mpi 2 processes\t%.2f\n", c, ns["lammps:mpi/2"] / ns["dem-step-mpi:mpi/2"]
         }
     }' "$rows"
 

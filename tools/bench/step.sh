@@ -7,6 +7,9 @@
 # Builds the settled state once (cached, see case.sh), then runs
 #   dem-step -n 0      reading, neighbour list, first forces, writing: the fixed cost
 #   dem-step -n STEPS  with --threads 1 and 2, and once with the default vv-improved integrator
+#   mpirun -np 2 dem-step-mpi -n STEPS   where bin/dem-step-mpi exists and the machine has 2 cores
+#                      (2 ranks of 1 thread each, its own -n 0 as its fixed cost; output cmp with
+#                      1 thread's)
 # and prints TSV: code, threads, particles, steps, wall[s] (the whole process), loop[s] (wall
 # minus the -n 0 run: the time stepping alone, comparable with LAMMPS' "Loop time"),
 # ns/particle-step = loop / (particles x steps). Each time is the best of BENCH_REPEAT runs
@@ -46,6 +49,26 @@ run_best()
     echo "$best"
 }
 
+# run_best_mpi OUT ARGS...: as run_best, dem-step-mpi on 2 ranks (the output written with -o).
+run_best_mpi()
+{
+    out=$1
+    shift
+    best=
+    k=0
+    while [ "$k" -lt "$REPEAT" ]; do
+        t0=$(now)
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 "$WORK/dem-step-mpi" -q "$@" -o "$out" "$WORK/state.dem"
+        t=$(elapsed "$t0" "$(now)")
+        best=$(awk -v a="$t" -v b="$best" 'BEGIN { print ((b == "" || a < b) ? a : b) }')
+        k=$((k + 1))
+    done
+    echo "$best"
+}
+mpi=0
+[ -x "$TOP/bin/dem-step-mpi" ] && command -v mpirun > /dev/null && [ "$(nproc)" -ge 2 ] && mpi=1
+[ "$mpi" = 1 ] && cp "$TOP/bin/dem-step-mpi" "$WORK/"
+
 if [ "$profile" = 1 ]; then
     command -v perf > /dev/null || { echo "step.sh: perf not found" >&2; exit 1; }
     echo "# perf record -g: dem-step -n $STEPS --threads 1 on $N spheres (top 15 by self time)"
@@ -64,10 +87,14 @@ t1=$(run_best "$WORK/out1.dem" -n "$STEPS" --integrator vv "$@" --threads 1)
 t2=$(run_best "$WORK/out2.dem" -n "$STEPS" --integrator vv "$@" --threads 2)
 # the default integrator (not in LAMMPS): what a dem-step user runs
 ti=$(run_best "$WORK/outi.dem" -n "$STEPS" --integrator vv-improved "$@" --threads 1)
+if [ "$mpi" = 1 ]; then # on MPI ranks (issue 31): its own fixed cost, since mpirun's start is in it
+    tm_setup=$(run_best_mpi "$WORK/outm0.dem" -n 0 --integrator vv "$@")
+    tm=$(run_best_mpi "$WORK/outm.dem" -n "$STEPS" --integrator vv "$@" --threads 1)
+fi
 
 row()
 {
-    awk -v code="$1" -v th="$2" -v n="$N" -v steps="$STEPS" -v wall="$3" -v setup="$t_setup" 'BEGIN {
+    awk -v code="$1" -v th="$2" -v n="$N" -v steps="$STEPS" -v wall="$3" -v setup="${4:-$t_setup}" 'BEGIN {
         loop = wall - setup
         printf "%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.1f\n", code, th, n, steps, wall, loop, loop / (n * steps) * 1e9 }'
 }
@@ -80,12 +107,21 @@ printf 'code\tthreads\tparticles\tsteps\twall[s]\tloop[s]\tns_per_particle_step\
 row dem-step 1 "$t1"
 row dem-step 2 "$t2"
 row dem-step:vv-improved 1 "$ti"
+[ "$mpi" = 1 ] && row dem-step-mpi:mpi 2 "$tm" "$tm_setup"
 if cmp -s "$WORK/out1.dem" "$WORK/out2.dem"; then
     echo "# threads 1 vs 2: bit-identical output (cmp)"
     same=0
 else
     echo "# threads 1 vs 2: OUTPUTS DIFFER (cmp: $(cmp "$WORK/out1.dem" "$WORK/out2.dem" 2>&1 | head -n 1))"
     same=1
+fi
+if [ "$mpi" = 1 ]; then
+    if cmp -s "$WORK/out1.dem" "$WORK/outm.dem"; then
+        echo "# 1 thread vs dem-step-mpi on 2 ranks: bit-identical output (cmp)"
+    else
+        echo "# 1 thread vs dem-step-mpi on 2 ranks: OUTPUTS DIFFER (cmp: $(cmp "$WORK/out1.dem" "$WORK/outm.dem" 2>&1 | head -n 1))"
+        same=1
+    fi
 fi
 if [ -n "$KEEP" ]; then
     mkdir -p "$KEEP"

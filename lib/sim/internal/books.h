@@ -158,9 +158,16 @@ static inline void books_particle(dem_sim *sim, size_t a, double local_power, co
 }
 
 /* The step's totals in particle order (local damping, drag, the law's work as contacts formed or
- * broke: pairs by blocks, then walls), the drives' power (W, when some particle is fixed) and the
- * walls' work of the step (J, per wall). */
-void dem_books_totals(dem_sim *sim, double drive_power, const double *wall_work);
+ * broke: pairs by blocks, then walls), as they run over the particles (forces.c's totals: in a
+ * group of processes each adds its own in turn, dist.h's chain): begin, run over [p0, p1) for
+ * each range in particle order, then end with the drives' power (W, when some particle is
+ * fixed) and the walls' work of the step (J, per wall). */
+typedef struct {
+    double local, drag, law;
+} books_run;
+void dem_books_totals_begin(const dem_sim *sim, books_run *r);
+void dem_books_totals_run(const dem_sim *sim, size_t p0, size_t p1, books_run *r);
+void dem_books_totals_end(dem_sim *sim, const books_run *r, double drive_power, const double *wall_work);
 /* Before a setup evaluation: no drag in it (integrate.c books drag with the kicks). */
 static inline void books_setup_begin(dem_sim *sim)
 {

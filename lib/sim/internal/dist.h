@@ -27,7 +27,23 @@ struct sim_dist {
     char *stage;              /* the packed exchanges' staging buffer (dist.c's share_fields) */
     size_t cap_stage;
     dem_dist_stats stats;
+    /* Own stepping (dem_comm.replicate 0, and a run that allows it: dist_local): this process
+     * kicks, drifts and wraps its own particles [p0, p1) and the halo, the particles of every
+     * process that a pair across a cut reaches (all processes' such particles, in index order;
+     * halo_at[r]: where process r's begin); the rest of its copy of the state goes stale until
+     * dem_dist_whole gathers it (stale). */
+    int local, stale;
+    uint32_t *halo;
+    size_t nhalo, cap_halo, *halo_at;
+    uint32_t *blk_rank;       /* the process of each block (local: the halo's making) */
+    char *each;               /* K x DIST_EACH_MAX bytes: dem_dist_gather_each's */
+    double moved[2];          /* the group's two largest squared displacements since the build,
+                               * from the last halo exchange (the rebuild test) */
+    size_t cap_blk;
 };
+
+/* This process steps its own particles only (see struct sim_dist). */
+static inline int dist_local(const dem_sim *sim) { return sim->dist && sim->dist->local; }
 
 /* This process's blocks and particles ([0, nblk) and [0, n) in one process). */
 static inline void dist_blocks(const dem_sim *sim, size_t *b0, size_t *b1)
@@ -41,7 +57,16 @@ static inline void dist_particles(const dem_sim *sim, size_t *p0, size_t *p1)
     *p1 = sim->dist ? sim->dist->p1 : sim->p.n;
 }
 
-/* The cuts and the foreign pairs of the current list (after every rebuild). */
+/* The particles this process kicks and drifts: its own when it steps them alone (dist_local),
+ * else all. */
+static inline void dist_stepped(const dem_sim *sim, size_t *p0, size_t *p1)
+{
+    *p0 = dist_local(sim) ? sim->dist->p0 : 0;
+    *p1 = dist_local(sim) ? sim->dist->p1 : sim->p.n;
+}
+
+/* The cuts and the foreign pairs of the current list (after every rebuild); with own stepping,
+ * the halo. */
 DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
 /* Every pair's result line and touch flag (and records: its record and side arrays) from the
  * process that owns its block. */
@@ -68,6 +93,27 @@ typedef void (*dist_run_fn)(const dem_sim *sim, size_t lo, size_t hi, void *acc)
 void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run);
 /* w[0 .. n) (n <= 3, integers) replaced by their sums over the processes (in one process: kept). */
 void dem_dist_sum_counts(dem_sim *sim, size_t *w, size_t n);
+/* Own stepping (dist_local), after the drift: the halo's positions, velocities and the
+ * accounting's full-step velocities from their processes; the drift's largest squared step and
+ * non-finite flag (*move2, *nonfinite) made the group's, and the group's two largest
+ * displacements since the build in moved (maxima: exact in any order). */
+void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite);
+/* Own stepping: every process's copy of the state made whole again (particles, books, guards,
+ * wall slots: each from its owner), when it is stale; before anything reads the whole state (a
+ * re-sort or rebuild, a frame, the queries of sim.h, a guard's report). Collective: every
+ * process calls it at the same point. Nothing in one process or replicated stepping. */
+void dem_dist_whole(dem_sim *sim);
+/* A sum in the order one process makes it, over the particles (and their wall slots) each
+ * process steps (dist_stepped: contiguous in every order the sums use): with own stepping,
+ * process r runs run(sim, acc) on the running sum acc (len bytes) the processes before it left,
+ * in turn, and every process then holds the whole sum (one exchange per process, of acc alone);
+ * otherwise (one process, or every process holding the whole state) run once, over all. */
+typedef void (*dist_chain_fn)(dem_sim *sim, void *acc);
+void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run);
+/* Every process's len bytes mine (len <= DIST_EACH_MAX), gathered in process order; returns
+ * them (K x len bytes, valid until the next gather). In one process: mine. */
+#define DIST_EACH_MAX 64
+const void *dem_dist_gather_each(dem_sim *sim, const void *mine, size_t len);
 void dem_dist_free(dem_sim *sim);
 
 #endif

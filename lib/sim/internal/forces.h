@@ -20,6 +20,8 @@ size_t dem_forces_compute(dem_sim *sim);
 void dem_forces_setup(dem_sim *sim);
 /* The kicks of the positions as they are, with nothing booked (exact mode's entry). */
 void dem_forces_evaluate_only(dem_sim *sim);
+/* The bytes of a step's running totals with nwalls walls (sim->b.tsum's size). */
+size_t dem_forces_totals_size(size_t nwalls);
 
 /* Local (non-viscous) damping of one component fk of a force or torque (forces.c for a sphere,
  * clumps.c for a clump): against the velocity component vk (Hanley 2019, eq 21), or in the Yade

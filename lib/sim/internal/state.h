@@ -63,7 +63,7 @@ typedef struct {
 typedef struct {
     size_t nwalls;
     dem_wall *walls;
-    double *wwork;          /* per wall: work of this step, J */
+    void *tsum;             /* forces.c's totals of a step as they run (dem_forces_totals_size) */
     dem_cell cell;
     int periodic[3];
     dem_mat3 hinv;
