@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "sim/internal/dist.h"
+
 void dem_boundary_cell_inverse(dem_sim *sim)
 {
     sim->b.hinv = dem_m3_inverse(sim->b.cell.h);
@@ -25,41 +27,92 @@ double dem_boundary_cell_width(const dem_cell *c, int a)
     return ldexp(fabs(dem_m3_det(h)) / dem_v3_norm(dem_v3_cross(u, w)), e);
 }
 
+/* Particle a back into the cell if it left: its image change in sim->b.wrapped[a] (zeros if it
+ * stayed). Fails, changing nothing, past the image counters' range. */
+static dem_status wrap_particle(dem_sim *sim, size_t a, dem_error *err)
+{
+    int32_t *e = sim->b.wrapped[a];
+    dem_vec3 s = cell_frac(sim, sim->p.x[a]);
+    e[0] = e[1] = e[2] = 0;
+    for (int k = 0; k < 3; k++) {
+        double c = dem_v3_get(s, k);
+        if (!sim->b.periodic[k] || (c < 1.0 && c >= 0.0)) continue;
+        double f = floor(c), im = (double)sim->p.image[a][k] + f;
+        if (!(fabs(f) <= DEM_IMAGE_MAX && fabs(im) <= DEM_IMAGE_MAX)) {
+            e[0] = e[1] = e[2] = 0;
+            return dem_fail(err, DEM_ERR_LIMIT,
+                            "step %llu: particle %llu went %g cells along %c, to image %g: beyond +-2^30 cells, the range of the image counters",
+                            (unsigned long long)sim->step + 1, (unsigned long long)sim->p.id[a], f, "abc"[k], im);
+        }
+        e[k] = (int32_t)f;
+    }
+    if (!(e[0] | e[1] | e[2])) return DEM_OK;
+    dem_vec3 shift = cell_shift(sim, e);
+    sim->p.x[a] = dem_v3_sub(sim->p.x[a], shift);
+    /* the build position moves by the image in the build's cell, so that the displacement
+     * relative to the field (neighbor.c) is unchanged */
+    sim->nbr.x_build[a] = dem_v3_sub(sim->nbr.x_build[a], sim->b.deforming ? lattice_shift(sim->nbr.h_build, e) : shift);
+    for (int k = 0; k < 3; k++) sim->p.image[a][k] += e[k];
+    return DEM_OK;
+}
+
+static int wrapped(const dem_sim *sim, size_t a) { return (sim->b.wrapped[a][0] | sim->b.wrapped[a][1] | sim->b.wrapped[a][2]) != 0; }
+
+/* x_i - (x_j + H s) must not change: s' = s - e_i + e_j, for pairs [p0, p1). */
+static void shift_pairs(dem_sim *sim, size_t p0, size_t p1)
+{
+    int32_t (*e)[3] = sim->b.wrapped;
+    for (size_t p = p0; p < p1; p++) {
+        dem_contact_rec *np = &sim->c.pairs[p];
+        for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
+    }
+}
+
+void dem_boundary_wrap_own(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    d->wrap_failed = 0;
+    if (!sim->b.cell.flags) return;
+    dem_error err;
+    for (size_t a = d->p0; a < d->p1 && !d->wrap_failed; a++) d->wrap_failed = wrap_particle(sim, a, &err) != DEM_OK;
+}
+
+/* With own stepping (dist.h): this process's particles were wrapped before the halo's exchange
+ * (dem_boundary_wrap_own), which brought the halo's wrapped positions and image changes; the
+ * pairs it evaluates follow them. A failure anywhere: every process makes the state whole and
+ * wraps it as one process does, failing with its message. */
+static dem_status wrap_local(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    if (d->wrap_failed) {
+        dem_dist_whole(sim);
+        for (size_t a = 0; a < sim->p.n; a++) {
+            dem_status st = wrap_particle(sim, a, err);
+            if (st) return st;
+        }
+    }
+    int any = 0;
+    for (size_t a = d->p0; a < d->p1 && !any; a++) any = wrapped(sim, a);
+    for (size_t k = 0; k < d->nhalo && !any; k++) any = wrapped(sim, d->halo[k]);
+    if (!any) return DEM_OK;
+    shift_pairs(sim, sim->c.pblk[d->b0], sim->c.pblk[d->b1]);
+    for (size_t k = 0; k < d->nforeign; k++) shift_pairs(sim, d->foreign[k], d->foreign[k] + 1);
+    return DEM_OK;
+}
+
 /* Pairs see their partner through an image that changes with it. Done every step so that it
  * happens at the same step in any run. */
 dem_status dem_boundary_cell_wrap(dem_sim *sim, dem_error *err)
 {
     if (!sim->b.cell.flags) return DEM_OK;
-    int32_t (*e)[3] = sim->b.wrapped;
+    if (dist_local(sim)) return wrap_local(sim, err);
     int any = 0;
     for (size_t a = 0; a < sim->p.n; a++) {
-        dem_vec3 s = cell_frac(sim, sim->p.x[a]);
-        e[a][0] = e[a][1] = e[a][2] = 0;
-        for (int k = 0; k < 3; k++) {
-            double c = dem_v3_get(s, k);
-            if (!sim->b.periodic[k] || (c < 1.0 && c >= 0.0)) continue;
-            double f = floor(c), im = (double)sim->p.image[a][k] + f;
-            if (!(fabs(f) <= DEM_IMAGE_MAX && fabs(im) <= DEM_IMAGE_MAX))
-                return dem_fail(err, DEM_ERR_LIMIT,
-                                "step %llu: particle %llu went %g cells along %c, to image %g: beyond +-2^30 cells, the range of the image counters",
-                                (unsigned long long)sim->step + 1, (unsigned long long)sim->p.id[a], f, "abc"[k], im);
-            e[a][k] = (int32_t)f;
-        }
-        if (!(e[a][0] | e[a][1] | e[a][2])) continue;
-        dem_vec3 shift = cell_shift(sim, e[a]);
-        sim->p.x[a] = dem_v3_sub(sim->p.x[a], shift);
-        /* the build position moves by the image in the build's cell, so that the displacement
-         * relative to the field (neighbor.c) is unchanged */
-        sim->nbr.x_build[a] = dem_v3_sub(sim->nbr.x_build[a], sim->b.deforming ? lattice_shift(sim->nbr.h_build, e[a]) : shift);
-        for (int k = 0; k < 3; k++) sim->p.image[a][k] += e[a][k];
-        any = 1;
+        dem_status st = wrap_particle(sim, a, err);
+        if (st) return st;
+        any = any || wrapped(sim, a);
     }
-    if (!any) return DEM_OK;
-    /* x_i - (x_j + H s) must not change: s' = s - e_i + e_j */
-    for (size_t p = 0; p < sim->c.npairs; p++) {
-        dem_contact_rec *np = &sim->c.pairs[p];
-        for (int k = 0; k < 3; k++) np->s[k] += e[np->j][k] - e[np->i][k];
-    }
+    if (any) shift_pairs(sim, 0, sim->c.npairs);
     return DEM_OK;
 }
 

@@ -7,6 +7,7 @@
 
 #include "laws/rolling.h"
 #include "sim/internal/books.h"
+#include "sim/internal/boundary.h"
 #include "sim/internal/contacts.h"
 #include "sim/internal/neighbor.h"
 
@@ -55,12 +56,35 @@ static int cmp_u32(const void *a, const void *b)
 /* Whether this run lets each process step its own particles (struct sim_dist): what it would
  * need of other processes' particles beyond the halo's positions and velocities is not yet
  * distributed (a clump's members, a bond's partner, the rolling couples' wall sums in their
- * order, the periodic cell's wrap of the halo, the exact mode's lattice). */
+ * order, the deforming cell's sums over the particles, the exact mode's lattice). */
 static int can_step_own(const dem_sim *sim)
 {
-    return !sim->dist->comm.replicate && !sim->ex.on && !sim->b.cell.flags && !sim->cl && !sim->bd.n && !sim->c.roll && !sim->c.wroll &&
+    return !sim->dist->comm.replicate && !sim->ex.on && !sim->b.deforming && !sim->cl && !sim->bd.n && !sim->c.roll && !sim->c.wroll &&
            sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
 }
+
+/* The staging buffer, at least size bytes (its contents are not kept). */
+static int stage_reserve(struct sim_dist *d, size_t size)
+{
+    if (size <= d->cap_stage) return 1;
+    char *st = realloc(d->stage, size);
+    if (!st) return 0;
+    d->stage = st;
+    d->cap_stage = size;
+    return 1;
+}
+
+/* The drift's results every process needs, at the head of each process's segment of the halo's
+ * exchange: its largest squared step and non-finite flag (guard.c), whether a wrap failed
+ * (boundary.c), and its two largest squared displacements since the build (the rebuild test),
+ * all merged exactly. */
+typedef struct {
+    double move2, nonfinite, wrap_failed, moved[2];
+} halo_head;
+
+/* A halo particle's bytes in that exchange at most: five vectors (dem_dist_share_halo's
+ * halo_fields) and the image counters. */
+#define HALO_MAX_BYTES (5 * sizeof(dem_vec3) + 3 * sizeof(int32_t))
 
 /* The halo: every particle in a pair whose two particles belong to different processes, in index
  * order, and where each process's begin. The list is the whole one here (a rebuild has just made
@@ -104,6 +128,9 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     }
     d->halo_at[K] = d->nhalo;
     free(mark);
+    /* the halo's exchange, at its largest (dem_dist_share_halo): reserved now, where a failure can be said */
+    if (!stage_reserve(d, K * sizeof(halo_head) + d->nhalo * HALO_MAX_BYTES))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of a halo of %zu particles", d->nhalo);
     d->stats.halo = d->halo_at[d->comm.rank + 1] - d->halo_at[d->comm.rank];
     return DEM_OK;
 }
@@ -141,16 +168,6 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     return d->local ? make_halo(sim, err) : DEM_OK;
 }
 
-/* The staging buffer, at least size bytes (its contents are not kept). */
-static int stage_reserve(struct sim_dist *d, size_t size)
-{
-    if (size <= d->cap_stage) return 1;
-    char *st = realloc(d->stage, size);
-    if (!st) return 0;
-    d->stage = st;
-    d->cap_stage = size;
-    return 1;
-}
 
 /* Every process's elements [at(r), at(r+1)) of base (elem bytes each) to every process. */
 typedef size_t (*bound_fn)(const dem_sim *sim, size_t r);
@@ -320,17 +337,11 @@ static size_t halo_fields(const dem_sim *sim, dem_vec3 **f)
     return nf;
 }
 
-/* The drift's results every process needs, at the head of each process's segment of the halo's
- * exchange: its largest squared step and non-finite flag (guard.c), and its two largest
- * squared displacements since the build (the rebuild test), all merged exactly. */
-typedef struct {
-    double move2, nonfinite, moved[2];
-} halo_head;
-
 static void merge_head(struct sim_dist *d, const halo_head *h, double *move2, int *nonfinite)
 {
     *move2 = fmax(*move2, h->move2);
     *nonfinite |= h->nonfinite != 0.0;
+    d->wrap_failed |= h->wrap_failed != 0.0;
     for (int k = 0; k < 2; k++) {
         double m = h->moved[k];
         if (m > d->moved[0]) {
@@ -347,26 +358,30 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
     struct sim_dist *d = sim->dist;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
     dem_vec3 *f[5];
-    size_t nf = halo_fields(sim, f), total = 0;
-    halo_head mine = {*move2, (double)*nonfinite, {0.0, 0.0}};
+    int32_t (*image)[3] = sim->p.image, (*e)[3] = sim->b.wrapped;
+    int cell = sim->b.cell.flags != 0; /* the halo's image counters too, whose change is its wrap */
+    size_t nf = halo_fields(sim, f), total = 0, each = nf * sizeof(dem_vec3) + (cell ? sizeof *image : 0);
+    dem_boundary_wrap_own(sim); /* boundary.h: this process's particles into the cell */
+    halo_head mine = {*move2, (double)*nonfinite, (double)d->wrap_failed, {0.0, 0.0}};
     dem_nbr_largest_moves(sim, d->p0, d->p1, mine.moved);
     d->moved[0] = d->moved[1] = 0.0;
     for (size_t r = 0; r < K; r++) {
         d->off[r] = total;
-        d->len[r] = sizeof mine + (d->halo_at[r + 1] - d->halo_at[r]) * nf * sizeof(dem_vec3);
+        d->len[r] = sizeof mine + (d->halo_at[r + 1] - d->halo_at[r]) * each;
         total += d->len[r];
     }
-    if (!stage_reserve(d, total)) { /* the heads alone, then each field's whole range */
-        const halo_head *all = dem_dist_gather_each(sim, &mine, sizeof mine);
-        for (size_t r = 0; r < K; r++) merge_head(d, &all[r], move2, nonfinite);
-        for (size_t k = 0; k < nf; k++) share(sim, f[k], sizeof(dem_vec3), bound_particle);
-        return;
-    }
+    /* total is at most what make_halo reserved in the staging buffer */
     char *at = d->stage + d->off[me];
     memcpy(at, &mine, sizeof mine);
     at += sizeof mine;
-    for (size_t e = d->halo_at[me]; e < d->halo_at[me + 1]; e++)
-        for (size_t k = 0; k < nf; k++, at += sizeof(dem_vec3)) memcpy(at, &f[k][d->halo[e]], sizeof(dem_vec3));
+    for (size_t h = d->halo_at[me]; h < d->halo_at[me + 1]; h++) {
+        size_t a = d->halo[h];
+        for (size_t k = 0; k < nf; k++, at += sizeof(dem_vec3)) memcpy(at, &f[k][a], sizeof(dem_vec3));
+        if (cell) {
+            memcpy(at, image[a], sizeof *image);
+            at += sizeof *image;
+        }
+    }
     d->stats.bytes += d->len[me];
     d->stats.exchanges++;
     d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
@@ -377,8 +392,19 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
         merge_head(d, &h, move2, nonfinite);
         if (r == me) continue;
         from += sizeof h;
-        for (size_t e = d->halo_at[r]; e < d->halo_at[r + 1]; e++)
-            for (size_t k = 0; k < nf; k++, from += sizeof(dem_vec3)) memcpy(&f[k][d->halo[e]], from, sizeof(dem_vec3));
+        for (size_t q = d->halo_at[r]; q < d->halo_at[r + 1]; q++) {
+            size_t a = d->halo[q];
+            for (size_t k = 0; k < nf; k++, from += sizeof(dem_vec3)) memcpy(&f[k][a], from, sizeof(dem_vec3));
+            if (cell) { /* its wrap: the change of its image counters */
+                int32_t im[3];
+                memcpy(im, from, sizeof im);
+                from += sizeof im;
+                for (int k = 0; k < 3; k++) {
+                    e[a][k] = im[k] - image[a][k];
+                    image[a][k] = im[k];
+                }
+            }
+        }
     }
 }
 

@@ -58,7 +58,17 @@ same_for_ranks() {
     [ "$(dem-probe --particles driven.dem | awk -F'\t' 'NR > 1 && $8 == 0.05' | wc -l)" -gt 20 ]
     same_for_ranks -n 800 --every 400 --gravity 0,0,-9.81 --dt 5e-6 --local-damping 0.05 driven.dem
     dem-energy k4.dem > k4.tsv # the drives did work
-    # the report names the way: each rank its own, or (DEM_MPI_REPLICATE=1, a periodic cell) all
+    # a granular gas in a periodic cell (1 m/s for 2 ms: hundreds of spheres cross its faces, 10 mm
+    # apart): the ranks wrap their own spheres, the halo's wraps follow
+    dem-pack --random 1500 --box 0,0,0,0.01,0.01,0.01 --periodic 0,0,0,0.01,0.01,0.01 --radius-uniform 3e-4,4e-4 \
+        --velocity-random 1 --seed 3 --young 1e7 --friction 0.4 > gas.dem
+    dem-step -q -n 1000 --every 500 --dt 2e-6 gas.dem > g1.dem
+    for k in 2 4; do
+        DEM_MPI_STDERR=1 mpirun --oversubscribe -np "$k" dem-step-mpi -n 1000 --every 500 --dt 2e-6 gas.dem -o "g$k.dem" 2> "g$k.err"
+        cmp g1.dem "g$k.dem"
+        grep -q 'rank 0 .*stepping its own particles' "g$k.err"
+    done
+    # the report names the way: each rank its own, or (DEM_MPI_REPLICATE=1, a deforming cell) all
     DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o own.dem 2> own.err
     [ "$(grep -c 'stepping its own particles, [0-9]* of them in the halo' own.err)" -eq 2 ]
     DEM_MPI_REPLICATE=1 DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o all.dem 2> all.err

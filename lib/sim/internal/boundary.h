@@ -70,6 +70,10 @@ double dem_boundary_cell_width(const dem_cell *c, int a);
 /* Put centres that left the cell back in, counting images (every step). Fails if a particle
  * went more than 2^30 cells away, or its image counter would pass +-2^30 (never overflows). */
 DEM_MUST_CHECK dem_status dem_boundary_cell_wrap(dem_sim *sim, dem_error *err);
+/* With own stepping (dist.h), after the drift: this process's particles wrapped, before the
+ * halo's exchange sends their positions; a failure is noted for dem_boundary_cell_wrap to
+ * report on every process. */
+void dem_boundary_wrap_own(dem_sim *sim);
 /* Walls move with their velocities by h. */
 void dem_boundary_walls_move(dem_sim *sim, double h);
 

@@ -39,6 +39,8 @@ struct sim_dist {
     char *each;               /* K x DIST_EACH_MAX bytes: dem_dist_gather_each's */
     double moved[2];          /* the group's two largest squared displacements since the build,
                                * from the last halo exchange (the rebuild test) */
+    int wrap_failed;          /* a particle's wrap failed: on this process, then (after the
+                               * halo's exchange) on any (boundary.c) */
     size_t cap_blk;
 };
 
