@@ -55,10 +55,11 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est);
  * dem_sim_set_comm. The particles are cut into contiguous ranges of the spatial order, in blocks
  * of 64 (state.h's PAIR_BLOCK): each process evaluates the pairs of its blocks and those of
  * other blocks that reach its particles (a pair across a cut is evaluated by both, from the same
- * inputs, so its history stays the same bits on both), sums its particles' forces, and the
- * processes then exchange the per-particle, per-wall-contact and per-block results. Everything
- * else is computed by every process on the whole state, in the order one process uses: the
- * results are the same bits for any number of processes, any cut and any thread count.
+ * inputs, so its history stays the same bits on both), sums its particles' forces, and kicks
+ * and drifts its own particles, receiving those of other processes its pairs reach (or, see
+ * replicate below, the processes exchange every particle's results and each steps all). Every
+ * sum keeps the order one process uses: the results are the same bits for any number of
+ * processes, any cut and any thread count.
  * libdem calls no MPI itself: the program gives the exchange (dem-step's MPI build: bin/mpi_run.c). */
 enum {
     DEM_BALANCE_WORK = 0,   /* cuts of equal work: pairs plus half a pair per particle (the default) */

@@ -1,12 +1,15 @@
 /* dist.h - one simulation on a group of processes (dist.c; the public side is sim.h's dem_comm).
  *
- * Every process holds the whole state and computes everything but the contacts' forces as one
- * process would. The contacts are cut by blocks of particles (PAIR_BLOCK): process r owns blocks
- * [bcut[r], bcut[r+1]), their particles and the pairs whose i is in them (contiguous in the list
+ * Every process holds the whole state. The contacts are cut by blocks of particles (PAIR_BLOCK):
+ * process r owns blocks [bcut[r], bcut[r+1]), their particles and the pairs whose i is in them (contiguous in the list
  * sorted by i), evaluates those and the "foreign" pairs whose j is one of its particles (the same
  * inputs on both sides of a cut: the same bits, the history included), and sums its particles'
- * forces. Then the per-block (books, guards), per-particle (forces, torques, dissipation, the
- * exact mode's kicks) and per-wall-slot results are exchanged, each process giving its range.
+ * forces. Then the per-block results (books, guards) are exchanged, each process giving its
+ * range, and either (replicated stepping) the per-particle (forces, torques, dissipation, the
+ * exact mode's kicks) and per-wall-slot results too, every process then stepping every particle
+ * as one process would, or (own stepping, dist_local) each process steps its own particles and,
+ * after the drift, receives the halo's positions and velocities; the sums over particles and wall
+ * slots then go from process to process in their order (dem_dist_chain).
  * The records and results of the pairs of other processes' blocks go stale on a process between
  * rebuilds: dem_dist_share_pairs brings them back before anything reads the whole list (a
  * rebuild, a frame, the deforming cell's sums, the setup's books, the overlap guard's report). */
