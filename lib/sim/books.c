@@ -157,13 +157,17 @@ void dem_books_totals_run(const dem_sim *sim, size_t p0, size_t p1, books_run *r
 {
     const sim_books *e = &sim->e;
     if (sim->hdt == 0.0) return;
+    double local = r->local, drag = r->drag, law = r->law; /* in registers while the loops run */
     for (size_t a = p0; a < p1; a++) {
         const double *ed = &e->edis[a * EDIS];
-        r->local += ed[EDIS_LOCAL];
-        r->drag += ed[EDIS_DRAG];
+        local += ed[EDIS_LOCAL];
+        drag += ed[EDIS_DRAG];
     }
     if (e->badh)
-        for (size_t a = p0; a < p1; a++) r->law += e->wadh[a];
+        for (size_t a = p0; a < p1; a++) law += e->wadh[a];
+    r->local = local;
+    r->drag = drag;
+    r->law = law;
 }
 
 void dem_books_totals_end(dem_sim *sim, const books_run *r, double drive_power, const double *wall_work)

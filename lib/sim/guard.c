@@ -249,9 +249,11 @@ static void record_overlap(dem_overlap_record *m, uint64_t step, double ratio, d
     *m = (dem_overlap_record){ratio, delta, step, i, j, wall};
 }
 
-/* The wall slots [q0, q1)'s largest overlap after m (the first of equals). The ratio itself is
- * compared, not delta with ratio x radius, which may round the other way: the first largest of
- * runs is then the first largest of their concatenation (dist.h's processes). */
+/* The wall slots [q0, q1)'s largest overlap after m (the first of equals). The ratio itself
+ * decides, not delta against ratio x radius, which may round the other way: the first largest of
+ * runs is then the first largest of their concatenation (dist.h's processes). A slot whose delta
+ * is below 0.9999 of ratio x radius has a smaller ratio whatever the rounding (a few ulps), and
+ * is passed over without the division (a serial loop at every step: par.c's threads wait). */
 static void overlap_slots(const dem_sim *sim, size_t q0, size_t q1, uint64_t step, dem_overlap_record *m)
 {
     const sim_store *c = &sim->c;
@@ -260,7 +262,7 @@ static void overlap_slots(const dem_sim *sim, size_t q0, size_t q1, uint64_t ste
         if (!c->wtouch[q]) continue;
         size_t a = c->wowner[q];
         double delta = c->wout[q].delta;
-        record_overlap(m, step, delta / P->r[a], delta, P->id[a], c->wwall[q], 1);
+        if (delta > 0.9999 * m->ratio * P->r[a]) record_overlap(m, step, delta / P->r[a], delta, P->id[a], c->wwall[q], 1);
     }
 }
 

@@ -355,9 +355,33 @@ static inline void top_two(double d2, double *m1, double *m2)
     }
 }
 
+typedef struct {
+    const dem_sim *sim;
+    size_t first;
+} moves_args;
+
+/* par.h: thread t's share, its two largest in its partial's maxima. */
+static void moves_share(void *ctx, size_t lo, size_t hi, int t)
+{
+    const moves_args *a = ctx;
+    const dem_sim *sim = a->sim;
+    double m1 = 0.0, m2 = 0.0;
+    for (size_t k = a->first + lo; k < a->first + hi; k++) top_two(dem_v3_norm2(dem_v3_sub(sim->p.x[k], sim->nbr.x_build[k])), &m1, &m2);
+    sim->part[t].max[0] = m1;
+    sim->part[t].max[1] = m2;
+}
+
+/* On the sim's threads: a serial pass over every particle at every step kept the other threads
+ * waiting past their spin, asleep when the next loop came (par.c). The two largest of the
+ * threads' two largest: exact in any split. */
 void dem_nbr_largest_moves(const dem_sim *sim, size_t p0, size_t p1, double m[2])
 {
-    for (size_t a = p0; a < p1; a++) top_two(dem_v3_norm2(dem_v3_sub(sim->p.x[a], sim->nbr.x_build[a])), &m[0], &m[1]);
+    moves_args a = {sim, p0};
+    dem_par_for(sim->pool, p1 - p0, moves_share, &a);
+    for (int t = 0; t < sim->threads; t++) {
+        top_two(sim->part[t].max[0], &m[0], &m[1]);
+        top_two(sim->part[t].max[1], &m[0], &m[1]);
+    }
 }
 
 int dem_nbr_needs_rebuild(const dem_sim *sim)
