@@ -17,7 +17,8 @@
 #   periodic-*  an fcc crystal in a triclinic periodic cell with random velocities, Hertz-
 #               Mindlin with friction, both integrators, 2 threads, frames every 250 steps
 #   walled-*    a poured box with a moving lid and a cylinder, hooke + viscous damping,
-#               local damping (both forms), drag, groups that ignore each other
+#               local damping (both forms), drag, groups that ignore each other; rolling and
+#               twisting resistance against the walls, the lid sliding across
 # Set SAME_BITS_N (default 20000) to use a smaller bench bed (faster; not the case).
 # The bench bed is input, made once with the recording programs and kept in DIR.
 set -euo pipefail
@@ -72,6 +73,11 @@ run_cases()
     "$b/dem-pack" --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
         --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 \
         --group '2:box=0,0,0,0.008,0.008,0.004' > "$out/walled-start.dem"
+    # rolling and twisting resistance against walls, a lid sliding across: the couples on the walls
+    "$b/dem-pack" --from "$out/walled-start.dem" --set-material 0:rolling_friction=0.1 --set-material 0:twisting_friction=0.05 \
+        > "$out/walled-rolling-start.dem"
+    "$b/dem-step" -q -n 2000 --every 1000 --gravity 0,0,-9.81 --rolling epsd --twisting sds --wall-velocity 5=0.02,0,-0.02 \
+        --dt 5e-6 --threads 2 "$out/walled-rolling-start.dem" > "$out/walled-rolling.dem"
     "$b/dem-pack" --random 500 --cylinder z,0,0,0.005,0,0.02 --radius 4e-4 --young 5e6 --enclose --velocity-random 0.3 \
         --omega 5,0,0 --seed 12 > "$out/cylinder-start.dem"
     "$b/dem-step" -q -n 16000 --every 4000 --gravity 0,0,-9.81 --normal hooke --damping viscous --gamma-n 0.002 --gamma-t 0.001 \

@@ -83,21 +83,31 @@ void dem_books_account_walls(dem_sim *sim, int setup, double s[5])
  * slots' full-step accounting, and the friction of the contacts lost in the step. */
 typedef struct {
     double w[5], lost;
+    double roll[3], rlost[2]; /* rolling and twisting: the slots' accounting, the springs lost */
     int nlost;
 } close_run;
 
 static void close_step_run(dem_sim *sim, void *acc)
 {
     close_run *r = acc;
+    sim_books *b = &sim->e;
     size_t p0, p1;
     dist_stepped(sim, &p0, &p1);
     size_t q0 = sim->c.wstart[p0], q1 = sim->c.wstart[p1];
     account_walls_run(sim, q0, q1, 0, r->w);
     if (r->nlost)
         for (size_t q = q0; q < q1; q++) {
-            r->lost += sim->e.wlost[q];
-            sim->e.wlost[q] = 0.0;
+            r->lost += b->wlost[q];
+            b->wlost[q] = 0.0;
         }
+    if (!b->rsum) return;
+    dem_roll_account_walls(sim, q0, q1, 0, r->roll);
+    if (r->nlost)
+        for (size_t q = q0; q < q1; q++)
+            for (int m = 0; m < 2; m++) {
+                r->rlost[m] += b->wrlost[q][m];
+                b->wrlost[q][m] = 0.0;
+            }
 }
 
 void dem_books_finish(dem_sim *sim)
@@ -138,7 +148,7 @@ double dem_books_contacts_setup(dem_sim *sim)
     dem_books_account_walls(sim, 1, s);
     if (sim->e.rsum) {
         double e[3] = {0.0, 0.0, 0.0};
-        dem_roll_account_walls(sim, 1, e);
+        dem_roll_account_walls(sim, 0, sim->c.nwslots, 1, e);
     }
     return s[4];
 }
@@ -216,24 +226,17 @@ void dem_books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_
     b->wlstep = sim->b.wl;
     /* the walls' accounting now, and the friction of contacts lost in this step: the pairs' by
      * blocks, then the walls' in slot order */
-    close_run r = {{0.0, 0.0, 0.0, 0.0, 0.0}, 0.0, nlost != 0};
+    close_run r = {{0.0, 0.0, 0.0, 0.0, 0.0}, 0.0, {0.0, 0.0, 0.0}, {0.0, 0.0}, nlost != 0};
     for (size_t k = 0; k < sim->c.nblk; k++) r.lost += b->blost[k];
+    if (b->rsum) /* rolling and twisting: the springs lost in this step, the blocks' first */
+        for (size_t k = 0; k < sim->c.nblk; k++)
+            for (int m = 0; m < 2; m++) r.rlost[m] += b->rlost[k][m];
     dem_dist_chain(sim, &r, sizeof r, close_step_run); /* dist.h: one process's order on any number */
     memcpy(b->pend_w, r.w, sizeof r.w);
     b->pend_lost = r.lost;
-    if (b->rsum) { /* rolling and twisting: the walls' accounting now, the springs lost in this step */
-        for (int k = 0; k < 3; k++) b->pend_r[k] = 0.0;
-        dem_roll_account_walls(sim, 0, b->pend_r);
-        double rl[2] = {0.0, 0.0};
-        for (size_t k = 0; k < sim->c.nblk; k++)
-            for (int m = 0; m < 2; m++) rl[m] += b->rlost[k][m];
-        if (nlost)
-            for (size_t q = 0; q < sim->c.nwslots; q++)
-                for (int m = 0; m < 2; m++) {
-                    rl[m] += b->wrlost[q][m];
-                    b->wrlost[q][m] = 0.0;
-                }
-        for (int m = 0; m < 2; m++) b->pend_rlost[m] = rl[m];
+    if (b->rsum) {
+        memcpy(b->pend_r, r.roll, sizeof r.roll);
+        memcpy(b->pend_rlost, r.rlost, sizeof r.rlost);
     }
     b->pend_dl = b->energy[DEM_E_DISS_LOCAL] - before[DEM_E_DISS_LOCAL];
     b->pend_dw = (b->energy[DEM_E_WORK_WALLS] - before[DEM_E_WORK_WALLS]) +

@@ -55,11 +55,11 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Whether this run lets each process step its own particles (struct sim_dist): what it would
  * need of other processes' particles beyond the halo's positions and velocities is not yet
- * distributed (a clump's members, a bond's partner, the rolling couples' wall sums in their
- * order, the deforming cell's sums over the particles, the exact mode's lattice). */
+ * distributed (a clump's members, a bond's partner, the deforming cell's sums over the particles
+ * and its map, the exact mode's lattice). */
 static int can_step_own(const dem_sim *sim)
 {
-    return !sim->dist->comm.replicate && !sim->ex.on && !sim->b.deforming && !sim->cl && !sim->bd.n && !sim->c.roll && !sim->c.wroll &&
+    return !sim->dist->comm.replicate && !sim->ex.on && !sim->b.deforming && !sim->cl && !sim->bd.n &&
            sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
 }
 
@@ -432,6 +432,8 @@ void dem_dist_whole(dem_sim *sim)
         {c->wout, sizeof *c->wout, bound_slot},
         {c->wtouch, sizeof *c->wtouch, bound_slot},
         {sim->e.wlost, sizeof *sim->e.wlost, bound_slot},
+        {c->wroll, sizeof *c->wroll, bound_slot},
+        {sim->e.wrlost, sizeof *sim->e.wrlost, bound_slot},
     };
     share_fields(sim, f, sizeof f / sizeof f[0]);
     d->stale = 0;

@@ -432,6 +432,15 @@ static void totals_run(dem_sim *sim, void *acc)
     dem_books_totals_run(sim, p0, p1, &h->books);
 }
 
+/* dist.h's chain: the rolling and twisting couples of this process's wall slots on the walls. */
+static void roll_totals_run(dem_sim *sim, void *acc)
+{
+    size_t nw = sim->b.nwalls, p0, p1;
+    double *ts = acc;
+    dist_stepped(sim, &p0, &p1);
+    dem_roll_wall_totals(sim, sim->c.wstart[p0], sim->c.wstart[p1], totals_torque(ts, nw), totals_work(ts, nw));
+}
+
 /* The particles' local damping and drag, the work of the drives, and the walls' forces, torques
  * and work, summed in slot and particle order (the contacts' own dissipation is booked by the
  * full-step accounting); in a group of processes stepping their own, each adds its own in turn. */
@@ -450,7 +459,7 @@ static void totals(dem_sim *sim)
     h->drive = 0.0;
     dem_books_totals_begin(sim, &h->books);
     dem_dist_chain(sim, ts, dem_forces_totals_size(nw), totals_run); /* dist.h: one process's order on any number */
-    if (sim->c.wroll) dem_roll_wall_totals(sim, work);
+    if (sim->c.wroll) dem_dist_chain(sim, ts, dem_forces_totals_size(nw), roll_totals_run); /* the couples after every slot's force */
     for (size_t k = 0; k < nw; k++) {
         walls[k].force = force[k];
         walls[k].torque = torque[k];

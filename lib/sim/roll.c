@@ -176,10 +176,10 @@ void dem_roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int 
     dem_roll_work(&sim->c.roll[p], sim->c.out[p].n, sim_rstar(&sim->p, np->i, np->j), dem_v3_sub(w[np->i], w[np->j]), sim->h, setup, e);
 }
 
-void dem_roll_account_walls(dem_sim *sim, int setup, double e[3])
+void dem_roll_account_walls(const dem_sim *sim, size_t q0, size_t q1, int setup, double e[3])
 {
     const sim_store *c = &sim->c;
-    for (size_t q = 0; q < c->nwslots; q++) {
+    for (size_t q = q0; q < q1; q++) {
         if (!c->wtouch[q]) continue;
         size_t a = c->wowner[q];
         dem_vec3 wrel = wall_wrel(sim->p.w[a], &sim->b.walls[c->wwall[q]], sim->e.deforming, sim->e.wlstep);
@@ -199,16 +199,16 @@ double dem_roll_wall_power(const dem_sim *sim)
     return pw;
 }
 
-void dem_roll_wall_totals(dem_sim *sim, double *work)
+void dem_roll_wall_totals(const dem_sim *sim, size_t q0, size_t q1, dem_vec3 *torque, double *work)
 {
     const sim_store *c = &sim->c;
-    for (size_t q = 0; q < c->nwslots; q++) {
+    for (size_t q = q0; q < q1; q++) {
         if (!c->wtouch[q]) continue;
-        dem_wall *wl = &sim->b.walls[c->wwall[q]];
+        size_t k = c->wwall[q];
         const double *m = c->wroll[q].m;
         dem_vec3 mv = dem_v3(m[0], m[1], m[2]); /* on the particle; the wall receives -m */
-        wl->torque = dem_v3_sub(wl->torque, mv);
-        work[c->wwall[q]] += dem_v3_dot(mv, wl->omega) * sim->hdt;
+        torque[k] = dem_v3_sub(torque[k], mv);
+        work[k] += dem_v3_dot(mv, sim->b.walls[k].omega) * sim->hdt;
     }
 }
 

@@ -79,11 +79,10 @@ typedef struct {
     void *ctx;
     /* 1: every process holds the whole state after every step (kicks and drift of every particle
      * on every process, every particle's results exchanged), what a per-step measure of the whole
-     * state needs (dem-step's --until). 0 (the default): where the run allows it (no clumps, bonds,
-     * rolling or twisting resistance, deforming cell or exact mode), each process kicks and drifts
-     * its own particles and receives only those of other processes its pairs reach; the whole
-     * state is gathered for a rebuild, a re-sort, a frame and the queries below. The same bits
-     * either way. */
+     * state needs (dem-step's --until). 0 (the default): where the run allows it (no clumps,
+     * bonds, deforming cell or exact mode), each process kicks and drifts its own particles and
+     * receives only those of other processes its pairs reach; the whole state is gathered for a
+     * rebuild, a re-sort, a frame and the queries below. The same bits either way. */
     int replicate;
 } dem_comm;
 /* Join the group (size 1: nothing changes). Refuses, naming it, what is not yet distributed:

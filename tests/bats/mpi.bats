@@ -150,7 +150,7 @@ same_for_ranks() {
     dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
         --restitution 0.6 --rolling-friction 0.1 --twisting-friction 0.05 --surface-energy 0.05 --enclose \
         --velocity-random 0.2 --seed 11 > bed.dem
-    for opts in "--rolling epsd --twisting marshall" "--rolling sds --twisting sds" "--normal jkr" "--normal dmt" \
+    for opts in "--rolling epsd --twisting marshall" "--rolling sds --twisting sds --wall-velocity 5=0.02,0,-0.02" "--normal jkr" "--normal dmt" \
         "--tangential kuhn --normal hooke --kn 1e3" "--tangential incremental" \
         "--normal hooke --kn 1e3 --damping viscous --gamma-n 1e-3 --gamma-t 1e-3"; do
         dem-step -q -n 600 --every 300 --gravity 0,0,-9.81 --dt 5e-6 $opts bed.dem > one.dem

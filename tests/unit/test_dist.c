@@ -194,13 +194,13 @@ static void test_ranks(int rolling)
     dem_reader_free(rd);
     CHECK_MSG(end.ncontacts > 100, "only %zu contacts: the bed must touch across the ranks' cuts", end.ncontacts);
     int cases = 0;
-    /* each rank stepping its own particles (without rolling: rolling is stepped whole), and every
-     * rank stepping all (2 and 3 ranks by work: the other cuts are the same code) */
+    /* each rank stepping its own particles, and every rank stepping all (2 and 3 ranks by work:
+     * the other cuts are the same code) */
     for (int rep = 0; rep < 2; rep++)
         for (int K = 1; K <= MAX_RANKS; K++)
             for (int balance = 0; balance < DEM_BALANCE_COUNT_OF; balance++) {
                 if ((K < 3 && balance) || ((rolling || UNDER_TSAN) && (K == 1 || K == 4))) continue; /* 2 and 3 ranks: the time under TSan */
-                if (rep && (rolling || balance || K == 1 || K == 4)) continue;
+                if (rep && (balance || K == 1 || K == 4)) continue;
                 char *f = frame_on(K, balance, rep, &s, &st, dt, steps, &len, &across, &u, t);
                 CHECK_MSG(t[0] == t1[0] && t[1] == t1[1], "%d ranks, balance %d, replicate %d: %zu contacts and %zu flying, one process %zu and %zu",
                           K, balance, rep, t[0], t[1], t1[0], t1[1]);
@@ -214,12 +214,11 @@ static void test_ranks(int rolling)
                 cases++;
             }
     printf("  %s648 spheres between walls, %d steps, %zu contacts at the end: the frame of %s ranks (threads as ranks), cut by\n"
-           "  work, count, skew and shift, %s, is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts), and so is\n"
+           "  work, count, skew and shift, %s,\n  is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts), and so is\n"
            "  the unbalanced-force ratio %.6g (a sum over the pairs handed from rank to rank) and the %zu contacts and %zu\n"
            "  spheres touching nothing\n",
            rolling ? "rolling and twisting, " : "", steps, end.ncontacts, rolling || UNDER_TSAN ? "2 and 3" : "1-4",
-           rolling ? "every rank stepping every sphere" : "each rank stepping its own spheres (and by work, every rank all)", len1, cases, most, u1,
-           t1[0], t1[1]);
+           "each rank stepping its own spheres (and by work, every rank all)", len1, cases, most, u1, t1[0], t1[1]);
     dem_system_free(&end);
     free(one);
     dem_system_free(&s);

@@ -26,11 +26,12 @@ void dem_roll_wall(dem_sim *sim, const dem_law *law, size_t q, const dem_contact
 dem_vec3 dem_roll_torque(const dem_sim *sim, size_t a, dem_vec3 t);
 /* Pair p's energy over the step that ended at full-step spins w into e (rolling, twisting, law). */
 void dem_roll_account_pair(const dem_sim *sim, const dem_vec3 *w, size_t p, int setup, double e[3]);
-/* The wall slots' energy in slot order, with the current spins. */
-void dem_roll_account_walls(dem_sim *sim, int setup, double e[3]);
-/* The wall couples: wall torques and their work (totals in forces.c); power only (setup). */
+/* Wall slots [q0, q1)'s energy in slot order, with the current spins, added to e. */
+void dem_roll_account_walls(const dem_sim *sim, size_t q0, size_t q1, int setup, double e[3]);
+/* The wall couples: power only (setup); and wall slots [q0, q1)'s couples on the walls, added
+ * to the walls' torques and works of the step (per wall; forces.c's totals). */
 double dem_roll_wall_power(const dem_sim *sim);
-void dem_roll_wall_totals(dem_sim *sim, double *work);
+void dem_roll_wall_totals(const dem_sim *sim, size_t q0, size_t q1, dem_vec3 *torque, double *work);
 /* A frame's contacts read: stiffnesses and couples of the touching contacts as the step that wrote
  * the frame left them (dem_books_restore). */
 void dem_roll_restore(dem_sim *sim);
