@@ -31,7 +31,7 @@ static const char *const usage_parts[] = {
 "gives the same bits for any number of ranks K, any --threads per rank, and across a restart\n"
 "at another K; rank 0 reads the input and writes the stream (-o: mpirun's standard output is a\n"
 "terminal); DEM_MPI_BALANCE=work|count|skew|shift chooses the ranks' cuts. Each rank steps\n"
-"its own particles where the run allows (no clumps, bonds, deforming cell or --exact; not\n"
+"its own particles where the run allows (no clumps, deforming cell or --exact; not\n"
 "with --until); otherwise, or with DEM_MPI_REPLICATE=1, every rank steps the whole system.\n"
 "Not yet on several ranks: --integrator variational, --minimize. README, \"Running on a\n"
 "cluster (MPI)\".\n"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/internal/boundary.h"
+#include "sim/internal/dist.h"
 
 /* The adjacency: particle a's bonds are list[start[a] .. start[a+1]-1], each 2 k + side (side 0:
  * a is the bond's i, 1: its j), in bond order. */
@@ -108,24 +109,45 @@ void dem_bonds_shift(const dem_sim *sim, size_t k, int32_t s[3])
         s[d] = (int32_t)(B->c[k][d] - sim->p.image[B->i[k]][d] + sim->p.image[B->j[k]][d]);
 }
 
-void dem_bonds_eval(dem_sim *sim)
+/* Bond k's delta and force at the current positions. */
+static void eval_bond(dem_sim *sim, size_t k)
 {
     sim_bonds *B = &sim->bd;
     const sim_particles *P = &sim->p;
-    for (size_t k = 0; k < B->n; k++) {
-        uint32_t i = B->i[k], j = B->j[k];
-        int32_t s[3];
-        dem_bonds_shift(sim, k, s);
-        dem_vec3 xj = P->x[j];
-        if (s[0] | s[1] | s[2]) xj = dem_v3_add(xj, cell_shift(sim, s));
-        dem_vec3 d = dem_v3_sub(P->x[i], xj);
-        double dist = dem_v3_norm(d);
-        double delta = P->r[i] + P->r[j] - dist;
-        B->delta[k] = delta;
-        /* coincident centres: no direction, no force (the potential is stationary there only in
-         * the sense that every direction is alike) */
-        B->f[k] = dist > 0.0 ? dem_v3_add(dem_v3_scale(d, B->kb[k] * delta / dist), dem_v3_zero()) : dem_v3_zero(); /* kb delta n (+ 0: no -0) */
+    uint32_t i = B->i[k], j = B->j[k];
+    int32_t s[3];
+    dem_bonds_shift(sim, k, s);
+    dem_vec3 xj = P->x[j];
+    if (s[0] | s[1] | s[2]) xj = dem_v3_add(xj, cell_shift(sim, s));
+    dem_vec3 d = dem_v3_sub(P->x[i], xj);
+    double dist = dem_v3_norm(d);
+    double delta = P->r[i] + P->r[j] - dist;
+    B->delta[k] = delta;
+    /* coincident centres: no direction, no force (the potential is stationary there only in
+     * the sense that every direction is alike) */
+    B->f[k] = dist > 0.0 ? dem_v3_add(dem_v3_scale(d, B->kb[k] * delta / dist), dem_v3_zero()) : dem_v3_zero(); /* kb delta n (+ 0: no -0) */
+}
+
+void dem_bonds_eval_all(dem_sim *sim)
+{
+    for (size_t k = 0; k < sim->bd.n; k++) eval_bond(sim, k);
+}
+
+void dem_bonds_eval(dem_sim *sim)
+{
+    if (!dist_local(sim)) {
+        dem_bonds_eval_all(sim);
+        return;
     }
+    /* dist.h: the bonds of this process's particles, once each (a bond across a cut on both
+     * sides, from the same positions: the same bits); the halo holds their partners */
+    const sim_bonds *B = &sim->bd;
+    size_t p0 = sim->dist->p0, p1 = sim->dist->p1;
+    for (size_t a = p0; a < p1; a++)
+        for (size_t e = B->start[a]; e < B->start[a + 1]; e++) {
+            size_t k = B->list[e] >> 1;
+            if (!(B->list[e] & 1) || B->i[k] < p0 || B->i[k] >= p1) eval_bond(sim, k); /* a is i, or i is not this process's */
+        }
 }
 
 dem_vec3 dem_bonds_add(const dem_sim *sim, size_t a, dem_vec3 f)

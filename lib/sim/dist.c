@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "laws/rolling.h"
+#include "sim/internal/bonds.h"
 #include "sim/internal/books.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/contacts.h"
@@ -55,12 +56,11 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Whether this run lets each process step its own particles (struct sim_dist): what it would
  * need of other processes' particles beyond the halo's positions and velocities is not yet
- * distributed (a clump's members, a bond's partner, the deforming cell's sums over the particles
- * and its map, the exact mode's lattice). */
+ * distributed (a clump's members, the deforming cell's sums over the particles and its map, the
+ * exact mode's lattice). */
 static int can_step_own(const dem_sim *sim)
 {
-    return !sim->dist->comm.replicate && !sim->ex.on && !sim->b.deforming && !sim->cl && !sim->bd.n &&
-           sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
+    return !sim->dist->comm.replicate && !sim->ex.on && !sim->b.deforming && !sim->cl && sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
 }
 
 /* The staging buffer, at least size bytes (its contents are not kept). */
@@ -86,7 +86,16 @@ typedef struct {
  * halo_fields) and the image counters. */
 #define HALO_MAX_BYTES (5 * sizeof(dem_vec3) + 3 * sizeof(int32_t))
 
-/* The halo: every particle in a pair whose two particles belong to different processes, in index
+/* Particles i and j marked if different processes own them; returns how many were newly marked. */
+static size_t mark_across(const struct sim_dist *d, uint8_t *mark, uint32_t i, uint32_t j)
+{
+    if (d->blk_rank[i / PAIR_BLOCK] == d->blk_rank[j / PAIR_BLOCK]) return 0;
+    size_t n = (size_t)!mark[i] + !mark[j];
+    mark[i] = mark[j] = 1;
+    return n;
+}
+
+/* The halo: every particle in a pair or a bond whose two particles belong to different processes, in index
  * order, and where each process's begin. The list is the whole one here (a rebuild has just made
  * it, or the frame), so every process finds the same halo. */
 static dem_status make_halo(dem_sim *sim, dem_error *err)
@@ -105,12 +114,8 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     uint8_t *mark = calloc(n ? n : 1, 1);
     if (!mark) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the halo of %zu particles", n);
     size_t nh = 0;
-    for (size_t p = 0; p < c->npairs; p++) {
-        uint32_t i = c->pairs[p].i, j = c->pairs[p].j;
-        if (d->blk_rank[i / PAIR_BLOCK] == d->blk_rank[j / PAIR_BLOCK]) continue;
-        nh += !mark[i] + !mark[j];
-        mark[i] = mark[j] = 1;
-    }
+    for (size_t p = 0; p < c->npairs; p++) nh += mark_across(d, mark, c->pairs[p].i, c->pairs[p].j);
+    for (size_t k = 0; k < sim->bd.n; k++) nh += mark_across(d, mark, sim->bd.i[k], sim->bd.j[k]); /* a bond's partners too */
     if (nh > d->cap_halo) {
         uint32_t *h = realloc(d->halo, nh * sizeof *h);
         if (!h) {
@@ -438,6 +443,9 @@ void dem_dist_whole(dem_sim *sim)
     share_fields(sim, f, sizeof f / sizeof f[0]);
     d->stale = 0;
     d->stats.gathers++;
+    /* the bonds of other processes' particles, from the positions their forces were last taken
+     * at (they change only in a drift, which a rebuild's gather follows with new forces) */
+    if (sim->bd.n) dem_bonds_eval_all(sim);
 }
 
 dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)

@@ -100,9 +100,18 @@ same_for_ranks() {
     same_for_ranks -n 400 --every 200 --dt 1e-6 --normal hooke --kn 20 --neighbor multi ln.dem
 }
 
-@test "mpi: a bonded crystal: the same bytes for 2-4 ranks" {
+@test "mpi: a bonded crystal, and one bonded across a periodic cell's faces: the same bytes for 2-4 ranks" {
     dem-pack --lattice sc --cells 8,8,5 --radius 0.001 --bond-gap 2e-5 --bond-stiffness 1e4 --velocity-random 0.05 --seed 2 > bonded.dem
     same_for_ranks -n 1000 --every 500 --dt 1e-6 bonded.dem
+    # the bonds across the faces keep their images while their spheres wrap (shaken hard)
+    dem-pack --lattice sc --cells 8,8,6 --radius 0.001 --periodic 0,0,0,0.016,0.016,0.012 --bond-gap 2e-5 --bond-stiffness 1e4 \
+        --velocity-random 0.3 --seed 2 > pbond.dem
+    [ "$(dem-probe --bonds pbond.dem | awk -F'\t' 'NR > 1 && ($7 != 0 || $8 != 0 || $9 != 0)' | wc -l)" -gt 50 ]
+    dem-step -q -n 1500 --every 500 --dt 1e-6 pbond.dem > p1.dem
+    for k in 2 3; do
+        on_ranks "$k" "p$k.dem" -n 1500 --every 500 --dt 1e-6 pbond.dem
+        cmp p1.dem "p$k.dem"
+    done
 }
 
 @test "mpi: 6000 steps through many rebuilds and sorts (past where LAMMPS' ranks part): the same bytes" {

@@ -24,8 +24,10 @@ void dem_bonds_free(dem_sim *sim);
 void dem_bonds_renumber(dem_sim *sim, const uint32_t *inv);
 /* Bond k's current image shift of j, s = C - image_i + image_j. */
 void dem_bonds_shift(const dem_sim *sim, size_t k, int32_t s[3]);
-/* Every bond's delta and force at the current positions. */
+/* Every bond's delta and force at the current positions; with own stepping (dist.h), those of
+ * this process's particles (dem_bonds_eval_all: every bond's, once the state is whole). */
 void dem_bonds_eval(dem_sim *sim);
+void dem_bonds_eval_all(dem_sim *sim);
 /* f plus the forces of particle a's bonds, in bond order. */
 dem_vec3 dem_bonds_add(const dem_sim *sim, size_t a, dem_vec3 f);
 /* Whether particles a and b, b seen through image shift sh (x_b' = x_b + H sh), are bonded. */
