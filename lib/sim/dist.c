@@ -285,12 +285,18 @@ void dem_dist_share_blocks(dem_sim *sim)
     share_fields(sim, f, sizeof f / sizeof f[0]);
 }
 
+/* A wall slot's state, in an exchange's fields: its record and result, whether it touches, the
+ * friction it lost, its rolling and twisting record and lost energy (those two only with them). */
+#define SLOT_FIELDS(sim)                                                                                                    \
+    {(sim)->c.whist, sizeof *(sim)->c.whist, bound_slot}, {(sim)->c.wout, sizeof *(sim)->c.wout, bound_slot},                 \
+        {(sim)->c.wtouch, sizeof *(sim)->c.wtouch, bound_slot}, {(sim)->e.wlost, sizeof *(sim)->e.wlost, bound_slot},         \
+        {(sim)->c.wroll, sizeof *(sim)->c.wroll, bound_slot}, {(sim)->e.wrlost, sizeof *(sim)->e.wrlost, bound_slot}
+
 void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
 {
     struct sim_dist *d = sim->dist;
     if (!d) return;
     sim_particles *P = &sim->p;
-    sim_store *c = &sim->c;
     size_t me = (size_t)d->comm.rank;
     if (d->local) { /* each process keeps its particles' and slots' results: only the counts go */
         size_t w[2] = {*lost, *nbad};
@@ -311,12 +317,7 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
         {sim->g.pbad, sizeof *sim->g.pbad, bound_particle},
         {sim->ex.on ? sim->ex.K : NULL, sizeof *sim->ex.K, bound_particle},
         {sim->ex.on ? sim->ex.kbad : NULL, sizeof *sim->ex.kbad, bound_particle},
-        {c->whist, sizeof *c->whist, bound_slot},
-        {c->wout, sizeof *c->wout, bound_slot},
-        {c->wtouch, sizeof *c->wtouch, bound_slot},
-        {sim->e.wlost, sizeof *sim->e.wlost, bound_slot},
-        {c->wroll, sizeof *c->wroll, bound_slot},
-        {sim->e.wrlost, sizeof *sim->e.wrlost, bound_slot},
+        SLOT_FIELDS(sim),
         {d->counts, 3 * sizeof *d->counts, bound_rank},
     };
     share_fields(sim, f, sizeof f / sizeof f[0]);
@@ -418,7 +419,6 @@ void dem_dist_whole(dem_sim *sim)
     struct sim_dist *d = sim->dist;
     if (!d || !d->stale) return;
     sim_particles *P = &sim->p;
-    sim_store *c = &sim->c;
     const field f[] = {
         {P->x, sizeof *P->x, bound_particle},
         {P->v, sizeof *P->v, bound_particle},
@@ -433,12 +433,7 @@ void dem_dist_whole(dem_sim *sim)
         {sim->e.wf, sizeof *sim->e.wf, bound_particle},
         {sim->e.wadh, sizeof *sim->e.wadh, bound_particle},
         {sim->g.pbad, sizeof *sim->g.pbad, bound_particle},
-        {c->whist, sizeof *c->whist, bound_slot},
-        {c->wout, sizeof *c->wout, bound_slot},
-        {c->wtouch, sizeof *c->wtouch, bound_slot},
-        {sim->e.wlost, sizeof *sim->e.wlost, bound_slot},
-        {c->wroll, sizeof *c->wroll, bound_slot},
-        {sim->e.wrlost, sizeof *sim->e.wrlost, bound_slot},
+        SLOT_FIELDS(sim),
     };
     share_fields(sim, f, sizeof f / sizeof f[0]);
     d->stale = 0;

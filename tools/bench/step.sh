@@ -32,16 +32,14 @@ REPEAT=${BENCH_REPEAT:-1}
 STATE=$(case_state "$WORK")
 cp "$STATE" "$WORK/state.dem" # a local copy: the cache may sit on a slower disk
 
-# run_best OUT ARGS...: run dem-step REPEAT times, print the best wall time.
-run_best()
+# best_of CMD...: run CMD REPEAT times, print the best wall time.
+best_of()
 {
-    out=$1
-    shift
     best=
     k=0
     while [ "$k" -lt "$REPEAT" ]; do
         t0=$(now)
-        "$WORK/dem-step" -q "$@" "$WORK/state.dem" > "$out"
+        "$@"
         t=$(elapsed "$t0" "$(now)")
         best=$(awk -v a="$t" -v b="$best" 'BEGIN { print ((b == "" || a < b) ? a : b) }')
         k=$((k + 1))
@@ -49,22 +47,23 @@ run_best()
     echo "$best"
 }
 
-# run_best_mpi OUT ARGS...: as run_best, dem-step-mpi on 2 ranks (the output written with -o).
-run_best_mpi()
+# step_to OUT ARGS...: dem-step ARGS on the state, into OUT; mpi_step_to: dem-step-mpi on 2 ranks.
+step_to()
 {
     out=$1
     shift
-    best=
-    k=0
-    while [ "$k" -lt "$REPEAT" ]; do
-        t0=$(now)
-        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 "$WORK/dem-step-mpi" -q "$@" -o "$out" "$WORK/state.dem"
-        t=$(elapsed "$t0" "$(now)")
-        best=$(awk -v a="$t" -v b="$best" 'BEGIN { print ((b == "" || a < b) ? a : b) }')
-        k=$((k + 1))
-    done
-    echo "$best"
+    "$WORK/dem-step" -q "$@" "$WORK/state.dem" > "$out"
 }
+mpi_step_to()
+{
+    out=$1
+    shift
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 "$WORK/dem-step-mpi" -q "$@" -o "$out" "$WORK/state.dem"
+}
+
+# run_best OUT ARGS... (run_best_mpi): the best wall time of dem-step (on 2 ranks) REPEAT times.
+run_best() { best_of step_to "$@"; }
+run_best_mpi() { best_of mpi_step_to "$@"; }
 mpi=0
 [ -x "$TOP/bin/dem-step-mpi" ] && command -v mpirun > /dev/null && [ "$(nproc)" -ge 2 ] && mpi=1
 [ "$mpi" = 1 ] && cp "$TOP/bin/dem-step-mpi" "$WORK/"
