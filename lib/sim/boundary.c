@@ -68,6 +68,19 @@ static void shift_pairs(dem_sim *sim, size_t p0, size_t p1)
     }
 }
 
+/* Every particle, and every pair's image (one process, or a whole state). */
+static dem_status wrap_all(dem_sim *sim, dem_error *err)
+{
+    int any = 0;
+    for (size_t a = 0; a < sim->p.n; a++) {
+        dem_status st = wrap_particle(sim, a, err);
+        if (st) return st;
+        any = any || wrapped(sim, a);
+    }
+    if (any) shift_pairs(sim, 0, sim->c.npairs);
+    return DEM_OK;
+}
+
 void dem_boundary_wrap_own(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
@@ -80,16 +93,14 @@ void dem_boundary_wrap_own(dem_sim *sim)
 /* With own stepping (dist.h): this process's particles were wrapped before the halo's exchange
  * (dem_boundary_wrap_own), which brought the halo's wrapped positions and image changes; the
  * pairs it evaluates follow them. A failure anywhere: every process makes the state whole and
- * wraps it as one process does, failing with its message. */
+ * wraps it as one process does, failing with its message; and where the state is whole already
+ * (the wrap after a deforming cell's flip, which gathers it), every process wraps it all. */
 static dem_status wrap_local(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
-    if (d->wrap_failed) {
+    if (d->wrap_failed || !d->stale) {
         dem_dist_whole(sim);
-        for (size_t a = 0; a < sim->p.n; a++) {
-            dem_status st = wrap_particle(sim, a, err);
-            if (st) return st;
-        }
+        return wrap_all(sim, err);
     }
     int any = 0;
     for (size_t a = d->p0; a < d->p1 && !any; a++) any = wrapped(sim, a);
@@ -106,14 +117,7 @@ dem_status dem_boundary_cell_wrap(dem_sim *sim, dem_error *err)
 {
     if (!sim->b.cell.flags) return DEM_OK;
     if (dist_local(sim)) return wrap_local(sim, err);
-    int any = 0;
-    for (size_t a = 0; a < sim->p.n; a++) {
-        dem_status st = wrap_particle(sim, a, err);
-        if (st) return st;
-        any = any || wrapped(sim, a);
-    }
-    if (any) shift_pairs(sim, 0, sim->c.npairs);
-    return DEM_OK;
+    return wrap_all(sim, err);
 }
 
 void dem_boundary_walls_move(dem_sim *sim, double h)

@@ -164,27 +164,49 @@ static void fabric_pairs(const dem_sim *sim, size_t lo, size_t hi, void *acc)
     }
 }
 
-static void fabric(dem_sim *sim)
+/* dist.h's chain: the wall contacts of this process's slots, into acc's w[0] (f (x) (x - o)) and
+ * w[1] (f (x) (c - x)). */
+static void fabric_walls(dem_sim *sim, void *acc)
 {
-    sim_fabric *fb = &sim->b.fab;
+    dem_mat3 *w = acc;
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
-    fb->pairs = fb->wall_x = fb->wall_r = dem_m3_zero();
-    /* dist.h: each process its blocks' pairs, in turn: the sum in list order on any number of them */
-    dem_dist_chain_pairs(sim, &fb->pairs, sizeof fb->pairs, fabric_pairs);
-    for (size_t q = 0; q < c->nwslots; q++) {
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    for (size_t q = c->wstart[p0]; q < c->wstart[p1]; q++) {
         if (!c->wtouch[q]) continue;
         const dem_contact_out *o = &c->wout[q];
         size_t a = c->wowner[q];
         dem_vec3 f = dem_contact_force(o), cp = wall_contact_point(sim, a, o->n, o->delta);
-        m3_add_outer(&fb->wall_x, f, dem_v3_sub(P->x[a], sim->b.cell.origin));
-        m3_add_outer(&fb->wall_r, f, dem_v3_sub(cp, P->x[a]));
+        m3_add_outer(&w[0], f, dem_v3_sub(P->x[a], sim->b.cell.origin));
+        m3_add_outer(&w[1], f, dem_v3_sub(cp, P->x[a]));
     }
-    /* gravity on the free particles: a force the field carries them against, like a wall's */
-    if (!dem_v3_is_zero(sim->st.gravity))
-        for (size_t a = 0; a < P->n; a++)
-            if (!(P->flags[a] & DEM_PARTICLE_FIXED))
-                m3_add_outer(&fb->wall_x, dem_v3_scale(sim->st.gravity, P->m[a]), dem_v3_sub(P->x[a], sim->b.cell.origin));
+}
+
+/* dist.h's chain: gravity on this process's free particles, a force the field carries them
+ * against, like a wall's. */
+static void fabric_gravity(dem_sim *sim, void *acc)
+{
+    const sim_particles *P = &sim->p;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    for (size_t a = p0; a < p1; a++)
+        if (!(P->flags[a] & DEM_PARTICLE_FIXED))
+            m3_add_outer(acc, dem_v3_scale(sim->st.gravity, P->m[a]), dem_v3_sub(P->x[a], sim->b.cell.origin));
+}
+
+static void fabric(dem_sim *sim)
+{
+    sim_fabric *fb = &sim->b.fab;
+    fb->pairs = dem_m3_zero();
+    /* dist.h: each process its blocks' pairs, in turn: the sum in list order on any number of them */
+    dem_dist_chain_pairs(sim, &fb->pairs, sizeof fb->pairs, fabric_pairs);
+    /* the wall slots' and then gravity's, likewise in slot and particle order (dist.h's chains) */
+    dem_mat3 w[2] = {dem_m3_zero(), dem_m3_zero()};
+    dem_dist_chain(sim, w, sizeof w, fabric_walls);
+    if (!dem_v3_is_zero(sim->st.gravity)) dem_dist_chain(sim, &w[0], sizeof w[0], fabric_gravity);
+    fb->wall_x = w[0];
+    fb->wall_r = w[1];
     if (sim->cl) clump_fabric(sim);
     sim->b.fab_ok = 1;
 }
@@ -300,13 +322,24 @@ typedef struct {
     double *dk;
     dem_mat3 k, kinv;
     dem_vec3 o;
+    size_t first; /* dist.h's dist_stepped: 0 but with own stepping */
 } affine_args;
 
 static void affine_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
 {
     const affine_args *a = ctx;
     (void)t;
-    affine_range(a->p, a->dk, lo, hi, a->k, a->kinv, a->o);
+    affine_range(a->p, a->dk, a->first + lo, a->first + hi, a->k, a->kinv, a->o);
+}
+
+/* dist.h's chain: the kinetic part of the stress power of this process's particles, in order. */
+static void dkin_run(dem_sim *sim, void *acc)
+{
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    double dk = *(double *)acc;
+    for (size_t q = p0; q < p1; q++) dk += sim->b.dkin[q];
+    *(double *)acc = dk;
 }
 
 void dem_deform_affine(dem_sim *sim, double h)
@@ -320,12 +353,14 @@ void dem_deform_affine(dem_sim *sim, double h)
         dem_boundary_cell_inverse(sim);
         return;
     }
-    size_t n = sim->p.n;
-    affine_args a = {&sim->p, sim->b.dkin, k, kinv, c->origin};
-    dem_par_for(sim->pool, n, affine_share, &a); /* par.h */
-    /* the kinetic part of the stress power, in particle order (the same for any thread count) */
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1); /* dist.h: every particle, or this process's own */
+    affine_args a = {&sim->p, sim->b.dkin, k, kinv, c->origin, p0};
+    dem_par_for(sim->pool, p1 - p0, affine_share, &a); /* par.h */
+    /* the kinetic part of the stress power, in particle order (the same for any thread count and,
+     * dist.h's chain, any number of processes) */
     double dk = 0.0;
-    for (size_t q = 0; q < n; q++) dk += sim->b.dkin[q];
+    dem_dist_chain(sim, &dk, sizeof dk, dkin_run);
     sim->e.energy[DEM_E_WORK_CELL] += dk;
     c->h = dem_m3_add(c->h, dem_m3_mul(k, c->h));
     c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
@@ -344,6 +379,7 @@ void dem_deform_end_step(dem_sim *sim, double p0)
  * less k times column i. Fails before changing anything if a counter would leave +-2^30. */
 static dem_status reindex(dem_sim *sim, int i, int j, int k, dem_error *err)
 {
+    dem_dist_whole(sim); /* dist.h: every particle's counters (a flip is rare; every process flips at once) */
     for (size_t a = 0; a < sim->p.n; a++) {
         double v = (double)sim->p.image[a][i] + k * (double)sim->p.image[a][j];
         if (fabs(v) > DEM_IMAGE_MAX)

@@ -56,11 +56,10 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Whether this run lets each process step its own particles (struct sim_dist): what it would
  * need of other processes' particles beyond the halo's positions and velocities is not yet
- * distributed (a clump's members, the deforming cell's sums over the particles and its map, the
- * exact mode's lattice). */
+ * distributed (a clump's members, the exact mode's lattice). */
 static int can_step_own(const dem_sim *sim)
 {
-    return !sim->dist->comm.replicate && !sim->ex.on && !sim->b.deforming && !sim->cl && sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
+    return !sim->dist->comm.replicate && !sim->ex.on && !sim->cl && sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
 }
 
 /* The staging buffer, at least size bytes (its contents are not kept). */
@@ -79,7 +78,7 @@ static int stage_reserve(struct sim_dist *d, size_t size)
  * (boundary.c), and its two largest squared displacements since the build (the rebuild test),
  * all merged exactly. */
 typedef struct {
-    double move2, nonfinite, wrap_failed, moved[2];
+    double move2, nonfinite, wrap_failed, moved[3];
 } halo_head;
 
 /* A halo particle's bytes in that exchange at most: five vectors (dem_dist_share_halo's
@@ -357,6 +356,7 @@ static void merge_head(struct sim_dist *d, const halo_head *h, double *move2, in
             d->moved[1] = m;
         }
     }
+    d->moved[2] = fmax(d->moved[2], h->moved[2]);
 }
 
 void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
@@ -368,9 +368,9 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
     int cell = sim->b.cell.flags != 0; /* the halo's image counters too, whose change is its wrap */
     size_t nf = halo_fields(sim, f), total = 0, each = nf * sizeof(dem_vec3) + (cell ? sizeof *image : 0);
     dem_boundary_wrap_own(sim); /* boundary.h: this process's particles into the cell */
-    halo_head mine = {*move2, (double)*nonfinite, (double)d->wrap_failed, {0.0, 0.0}};
+    halo_head mine = {*move2, (double)*nonfinite, (double)d->wrap_failed, {0.0, 0.0, 0.0}};
     dem_nbr_largest_moves(sim, d->p0, d->p1, mine.moved);
-    d->moved[0] = d->moved[1] = 0.0;
+    d->moved[0] = d->moved[1] = d->moved[2] = 0.0;
     for (size_t r = 0; r < K; r++) {
         d->off[r] = total;
         d->len[r] = sizeof mine + (d->halo_at[r + 1] - d->halo_at[r]) * each;

@@ -194,7 +194,6 @@ static void drift(dem_sim *sim)
         nonfinite = nonfinite || sim->part[t].count[0];
     }
     if (sim->cl) dem_clumps_drift(sim, d.h, d.gd, d.reverse, &move2, &nonfinite); /* clumps.h */
-    if (dist_local(sim)) dem_dist_share_halo(sim, &move2, &nonfinite); /* dist.h: the halo moved, and the group's maxima */
     sim->g.move2 = move2;
     sim->g.nonfinite = nonfinite;
     dem_boundary_walls_move(sim, d.h);
@@ -222,6 +221,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     if (sim->b.deforming) dem_deform_affine(sim, 0.5 * sim->h); /* the field, half a step each side (cell.h) */
     drift(sim);
     if (sim->b.deforming) dem_deform_affine(sim, 0.5 * sim->h);
+    if (dist_local(sim)) dem_dist_share_halo(sim, &sim->g.move2, &sim->g.nonfinite); /* dist.h: the halo moved; the group's maxima */
     if ((st = dem_guard_check_move(sim, err)) || (st = dem_boundary_cell_wrap(sim, err))) return st;
     int flipped = 0;
     if (sim->b.deforming && ((st = dem_deform_flip(sim, &flipped, err)) || (flipped && (st = dem_boundary_cell_wrap(sim, err))) ||

@@ -319,31 +319,6 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     return dem_dist_decompose(sim, err); /* dist.h: new cuts on the new list */
 }
 
-/* A deforming cell: the two largest displacements relative to the field since the rebuild,
- * x - o - G (x_build - o) with G = H H_build^-1, and the field's own change of a pair's distance,
- * at most |G - I| (Frobenius) times the cutoff; the largest total displacement for the walls. */
-static int needs_rebuild_deforming(const dem_sim *sim)
-{
-    dem_mat3 g = dem_m3_mul(sim->b.cell.h, dem_m3_inverse(sim->nbr.h_build));
-    double gi = 0.0, m1 = 0.0, m2 = 0.0, t1 = 0.0;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) gi += (g.m[r][c] - (r == c)) * (g.m[r][c] - (r == c));
-    const dem_vec3 o = sim->b.cell.origin;
-    for (size_t a = 0; a < sim->p.n; a++) {
-        dem_vec3 xa = dem_v3_sub(sim->p.x[a], o), xb = dem_v3_sub(sim->nbr.x_build[a], o);
-        double d2 = dem_v3_norm2(dem_v3_sub(xa, dem_m3_mulv(g, xb)));
-        if (d2 > m1) { m2 = m1; m1 = d2; }
-        else if (d2 > m2) m2 = d2;
-        t1 = fmax(t1, dem_v3_norm2(dem_v3_sub(xa, xb)));
-    }
-    double w2 = 0.0;
-    for (size_t k = 0; k < sim->b.nwalls; k++)
-        w2 = fmax(w2, dem_v3_norm2(dem_v3_sub(sim->b.walls[k].point, sim->nbr.wall_build[k])));
-    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach;
-    return sqrt(m1) + sqrt(m2) + sqrt(gi) * cutoff >= sim->nbr.skin ||
-           (sim->b.nwalls && sqrt(t1) + sqrt(w2) >= sim->nbr.skin);
-}
-
 /* d2 into the two largest so far, m1 >= m2. */
 static inline void top_two(double d2, double *m1, double *m2)
 {
@@ -355,51 +330,73 @@ static inline void top_two(double d2, double *m1, double *m2)
     }
 }
 
+/* The field's map of the build's positions since the rebuild, G = H H_build^-1 (a deforming cell). */
+static dem_mat3 field_since_build(const dem_sim *sim) { return dem_m3_mul(sim->b.cell.h, dem_m3_inverse(sim->nbr.h_build)); }
+
 typedef struct {
     const dem_sim *sim;
     size_t first;
+    dem_mat3 g;
 } moves_args;
 
-/* par.h: thread t's share, its two largest in its partial's maxima. */
+/* par.h: thread t's share, its two largest displacements and its largest total one (a deforming
+ * cell's walls) in its partial's maxima. */
 static void moves_share(void *ctx, size_t lo, size_t hi, int t)
 {
     const moves_args *a = ctx;
     const dem_sim *sim = a->sim;
-    double m1 = 0.0, m2 = 0.0;
-    for (size_t k = a->first + lo; k < a->first + hi; k++) top_two(dem_v3_norm2(dem_v3_sub(sim->p.x[k], sim->nbr.x_build[k])), &m1, &m2);
+    double m1 = 0.0, m2 = 0.0, t1 = 0.0;
+    if (sim->b.deforming) {
+        const dem_vec3 o = sim->b.cell.origin;
+        for (size_t k = a->first + lo; k < a->first + hi; k++) {
+            dem_vec3 xa = dem_v3_sub(sim->p.x[k], o), xb = dem_v3_sub(sim->nbr.x_build[k], o);
+            top_two(dem_v3_norm2(dem_v3_sub(xa, dem_m3_mulv(a->g, xb))), &m1, &m2);
+            t1 = fmax(t1, dem_v3_norm2(dem_v3_sub(xa, xb)));
+        }
+    } else {
+        for (size_t k = a->first + lo; k < a->first + hi; k++) top_two(dem_v3_norm2(dem_v3_sub(sim->p.x[k], sim->nbr.x_build[k])), &m1, &m2);
+    }
     sim->part[t].max[0] = m1;
     sim->part[t].max[1] = m2;
+    sim->part[t].max[2] = t1;
 }
 
 /* On the sim's threads: a serial pass over every particle at every step kept the other threads
  * waiting past their spin, asleep when the next loop came (par.c). The two largest of the
- * threads' two largest: exact in any split. */
-void dem_nbr_largest_moves(const dem_sim *sim, size_t p0, size_t p1, double m[2])
+ * threads' two largest, and the largest of their largest: exact in any split. */
+void dem_nbr_largest_moves(const dem_sim *sim, size_t p0, size_t p1, double m[3])
 {
-    moves_args a = {sim, p0};
+    moves_args a = {sim, p0, sim->b.deforming ? field_since_build(sim) : dem_m3_identity()};
     dem_par_for(sim->pool, p1 - p0, moves_share, &a);
     for (int t = 0; t < sim->threads; t++) {
         top_two(sim->part[t].max[0], &m[0], &m[1]);
         top_two(sim->part[t].max[1], &m[0], &m[1]);
+        m[2] = fmax(m[2], sim->part[t].max[2]);
     }
 }
 
+/* The rebuild test. A deforming cell: the two largest displacements relative to the field since
+ * the rebuild, x - o - G (x_build - o), and the field's own change of a pair's distance, at most
+ * |G - I| (Frobenius) times the cutoff; the largest total displacement for the walls. */
 int dem_nbr_needs_rebuild(const dem_sim *sim)
 {
-    if (sim->b.deforming) return needs_rebuild_deforming(sim);
-    double m[2] = {0.0, 0.0};
-    if (dist_local(sim)) { /* dist.h: the group's, gathered with the halo after the drift */
-        m[0] = sim->dist->moved[0];
-        m[1] = sim->dist->moved[1];
-    } else {
+    double m[3] = {0.0, 0.0, 0.0};
+    if (dist_local(sim)) /* dist.h: the group's, gathered with the halo after the drift */
+        memcpy(m, sim->dist->moved, sizeof m);
+    else
         dem_nbr_largest_moves(sim, 0, sim->p.n, m);
-    }
     double m1 = m[0], m2 = m[1];
     /* a particle and a moving wall closing the skin between them (dem_store_wall_slots) */
     double w2 = 0.0;
     for (size_t k = 0; k < sim->b.nwalls; k++)
         w2 = fmax(w2, dem_v3_norm2(dem_v3_sub(sim->b.walls[k].point, sim->nbr.wall_build[k])));
-    return sqrt(m1) + sqrt(m2) >= sim->nbr.skin || sqrt(m1) + sqrt(w2) >= sim->nbr.skin;
+    if (!sim->b.deforming) return sqrt(m1) + sqrt(m2) >= sim->nbr.skin || sqrt(m1) + sqrt(w2) >= sim->nbr.skin;
+    dem_mat3 g = field_since_build(sim);
+    double gi = 0.0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) gi += (g.m[r][c] - (r == c)) * (g.m[r][c] - (r == c));
+    double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach;
+    return sqrt(m1) + sqrt(m2) + sqrt(gi) * cutoff >= sim->nbr.skin || (sim->b.nwalls && sqrt(m[2]) + sqrt(w2) >= sim->nbr.skin);
 }
 
 int dem_nbr_wall_near(const dem_sim *sim, size_t a, size_t k)

@@ -79,8 +79,8 @@ typedef struct {
     void *ctx;
     /* 1: every process holds the whole state after every step (kicks and drift of every particle
      * on every process, every particle's results exchanged), what a per-step measure of the whole
-     * state needs (dem-step's --until). 0 (the default): where the run allows it (no clumps,
-     * deforming cell or exact mode), each process kicks and drifts its own particles and
+     * state needs (dem-step's --until). 0 (the default): where the run allows it (no clumps or
+     * exact mode), each process kicks and drifts its own particles and
      * receives only those of other processes its pairs reach; the whole state is gathered for a
      * rebuild, a re-sort, a frame and the queries below. The same bits either way. */
     int replicate;

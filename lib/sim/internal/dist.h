@@ -40,8 +40,9 @@ struct sim_dist {
     size_t nhalo, cap_halo, *halo_at;
     uint32_t *blk_rank;       /* the process of each block (local: the halo's making) */
     char *each;               /* K x DIST_EACH_MAX bytes: dem_dist_gather_each's */
-    double moved[2];          /* the group's two largest squared displacements since the build,
-                               * from the last halo exchange (the rebuild test) */
+    double moved[3];          /* the group's two largest squared displacements since the build
+                               * and its largest total one, from the last halo exchange (the
+                               * rebuild test: dem_nbr_largest_moves) */
     int wrap_failed;          /* a particle's wrap failed: on this process, then (after the
                                * halo's exchange) on any (boundary.c) */
     size_t cap_blk;
@@ -98,10 +99,11 @@ typedef void (*dist_run_fn)(const dem_sim *sim, size_t lo, size_t hi, void *acc)
 void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run);
 /* w[0 .. n) (n <= 3, integers) replaced by their sums over the processes (in one process: kept). */
 void dem_dist_sum_counts(dem_sim *sim, size_t *w, size_t n);
-/* Own stepping (dist_local), after the drift: the halo's positions, velocities and the
- * accounting's full-step velocities from their processes; the drift's largest squared step and
- * non-finite flag (*move2, *nonfinite) made the group's, and the group's two largest
- * displacements since the build in moved (maxima: exact in any order). */
+/* Own stepping (dist_local), after the drift (and a deforming cell's map): this process's
+ * particles wrapped, then the halo's positions, velocities and the accounting's full-step
+ * velocities from their processes; the drift's largest squared step and non-finite flag (*move2,
+ * *nonfinite) made the group's, and the group's largest displacements since the build in moved
+ * (maxima: exact in any order). */
 void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite);
 /* Own stepping: every process's copy of the state made whole again (particles, books, guards,
  * wall slots: each from its owner), when it is stale; before anything reads the whole state (a

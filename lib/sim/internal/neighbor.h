@@ -20,9 +20,10 @@ DEM_MUST_CHECK dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err
 /* Whether the two largest displacements since the last build could close the skin (or a
  * particle and a moving wall could). */
 int dem_nbr_needs_rebuild(const dem_sim *sim);
-/* The two largest squared displacements since the build of particles [p0, p1), merged into m
- * (m[0] >= m[1]; start from zeros): what dem_nbr_needs_rebuild tests (static or no cell). */
-void dem_nbr_largest_moves(const dem_sim *sim, size_t p0, size_t p1, double m[2]);
+/* The two largest squared displacements since the build of particles [p0, p1) (relative to the
+ * field in a deforming cell), merged into m[0] >= m[1], and their largest total one into m[2]
+ * (start from zeros): what dem_nbr_needs_rebuild tests. */
+void dem_nbr_largest_moves(const dem_sim *sim, size_t p0, size_t p1, double m[3]);
 /* Whether wall k can reach particle a before the next rebuild: within the skin now, or of
  * undefined geometry (on a cylinder's axis). */
 int dem_nbr_wall_near(const dem_sim *sim, size_t a, size_t k);

@@ -43,8 +43,8 @@ static inline void par_share_of(size_t n, int t, int nt, size_t *lo, size_t *hi)
 /* One thread's partial results of a loop, on a cache line of its own. */
 typedef struct {
     size_t count[2];
-    double max[2];
-    char pad[64 - 2 * sizeof(size_t) - 2 * sizeof(double)];
+    double max[3];
+    char pad[64 - 2 * sizeof(size_t) - 3 * sizeof(double)];
 } par_partial;
 
 typedef void (*par_range_fn)(void *ctx, size_t lo, size_t hi, int t);
