@@ -31,8 +31,8 @@ static const char *const usage_parts[] = {
 "gives the same bits for any number of ranks K, any --threads per rank, and across a restart\n"
 "at another K; rank 0 reads the input and writes the stream (-o: mpirun's standard output is a\n"
 "terminal); DEM_MPI_BALANCE=work|count|skew|shift chooses the ranks' cuts. Each rank steps\n"
-"its own particles where the run allows (no clumps or --exact; not with --until);\n"
-"otherwise, or with DEM_MPI_REPLICATE=1, every rank steps the whole system.\n"
+"its own particles where the run allows (no clumps, no --exact); otherwise, or with\n"
+"DEM_MPI_REPLICATE=1, every rank steps the whole system.\n"
 "Not yet on several ranks: --integrator variational, --minimize. README, \"Running on a\n"
 "cluster (MPI)\".\n"
 "\n"
@@ -845,7 +845,7 @@ int main(int argc, char **argv)
     dem_sim *sim = dem_sim_new(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
 #ifdef DEM_MPI
-    cli_mpi_join(sim, balance, c.nuntil > 0 || mpi_replicate()); /* --until's measures read the whole state every step */
+    cli_mpi_join(sim, balance, mpi_replicate());
     cli_set_group(cli_mpi_rank(), cli_mpi_max);
 #endif
     cli_note_threads(sim, c.run.threads, s.nparticles, c.run.quiet);

@@ -541,19 +541,36 @@ static void unbalanced_pairs(const dem_sim *sim, size_t lo, size_t hi, void *acc
         if (c->ptouch[q]) dem_unbalanced_add_contact(acc, dem_contact_force(&c->out[q]));
 }
 
+/* dist.h's chains: the net forces of the particles a process steps, in particle order (a
+ * clump's members: its net force instead); the contact forces of its wall slots, in slot order. */
+static void unbalanced_particles(dem_sim *sim, void *acc)
+{
+    const sim_particles *P = &sim->p;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    for (size_t a = p0; a < p1; a++)
+        if (!(P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER))) dem_unbalanced_add_particle(acc, P->f[a]); /* gravity included */
+}
+
+static void unbalanced_slots(dem_sim *sim, void *acc)
+{
+    const sim_store *c = &sim->c;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    for (size_t q = c->wstart[p0]; q < c->wstart[p1]; q++)
+        if (c->wtouch[q]) dem_unbalanced_add_contact(acc, dem_contact_force(&c->wout[q]));
+}
+
 double dem_sim_unbalanced(dem_sim *sim)
 {
-    dem_dist_whole(sim); /* dist.h: every particle's force */
     if (!sim->forces_current) dem_forces_setup(sim);
-    const sim_particles *P = &sim->p;
-    const sim_store *c = &sim->c;
     dem_unbalanced_sum u = {0.0, 0.0, 0, 0}; /* the one definition, shared with dem-probe */
-    for (size_t a = 0; a < P->n; a++) /* a clump's members: its net force instead */
-        if (!(P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER))) dem_unbalanced_add_particle(&u, P->f[a]); /* gravity included */
+    /* dist.h: each sum in one process's order on any number of processes (the particles, the
+     * clumps, the pairs in list order, the wall slots) */
+    dem_dist_chain(sim, &u, sizeof u, unbalanced_particles);
     for (size_t k = 0; sim->cl && k < sim->cl->n; k++) dem_unbalanced_add_particle(&u, sim->cl->f[k]);
-    dem_dist_chain_pairs(sim, &u, sizeof u, unbalanced_pairs); /* dist.h: in list order on any number of processes */
-    for (size_t q = 0; q < c->nwslots; q++)
-        if (c->wtouch[q]) dem_unbalanced_add_contact(&u, dem_contact_force(&c->wout[q]));
+    dem_dist_chain_pairs(sim, &u, sizeof u, unbalanced_pairs);
+    dem_dist_chain(sim, &u, sizeof u, unbalanced_slots);
     return dem_unbalanced_ratio(&u);
 }
 
@@ -570,7 +587,6 @@ static int particle_touches(const dem_sim *sim, size_t a)
 
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)
 {
-    dem_dist_whole(sim); /* dist.h: the wall slots */
     if (!sim->forces_current) dem_forces_setup(sim);
     const sim_particles *P = &sim->p;
     const sim_store *c = &sim->c;
@@ -583,8 +599,9 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
         dist_particles(sim, &p0, &p1);
         dist_blocks(sim, &b0, &b1);
     }
-    size_t w[2] = {0, 0}; /* touching pairs, particles and clumps touching nothing */
+    size_t w[2] = {0, 0}; /* touching pairs and wall slots, particles and clumps touching nothing */
     for (size_t q = c->pblk[b0]; q < c->pblk[b1]; q++) w[0] += c->ptouch[q] != 0;
+    for (size_t q = c->wstart[p0]; q < c->wstart[p1]; q++) w[0] += c->wtouch[q] != 0; /* its particles' slots */
     for (size_t a = p0; a < p1 && flying; a++) {
         if ((P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) || dem_v3_norm2(P->f[a]) == 0.0) continue;
         w[1] += !particle_touches(sim, a);
@@ -597,22 +614,35 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
         w[1] += !touch;
     }
     if (!whole) dem_dist_sum_counts(sim, w, 2);
-    for (size_t q = 0; q < c->nwslots; q++) w[0] += c->wtouch[q] != 0; /* the wall slots: every process has them */
     if (flying) *flying = w[1];
     return w[0];
 }
 
+/* dist.h's chain: the kinetic energy of the particles a process steps, in particle order. */
+typedef struct {
+    double e;
+    size_t n;
+} kinetic_sum;
+
+static void kinetic_particles(dem_sim *sim, void *acc)
+{
+    const sim_particles *P = &sim->p;
+    kinetic_sum *k = acc;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    for (size_t a = p0; a < p1; a++) {
+        if (P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) continue; /* a clump's members: the clump's below */
+        k->e += 0.5 * P->m[a] * dem_v3_norm2(P->v[a]) + 0.5 * P->inertia[a] * dem_v3_norm2(P->w[a]);
+        k->n++;
+    }
+}
+
 double dem_sim_kinetic_energy(dem_sim *sim, size_t *nfree)
 {
-    dem_dist_whole(sim); /* dist.h: every particle's velocities */
-    const sim_particles *P = &sim->p;
-    double e = 0.0;
-    size_t n = 0;
-    for (size_t a = 0; a < P->n; a++) {
-        if (P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) continue; /* a clump's members: the clump's below */
-        e += 0.5 * P->m[a] * dem_v3_norm2(P->v[a]) + 0.5 * P->inertia[a] * dem_v3_norm2(P->w[a]);
-        n++;
-    }
+    kinetic_sum k = {0.0, 0};
+    dem_dist_chain(sim, &k, sizeof k, kinetic_particles); /* dist.h: in particle order on any number of processes */
+    double e = k.e;
+    size_t n = k.n;
     if (sim->cl) {
         size_t nc;
         e += dem_clumps_kinetic(sim, &nc);

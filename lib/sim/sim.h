@@ -78,18 +78,18 @@ typedef struct {
     void (*allgather)(void *ctx, void *buf, const size_t *off, const size_t *len);
     void *ctx;
     /* 1: every process holds the whole state after every step (kicks and drift of every particle
-     * on every process, every particle's results exchanged), what a per-step measure of the whole
-     * state needs (dem-step's --until). 0 (the default): where the run allows it (no clumps or
-     * exact mode), each process kicks and drifts its own particles and
+     * on every process, every particle's results exchanged). 0 (the default): where the run
+     * allows it (no clumps, no exact mode), each process kicks and drifts its own particles and
      * receives only those of other processes its pairs reach; the whole state is gathered for a
      * rebuild, a re-sort, a frame and the queries below. The same bits either way. */
     int replicate;
 } dem_comm;
 /* Join the group (size 1: nothing changes). Refuses, naming it, what is not yet distributed:
  * the variational integrator (dem_sim_minimize refuses likewise). In a group, every process
- * calls what reads the whole state at the same point of the run, since it may gather it from
- * the processes: dem_sim_store, dem_sim_put, dem_sim_energy_reference, dem_sim_unbalanced,
- * dem_sim_touching, dem_sim_kinetic_energy, dem_sim_current_overlap, dem_sim_cell_stress. */
+ * calls what reads the whole state at the same point of the run, since it gathers it or sums
+ * over it with the processes: dem_sim_store, dem_sim_put, dem_sim_energy_reference,
+ * dem_sim_unbalanced, dem_sim_touching, dem_sim_kinetic_energy, dem_sim_current_overlap,
+ * dem_sim_cell_stress. */
 DEM_MUST_CHECK dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err);
 /* What the distribution did so far (zeros in one process): pairs evaluated by this process as
  * its own and across a cut (for a second time), bytes it gave to the exchanges. */
