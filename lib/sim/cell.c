@@ -122,19 +122,27 @@ static void clump_fabric_pairs(const dem_sim *sim, size_t lo, size_t hi, void *a
     }
 }
 
+/* dist.h's chain: the members' wall contacts of this process's slots (clump_fabric). */
+static void clump_fabric_walls(dem_sim *sim, void *acc)
+{
+    const sim_store *c = &sim->c;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    for (size_t q = c->wstart[p0]; q < c->wstart[p1]; q++) {
+        const dem_vec3 *b = dem_clumps_offset(sim, c->wowner[q]);
+        if (c->wtouch[q] && b) m3_add_outer(acc, dem_contact_force(&c->wout[q]), *b);
+    }
+}
+
 static void clump_fabric(dem_sim *sim)
 {
     sim_fabric *fb = &sim->b.fab;
-    const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
     const struct sim_clumps *cl = sim->cl;
     fb->clumps = fb->gravity = dem_m3_zero();
     fb->torque = dem_v3_zero();
     dem_dist_chain_pairs(sim, &fb->clumps, sizeof fb->clumps, clump_fabric_pairs); /* dist.h: in list order on any ranks */
-    for (size_t q = 0; q < c->nwslots; q++) {
-        const dem_vec3 *b = dem_clumps_offset(sim, c->wowner[q]);
-        if (c->wtouch[q] && b) m3_add_outer(&fb->clumps, dem_contact_force(&c->wout[q]), *b);
-    }
+    dem_dist_chain(sim, &fb->clumps, sizeof fb->clumps, clump_fabric_walls); /* then the wall slots', in slot order */
     dem_vec3 g = sim->st.gravity;
     for (size_t k = 0; k < cl->n; k++) {
         for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++) {

@@ -9,6 +9,7 @@
 #include "sim/internal/bonds.h"
 #include "sim/internal/books.h"
 #include "sim/internal/boundary.h"
+#include "sim/internal/clumps.h"
 #include "sim/internal/contacts.h"
 #include "sim/internal/neighbor.h"
 
@@ -56,10 +57,10 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Whether this run lets each process step its own particles (struct sim_dist): what it would
  * need of other processes' particles beyond the halo's positions and velocities is not yet
- * distributed (a clump's members, the exact mode's lattice). */
+ * distributed (the exact mode's lattice). */
 static int can_step_own(const dem_sim *sim)
 {
-    return !sim->dist->comm.replicate && !sim->ex.on && !sim->cl && sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
+    return !sim->dist->comm.replicate && !sim->ex.on && sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
 }
 
 /* The staging buffer, at least size bytes (its contents are not kept). */
@@ -132,6 +133,25 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     }
     d->halo_at[K] = d->nhalo;
     free(mark);
+    if (sim->cl) { /* the clumps' members, whose forces every process sums to their clumps */
+        size_t nm = 0;
+        for (size_t a = 0; a < n; a++) nm += sim->cl->of[a] != SIM_NO_CLUMP;
+        if (nm > d->cap_members) {
+            uint32_t *m = realloc(d->members, nm * sizeof *m);
+            if (!m) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clump members", nm);
+            d->members = m;
+            d->cap_members = nm;
+        }
+        size_t k = 0;
+        for (size_t r = 0; r < K; r++) {
+            d->members_at[r] = k;
+            for (size_t a = block_particle(sim, d->bcut[r]), end = block_particle(sim, d->bcut[r + 1]); a < end; a++)
+                if (sim->cl->of[a] != SIM_NO_CLUMP) d->members[k++] = (uint32_t)a;
+        }
+        d->members_at[K] = k;
+        if (!stage_reserve(d, nm * 2 * sizeof(dem_vec3))) /* their exchange (share_members), reserved now */
+            return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of %zu clump members", nm);
+    }
     /* the halo's exchange, at its largest (dem_dist_share_halo): reserved now, where a failure can be said */
     if (!stage_reserve(d, K * sizeof(halo_head) + d->nhalo * HALO_MAX_BYTES))
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of a halo of %zu particles", d->nhalo);
@@ -172,6 +192,14 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     return d->local ? make_halo(sim, err) : DEM_OK;
 }
 
+
+/* The staging buffer's segments (d->off, d->len) exchanged: every process gets every one. */
+static void exchange_stage(struct sim_dist *d)
+{
+    d->stats.bytes += d->len[d->comm.rank];
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
+}
 
 /* Every process's elements [at(r), at(r+1)) of base (elem bytes each) to every process. */
 typedef size_t (*bound_fn)(const dem_sim *sim, size_t r);
@@ -254,9 +282,7 @@ static void share_fields(dem_sim *sim, const field *f, size_t nf)
         memcpy(mine, (char *)f[k].base + lo * f[k].elem, n);
         mine += n;
     }
-    d->stats.bytes += d->len[me];
-    d->stats.exchanges++;
-    d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
+    exchange_stage(d);
     for (size_t r = 0; r < K; r++) {
         if (r == me) continue;
         const char *at = d->stage + d->off[r];
@@ -291,6 +317,35 @@ void dem_dist_share_blocks(dem_sim *sim)
         {(sim)->c.wtouch, sizeof *(sim)->c.wtouch, bound_slot}, {(sim)->e.wlost, sizeof *(sim)->e.wlost, bound_slot},         \
         {(sim)->c.wroll, sizeof *(sim)->c.wroll, bound_slot}, {(sim)->e.wrlost, sizeof *(sim)->e.wrlost, bound_slot}
 
+/* Own stepping with clumps: every process's members' forces and torques to every process, which
+ * then sums every clump's (clumps.h) and moves it: a clump's members may have several owners. */
+static void share_members(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    sim_particles *P = &sim->p;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, each = 2 * sizeof(dem_vec3), total = 0;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = total;
+        d->len[r] = (d->members_at[r + 1] - d->members_at[r]) * each;
+        total += d->len[r];
+    }
+    /* total is at most what make_halo reserved in the staging buffer */
+    char *at = d->stage + d->off[me];
+    for (size_t k = d->members_at[me]; k < d->members_at[me + 1]; k++, at += each) {
+        memcpy(at, &P->f[d->members[k]], sizeof(dem_vec3));
+        memcpy(at + sizeof(dem_vec3), &P->t[d->members[k]], sizeof(dem_vec3));
+    }
+    exchange_stage(d);
+    for (size_t r = 0; r < K; r++) {
+        if (r == me) continue;
+        const char *from = d->stage + d->off[r];
+        for (size_t k = d->members_at[r]; k < d->members_at[r + 1]; k++, from += each) {
+            memcpy(&P->f[d->members[k]], from, sizeof(dem_vec3));
+            memcpy(&P->t[d->members[k]], from + sizeof(dem_vec3), sizeof(dem_vec3));
+        }
+    }
+}
+
 void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
 {
     struct sim_dist *d = sim->dist;
@@ -303,6 +358,7 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
         *lost = w[0];
         *nbad = w[1];
         d->stale = 1;
+        if (sim->cl) share_members(sim); /* and the clumps' members' forces, which every process sums */
         return;
     }
     /* the counts ride along: each process's pair of them, summed after (integers: any order) */
@@ -388,9 +444,7 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
             at += sizeof *image;
         }
     }
-    d->stats.bytes += d->len[me];
-    d->stats.exchanges++;
-    d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
+    exchange_stage(d);
     for (size_t r = 0; r < K; r++) {
         const char *from = d->stage + d->off[r];
         halo_head h;
@@ -470,9 +524,7 @@ dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)
         if (c->roll) memcpy(at + sizeof q + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
         at += rs;
     }
-    d->stats.bytes += d->len[me];
-    d->stats.exchanges++;
-    d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
+    exchange_stage(d);
     /* the other processes' pairs: none kept but those their owners sent (a stale copy here may
      * still carry the flags of a contact its owner has lost since) */
     for (size_t p = 0; p < c->npairs; p++)
@@ -602,6 +654,8 @@ void dem_dist_free(dem_sim *sim)
     free(d->stage);
     free(d->halo);
     free(d->halo_at);
+    free(d->members);
+    free(d->members_at);
     free(d->blk_rank);
     free(d->each);
     free(d);
@@ -630,8 +684,9 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     d->len = calloc(K, sizeof *d->len);
     d->counts = calloc(3 * K, sizeof *d->counts);
     d->halo_at = calloc(K + 1, sizeof *d->halo_at);
+    d->members_at = calloc(K + 1, sizeof *d->members_at);
     d->each = calloc(K, DIST_EACH_MAX);
-    if (!d->bcut || !d->off || !d->len || !d->counts || !d->halo_at || !d->each) {
+    if (!d->bcut || !d->off || !d->len || !d->counts || !d->halo_at || !d->members_at || !d->each) {
         dem_dist_free(sim);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     }

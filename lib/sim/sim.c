@@ -594,7 +594,10 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
      * exact); a clump's members may lie on several processes, so with clumps each counts all */
     int whole = sim->dist && sim->cl;
     size_t p0 = 0, p1 = P->n, b0 = 0, b1 = c->nblk;
-    if (whole) dem_dist_share_pairs(sim, 0);
+    if (whole) {
+        dem_dist_whole(sim); /* the wall slots (with own stepping, dist.h) */
+        dem_dist_share_pairs(sim, 0);
+    }
     else {
         dist_particles(sim, &p0, &p1);
         dist_blocks(sim, &b0, &b1);

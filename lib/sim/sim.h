@@ -78,8 +78,8 @@ typedef struct {
     void (*allgather)(void *ctx, void *buf, const size_t *off, const size_t *len);
     void *ctx;
     /* 1: every process holds the whole state after every step (kicks and drift of every particle
-     * on every process, every particle's results exchanged). 0 (the default): where the run
-     * allows it (no clumps, no exact mode), each process kicks and drifts its own particles and
+     * on every process, every particle's results exchanged). 0 (the default): but in exact mode,
+     * each process kicks and drifts its own particles and
      * receives only those of other processes its pairs reach; the whole state is gathered for a
      * rebuild, a re-sort, a frame and the queries below. The same bits either way. */
     int replicate;

@@ -68,7 +68,7 @@ same_for_ranks() {
         cmp g1.dem "g$k.dem"
         grep -q 'rank 0 .*stepping its own particles' "g$k.err"
     done
-    # the report names the way: each rank its own, or (DEM_MPI_REPLICATE=1, a deforming cell) all
+    # the report names the way: each rank its own, or (DEM_MPI_REPLICATE=1) all
     DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o own.dem 2> own.err
     [ "$(grep -c 'stepping its own particles, [0-9]* of them in the halo' own.err)" -eq 2 ]
     DEM_MPI_REPLICATE=1 DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o all.dem 2> all.err
@@ -143,7 +143,7 @@ same_for_ranks() {
     cmp one.dem p.dem
 }
 
-@test "mpi: the exact mode, and clumps in a stress-controlled cell: the same bytes for 2-4 ranks" {
+@test "mpi: the exact mode, clumps in a stress-controlled cell and between walls: the same bytes for 2-4 ranks" {
     dem-pack --random 300 --box 0,0,0,0.01,0.01,0.01 --radius 4e-4 --enclose --velocity-random 0.5 \
         --friction 0 --restitution 1 --seed 3 |
         dem-step -q --exact --normal hooke --kn 1e4 --tangential none --damping none --dt 5e-7 -n 0 > exact.dem
@@ -153,6 +153,17 @@ same_for_ranks() {
         --velocity-random 0.2 --friction 0.3 > dimers.dem
     # in a stress-controlled cell: the servo's sums count each clump as one body (cell.c's clump_fabric)
     same_for_ranks -n 500 --every 250 --dt 2e-6 --cell-stress xx=1e3,yy=1e3,zz=1e3 --cell-gain 1e-2 dimers.dem
+    # trimers poured between walls, damped, until balanced: members of one clump on several ranks
+    # (their forces go to every rank, which moves every clump); the measures with clumps
+    dem-pack --random 150 --box 0,0,0,0.012,0.012,0.02 --radius 6e-4 --clump trimer --enclose --velocity-random 0.2 \
+        --seed 4 --young 5e6 --friction 0.4 > trimers.dem
+    dem-step -q -n 2000 --every 500 --gravity 0,0,-9.81 --dt 5e-6 --local-damping 0.3 --until unbalanced=0.5 trimers.dem > t1.dem
+    for k in 2 3; do
+        DEM_MPI_STDERR=1 mpirun --oversubscribe -np "$k" dem-step-mpi -n 2000 --every 500 --gravity 0,0,-9.81 --dt 5e-6 \
+            --local-damping 0.3 --until unbalanced=0.5 trimers.dem -o "t$k.dem" 2> "t$k.err"
+        cmp t1.dem "t$k.dem"
+        grep -q 'rank 0 .*stepping its own particles' "t$k.err"
+    done
 }
 
 @test "mpi: every contact law, rolling and twisting, adhesion: the same bytes on 3 ranks" {

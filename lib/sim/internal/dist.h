@@ -39,6 +39,9 @@ struct sim_dist {
     uint32_t *halo;
     size_t nhalo, cap_halo, *halo_at;
     uint32_t *blk_rank;       /* the process of each block (local: the halo's making) */
+    uint32_t *members;        /* with clumps: every member, in index order; members_at[r]: where
+                               * process r's begin (their forces go to every process) */
+    size_t cap_members, *members_at;
     char *each;               /* K x DIST_EACH_MAX bytes: dem_dist_gather_each's */
     double moved[3];          /* the group's two largest squared displacements since the build
                                * and its largest total one, from the last halo exchange (the
