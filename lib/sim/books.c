@@ -91,9 +91,8 @@ static void close_step_run(dem_sim *sim, void *acc)
 {
     close_run *r = acc;
     sim_books *b = &sim->e;
-    size_t p0, p1;
-    dist_stepped(sim, &p0, &p1);
-    size_t q0 = sim->c.wstart[p0], q1 = sim->c.wstart[p1];
+    size_t q0, q1;
+    dist_stepped_slots(sim, &q0, &q1);
     account_walls_run(sim, q0, q1, 0, r->w);
     if (r->nlost)
         for (size_t q = q0; q < q1; q++) {

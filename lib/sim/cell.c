@@ -126,9 +126,9 @@ static void clump_fabric_pairs(const dem_sim *sim, size_t lo, size_t hi, void *a
 static void clump_fabric_walls(dem_sim *sim, void *acc)
 {
     const sim_store *c = &sim->c;
-    size_t p0, p1;
-    dist_stepped(sim, &p0, &p1);
-    for (size_t q = c->wstart[p0]; q < c->wstart[p1]; q++) {
+    size_t q0, q1;
+    dist_stepped_slots(sim, &q0, &q1);
+    for (size_t q = q0; q < q1; q++) {
         const dem_vec3 *b = dem_clumps_offset(sim, c->wowner[q]);
         if (c->wtouch[q] && b) m3_add_outer(acc, dem_contact_force(&c->wout[q]), *b);
     }
@@ -179,9 +179,9 @@ static void fabric_walls(dem_sim *sim, void *acc)
     dem_mat3 *w = acc;
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
-    size_t p0, p1;
-    dist_stepped(sim, &p0, &p1);
-    for (size_t q = c->wstart[p0]; q < c->wstart[p1]; q++) {
+    size_t q0, q1;
+    dist_stepped_slots(sim, &q0, &q1);
+    for (size_t q = q0; q < q1; q++) {
         if (!c->wtouch[q]) continue;
         const dem_contact_out *o = &c->wout[q];
         size_t a = c->wowner[q];

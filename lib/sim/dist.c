@@ -192,7 +192,6 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     return d->local ? make_halo(sim, err) : DEM_OK;
 }
 
-
 /* The staging buffer's segments (d->off, d->len) exchanged: every process gets every one. */
 static void exchange_stage(struct sim_dist *d)
 {
@@ -403,16 +402,7 @@ static void merge_head(struct sim_dist *d, const halo_head *h, double *move2, in
     *move2 = fmax(*move2, h->move2);
     *nonfinite |= h->nonfinite != 0.0;
     d->wrap_failed |= h->wrap_failed != 0.0;
-    for (int k = 0; k < 2; k++) {
-        double m = h->moved[k];
-        if (m > d->moved[0]) {
-            d->moved[1] = d->moved[0];
-            d->moved[0] = m;
-        } else if (m > d->moved[1]) {
-            d->moved[1] = m;
-        }
-    }
-    d->moved[2] = fmax(d->moved[2], h->moved[2]);
+    dem_nbr_merge_moves(d->moved, h->moved);
 }
 
 void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
@@ -613,7 +603,6 @@ void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run)
         hand_on(d, acc, len, r);
     }
 }
-
 
 const void *dem_dist_gather_each(dem_sim *sim, const void *mine, size_t len)
 {

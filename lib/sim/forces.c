@@ -415,8 +415,7 @@ static void totals_run(dem_sim *sim, void *acc)
     double *work = totals_work(ts, nw);
     const sim_store *c = &sim->c;
     dist_stepped(sim, &p0, &p1);
-    q0 = c->wstart[p0];
-    q1 = c->wstart[p1];
+    dist_stepped_slots(sim, &q0, &q1);
     for (size_t q = q0; q < q1; q++) {
         if (!c->wtouch[q]) continue;
         size_t a = c->wowner[q], k = c->wwall[q];
@@ -435,10 +434,10 @@ static void totals_run(dem_sim *sim, void *acc)
 /* dist.h's chain: the rolling and twisting couples of this process's wall slots on the walls. */
 static void roll_totals_run(dem_sim *sim, void *acc)
 {
-    size_t nw = sim->b.nwalls, p0, p1;
+    size_t nw = sim->b.nwalls, q0, q1;
     double *ts = acc;
-    dist_stepped(sim, &p0, &p1);
-    dem_roll_wall_totals(sim, sim->c.wstart[p0], sim->c.wstart[p1], totals_torque(ts, nw), totals_work(ts, nw));
+    dist_stepped_slots(sim, &q0, &q1);
+    dem_roll_wall_totals(sim, q0, q1, totals_torque(ts, nw), totals_work(ts, nw));
 }
 
 /* The particles' local damping and drag, the work of the drives, and the walls' forces, torques
@@ -542,7 +541,7 @@ void dem_forces_setup(dem_sim *sim)
     totals(sim);
     sim->forces_current = 1;
     sim->hdt = sim->h;
-    dem_dist_whole(sim);
+    dem_dist_whole(sim); /* dist.h: the forces just taken (own stepping keeps them with their owners) */
     dem_dist_share_pairs(sim, 1); /* dist.h: the setup's books read every pair */
     dem_books_setup(sim, dem_books_wall_power(sim), sim->p.nfixed ? drive_power(sim) : 0.0);
 }

@@ -280,10 +280,11 @@ static dem_overlap_record overlap_now(dem_sim *sim, uint64_t step)
         size_t p = sim->g.bworst_pair[b];
         record_overlap(&m, step, sim->g.bworst[b], sim->g.bworst_delta[b], P->id[c->pairs[p].i], P->id[c->pairs[p].j], 0);
     }
-    size_t p0, p1;
-    dist_stepped(sim, &p0, &p1);
-    overlap_slots(sim, c->wstart[p0], c->wstart[p1], step, &m);
+    size_t q0, q1;
+    dist_stepped_slots(sim, &q0, &q1);
+    overlap_slots(sim, q0, q1, step, &m);
     if (dist_local(sim)) {
+        _Static_assert(sizeof m <= DIST_EACH_MAX, "dem_dist_gather_each takes DIST_EACH_MAX bytes a process");
         const dem_overlap_record *all = dem_dist_gather_each(sim, &m, sizeof m);
         for (int r = 0; r < sim->dist->comm.size; r++)
             if (all[r].ratio > m.ratio || r == 0) m = all[r];
@@ -304,8 +305,7 @@ dem_overlap_record dem_sim_largest_overlap(const dem_sim *sim)
 
 dem_overlap_record dem_sim_current_overlap(dem_sim *sim)
 {
-    dem_dist_whole(sim); /* dist.h: every wall slot */
-    return overlap_now(sim, sim->step);
+    return overlap_now(sim, sim->step); /* collective with own stepping (dist.h): the ranks' slots */
 }
 
 dem_status dem_guard_check_cell(const dem_sim *sim, dem_error *err)

@@ -368,11 +368,14 @@ void dem_nbr_largest_moves(const dem_sim *sim, size_t p0, size_t p1, double m[3]
 {
     moves_args a = {sim, p0, sim->b.deforming ? field_since_build(sim) : dem_m3_identity()};
     dem_par_for(sim->pool, p1 - p0, moves_share, &a);
-    for (int t = 0; t < sim->threads; t++) {
-        top_two(sim->part[t].max[0], &m[0], &m[1]);
-        top_two(sim->part[t].max[1], &m[0], &m[1]);
-        m[2] = fmax(m[2], sim->part[t].max[2]);
-    }
+    for (int t = 0; t < sim->threads; t++) dem_nbr_merge_moves(m, sim->part[t].max);
+}
+
+void dem_nbr_merge_moves(double m[3], const double add[3])
+{
+    top_two(add[0], &m[0], &m[1]);
+    top_two(add[1], &m[0], &m[1]);
+    m[2] = fmax(m[2], add[2]);
 }
 
 /* The rebuild test. A deforming cell: the two largest displacements relative to the field since

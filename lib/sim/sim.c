@@ -555,9 +555,9 @@ static void unbalanced_particles(dem_sim *sim, void *acc)
 static void unbalanced_slots(dem_sim *sim, void *acc)
 {
     const sim_store *c = &sim->c;
-    size_t p0, p1;
-    dist_stepped(sim, &p0, &p1);
-    for (size_t q = c->wstart[p0]; q < c->wstart[p1]; q++)
+    size_t q0, q1;
+    dist_stepped_slots(sim, &q0, &q1);
+    for (size_t q = q0; q < q1; q++)
         if (c->wtouch[q]) dem_unbalanced_add_contact(acc, dem_contact_force(&c->wout[q]));
 }
 
@@ -597,8 +597,7 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
     if (whole) {
         dem_dist_whole(sim); /* the wall slots (with own stepping, dist.h) */
         dem_dist_share_pairs(sim, 0);
-    }
-    else {
+    } else {
         dist_particles(sim, &p0, &p1);
         dist_blocks(sim, &b0, &b1);
     }

@@ -74,6 +74,15 @@ static inline void dist_stepped(const dem_sim *sim, size_t *p0, size_t *p1)
     *p1 = dist_local(sim) ? sim->dist->p1 : sim->p.n;
 }
 
+/* The wall slots of the particles this process steps (slots are in particle order). */
+static inline void dist_stepped_slots(const dem_sim *sim, size_t *q0, size_t *q1)
+{
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    *q0 = sim->c.wstart[p0];
+    *q1 = sim->c.wstart[p1];
+}
+
 /* The cuts and the foreign pairs of the current list (after every rebuild); with own stepping,
  * the halo. */
 DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);

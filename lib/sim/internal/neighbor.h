@@ -24,6 +24,8 @@ int dem_nbr_needs_rebuild(const dem_sim *sim);
  * field in a deforming cell), merged into m[0] >= m[1], and their largest total one into m[2]
  * (start from zeros): what dem_nbr_needs_rebuild tests. */
 void dem_nbr_largest_moves(const dem_sim *sim, size_t p0, size_t p1, double m[3]);
+/* Another range's (add, as dem_nbr_largest_moves leaves it) merged into m: exact in any order. */
+void dem_nbr_merge_moves(double m[3], const double add[3]);
 /* Whether wall k can reach particle a before the next rebuild: within the skin now, or of
  * undefined geometry (on a cylinder's axis). */
 int dem_nbr_wall_near(const dem_sim *sim, size_t a, size_t k);
