@@ -796,15 +796,15 @@ static void report_ranks(const dem_sim *sim, int threads)
 {
     dem_dist_stats d;
     dem_sim_dist_stats(sim, &d);
-    char how[128];
+    char how[192];
     if (d.own)
-        snprintf(how, sizeof how, "stepping its own particles, %zu of them in the halo, the whole state gathered %llu times", d.halo,
-                 (unsigned long long)d.gathers);
+        snprintf(how, sizeof how, "stepping its own particles, %zu of them in the halo, receiving %zu of other ranks', the whole state gathered %llu times",
+                 d.halo, d.halo_in, (unsigned long long)d.gathers);
     else
         snprintf(how, sizeof how, "every rank stepping every particle");
-    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %s; %.6g MB given to %llu exchanges\n",
+    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %s; %.6g MB given and %.6g MB received in %llu exchanges\n",
             cli_mpi_size(), threads, threads == 1 ? "" : "s", cli_mpi_rank(), d.particles, d.own_pairs, d.foreign_pairs,
-            d.own_pairs ? 100.0 * (double)d.foreign_pairs / (double)d.own_pairs : 0.0, how, 1e-6 * (double)d.bytes, (unsigned long long)d.exchanges);
+            d.own_pairs ? 100.0 * (double)d.foreign_pairs / (double)d.own_pairs : 0.0, how, 1e-6 * (double)d.bytes, 1e-6 * (double)d.received, (unsigned long long)d.exchanges);
 }
 #endif
 

@@ -58,6 +58,42 @@ static void allgather(void *ctx, void *buf, const size_t *off, const size_t *len
         }
 }
 
+/* dem_comm's point-to-point exchange: a receive and a send per process with bytes to exchange
+ * (in pieces of at most CHUNK: MPI's counts are ints), then wait for all. Between two processes
+ * the messages arrive in the order they were sent (MPI's non-overtaking rule), and every process
+ * makes the same sequence of calls, so each receive matches its send. */
+static MPI_Request *reqs;
+static size_t cap_reqs;
+
+static size_t pieces(size_t len) { return (len + CHUNK - 1) / CHUNK; }
+
+static void sendrecv(void *ctx, const void *send, const size_t *soff, const size_t *slen, void *recv, const size_t *roff,
+                     const size_t *rlen)
+{
+    (void)ctx;
+    size_t n = 0;
+    for (int r = 0; r < size; r++) n += pieces(slen[r]) + pieces(rlen[r]);
+    if (n > cap_reqs) {
+        MPI_Request *q = realloc(reqs, n * sizeof *q);
+        if (!q) {
+            fprintf(stderr, "dem-step: out of memory for %zu messages\n", n);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        reqs = q;
+        cap_reqs = n;
+    }
+    int k = 0;
+    for (int r = 0; r < size; r++)
+        for (size_t at = 0; at < rlen[r]; at += CHUNK)
+            MPI_Irecv((char *)recv + roff[r] + at, (int)(rlen[r] - at < CHUNK ? rlen[r] - at : CHUNK), MPI_BYTE, r, 0,
+                      MPI_COMM_WORLD, &reqs[k++]);
+    for (int r = 0; r < size; r++)
+        for (size_t at = 0; at < slen[r]; at += CHUNK)
+            MPI_Isend((const char *)send + soff[r] + at, (int)(slen[r] - at < CHUNK ? slen[r] - at : CHUNK), MPI_BYTE, r, 0,
+                      MPI_COMM_WORLD, &reqs[k++]);
+    MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
+}
+
 void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
 {
     dem_error err;
@@ -95,7 +131,7 @@ void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
 void cli_mpi_join(dem_sim *sim, int balance, int replicate)
 {
     dem_error err;
-    dem_comm c = {rank, size, balance, allgather, NULL, replicate};
+    dem_comm c = {rank, size, balance, allgather, NULL, replicate, sendrecv};
     if (dem_sim_set_comm(sim, &c, &err)) cli_die("%d ranks: %s", size, err.msg);
 }
 
@@ -109,5 +145,6 @@ int cli_mpi_max(int v)
 void cli_mpi_finish(void)
 {
     free(counts);
+    free(reqs);
     MPI_Finalize();
 }

@@ -104,7 +104,7 @@ static dem_status wrap_local(dem_sim *sim, dem_error *err)
     }
     int any = 0;
     for (size_t a = d->p0; a < d->p1 && !any; a++) any = wrapped(sim, a);
-    for (size_t k = 0; k < d->nhalo && !any; k++) any = wrapped(sim, d->halo[k]);
+    for (size_t k = 0; k < d->nrecv && !any; k++) any = wrapped(sim, d->recv[k]);
     if (!any) return DEM_OK;
     shift_pairs(sim, sim->c.pblk[d->b0], sim->c.pblk[d->b1]);
     for (size_t k = 0; k < d->nforeign; k++) shift_pairs(sim, d->foreign[k], d->foreign[k] + 1);

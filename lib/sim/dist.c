@@ -74,30 +74,83 @@ static int stage_reserve(struct sim_dist *d, size_t size)
     return 1;
 }
 
-/* The drift's results every process needs, at the head of each process's segment of the halo's
+/* The drift's results every process needs, gathered from every process with the halo's
  * exchange: its largest squared step and non-finite flag (guard.c), whether a wrap failed
  * (boundary.c), and its two largest squared displacements since the build (the rebuild test),
  * all merged exactly. */
 typedef struct {
     double move2, nonfinite, wrap_failed, moved[3];
 } halo_head;
+_Static_assert(sizeof(halo_head) <= DIST_EACH_MAX, "dem_dist_gather_each takes DIST_EACH_MAX bytes a process");
 
 /* A halo particle's bytes in that exchange at most: five vectors (dem_dist_share_halo's
  * halo_fields) and the image counters. */
 #define HALO_MAX_BYTES (5 * sizeof(dem_vec3) + 3 * sizeof(int32_t))
 
-/* Particles i and j marked if different processes own them; returns how many were newly marked. */
-static size_t mark_across(const struct sim_dist *d, uint8_t *mark, uint32_t i, uint32_t j)
+static int cmp_u64(const void *a, const void *b)
 {
-    if (d->blk_rank[i / PAIR_BLOCK] == d->blk_rank[j / PAIR_BLOCK]) return 0;
-    size_t n = (size_t)!mark[i] + !mark[j];
-    mark[i] = mark[j] = 1;
-    return n;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
 }
 
-/* The halo: every particle in a pair or a bond whose two particles belong to different processes, in index
- * order, and where each process's begin. The list is the whole one here (a rebuild has just made
- * it, or the frame), so every process finds the same halo. */
+/* A pair or bond (i, j) in the halo's making: where this process owns one of them and another
+ * process the other, this one sends its own to that process (a key: the process, then the
+ * particle) and receives the other (in d->recv); the keys are sorted and made unique after. */
+static void halo_pair(struct sim_dist *d, uint32_t i, uint32_t j)
+{
+    uint64_t ri = d->blk_rank[i / PAIR_BLOCK], rj = d->blk_rank[j / PAIR_BLOCK], me = (uint64_t)d->comm.rank;
+    if (ri == rj || (ri != me && rj != me)) return;
+    uint32_t mine = ri == me ? i : j, theirs = ri == me ? j : i;
+    d->keys[d->nsend++] = (ri == me ? rj : ri) << 32 | mine;
+    d->recv[d->nrecv++] = theirs;
+}
+
+/* Sorted and made unique in place; returns the count. */
+static size_t unique_u64(uint64_t *k, size_t n)
+{
+    if (n > 1) qsort(k, n, sizeof *k, cmp_u64);
+    size_t m = 0;
+    for (size_t a = 0; a < n; a++)
+        if (!m || k[a] != k[m - 1]) k[m++] = k[a];
+    return m;
+}
+
+static size_t unique_u32(uint32_t *k, size_t n)
+{
+    if (n > 1) qsort(k, n, sizeof *k, cmp_u32);
+    size_t m = 0;
+    for (size_t a = 0; a < n; a++)
+        if (!m || k[a] != k[m - 1]) k[m++] = k[a];
+    return m;
+}
+
+/* n entries in each of the halo's lists at most. */
+static int halo_reserve(struct sim_dist *d, size_t n)
+{
+    if (n > d->cap_keys) {
+        uint64_t *k = realloc(d->keys, n * sizeof *k);
+        if (!k) return 0;
+        d->keys = k;
+        d->cap_keys = n;
+    }
+    if (n > d->cap_send) {
+        uint32_t *sd = realloc(d->send, n * sizeof *sd);
+        if (!sd) return 0;
+        d->send = sd;
+        d->cap_send = n;
+    }
+    if (n > d->cap_recv) {
+        uint32_t *rv = realloc(d->recv, n * sizeof *rv);
+        if (!rv) return 0;
+        d->recv = rv;
+        d->cap_recv = n;
+    }
+    return 1;
+}
+
+/* The halo of this process (struct sim_dist): from its own pairs, the foreign pairs and the
+ * bonds with a partner here, those whose other particle belongs to another process. The list is
+ * the whole one here (a rebuild has just made it, or the frame). */
 static dem_status make_halo(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
@@ -111,28 +164,24 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     }
     for (size_t r = 0; r < K; r++)
         for (size_t b = d->bcut[r]; b < d->bcut[r + 1]; b++) d->blk_rank[b] = (uint32_t)r;
-    uint8_t *mark = calloc(n ? n : 1, 1);
-    if (!mark) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the halo of %zu particles", n);
-    size_t nh = 0;
-    for (size_t p = 0; p < c->npairs; p++) nh += mark_across(d, mark, c->pairs[p].i, c->pairs[p].j);
-    for (size_t k = 0; k < sim->bd.n; k++) nh += mark_across(d, mark, sim->bd.i[k], sim->bd.j[k]); /* a bond's partners too */
-    if (nh > d->cap_halo) {
-        uint32_t *h = realloc(d->halo, nh * sizeof *h);
-        if (!h) {
-            free(mark);
-            return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a halo of %zu particles", nh);
-        }
-        d->halo = h;
-        d->cap_halo = nh;
+    size_t q0 = c->pblk[d->b0], q1 = c->pblk[d->b1];
+    if (!halo_reserve(d, (q1 - q0) + d->nforeign + sim->bd.n))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the halo of %zu pairs", (q1 - q0) + d->nforeign);
+    d->nsend = d->nrecv = 0;
+    for (size_t p = q0; p < q1; p++) halo_pair(d, c->pairs[p].i, c->pairs[p].j);
+    for (size_t k = 0; k < d->nforeign; k++) halo_pair(d, c->pairs[d->foreign[k]].i, c->pairs[d->foreign[k]].j);
+    for (size_t k = 0; k < sim->bd.n; k++) halo_pair(d, sim->bd.i[k], sim->bd.j[k]); /* a bond's partners too */
+    d->nsend = unique_u64(d->keys, d->nsend);
+    d->nrecv = unique_u32(d->recv, d->nrecv);
+    for (size_t k = 0, r = 0; r <= K; r++) { /* the sends by process, and where each process's begin */
+        for (; k < d->nsend && (d->keys[k] >> 32) < r; k++) d->send[k] = (uint32_t)d->keys[k];
+        d->send_at[r] = k;
     }
-    d->nhalo = 0;
-    for (size_t r = 0; r < K; r++) {
-        d->halo_at[r] = d->nhalo;
-        for (size_t a = block_particle(sim, d->bcut[r]), end = block_particle(sim, d->bcut[r + 1]); a < end; a++)
-            if (mark[a]) d->halo[d->nhalo++] = (uint32_t)a;
+    for (size_t r = 0, k = 0; r < K; r++) { /* the receipts are in index order: by process */
+        while (k < d->nrecv && d->recv[k] < block_particle(sim, d->bcut[r])) k++;
+        d->recv_at[r] = k;
     }
-    d->halo_at[K] = d->nhalo;
-    free(mark);
+    d->recv_at[K] = d->nrecv;
     if (sim->cl) { /* the clumps' members, whose forces every process sums to their clumps */
         size_t nm = 0;
         for (size_t a = 0; a < n; a++) nm += sim->cl->of[a] != SIM_NO_CLUMP;
@@ -153,9 +202,12 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of %zu clump members", nm);
     }
     /* the halo's exchange, at its largest (dem_dist_share_halo): reserved now, where a failure can be said */
-    if (!stage_reserve(d, K * sizeof(halo_head) + d->nhalo * HALO_MAX_BYTES))
-        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of a halo of %zu particles", d->nhalo);
-    d->stats.halo = d->halo_at[d->comm.rank + 1] - d->halo_at[d->comm.rank];
+    if (!stage_reserve(d, (d->nsend + d->nrecv) * HALO_MAX_BYTES))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of a halo of %zu particles", d->nsend + d->nrecv);
+    /* its particles sent (each counted once, though it may go to several processes) and those received */
+    for (size_t k = 0; k < d->nsend; k++) d->keys[k] = d->send[k];
+    d->stats.halo = unique_u64(d->keys, d->nsend);
+    d->stats.halo_in = d->nrecv;
     return DEM_OK;
 }
 
@@ -192,12 +244,32 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     return d->local ? make_halo(sim, err) : DEM_OK;
 }
 
+/* The group's exchange of the ranges d->off, d->len of buf, counted in the statistics. */
+static void allgather(struct sim_dist *d, void *buf)
+{
+    size_t me = (size_t)d->comm.rank, all = 0;
+    for (size_t r = 0; r < (size_t)d->comm.size; r++) all += d->len[r];
+    d->stats.bytes += d->len[me];
+    d->stats.received += all - d->len[me];
+    d->stats.exchanges++;
+    d->comm.allgather(d->comm.ctx, buf, d->off, d->len);
+}
+
+/* Point to point: d->off, d->len of send to each process, d->roff, d->rlen of recv from each. */
+static void sendrecv(struct sim_dist *d, const void *send, void *recv)
+{
+    for (size_t r = 0; r < (size_t)d->comm.size; r++) {
+        d->stats.bytes += d->len[r];
+        d->stats.received += d->rlen[r];
+    }
+    d->stats.exchanges++;
+    d->comm.sendrecv(d->comm.ctx, send, d->off, d->len, recv, d->roff, d->rlen);
+}
+
 /* The staging buffer's segments (d->off, d->len) exchanged: every process gets every one. */
 static void exchange_stage(struct sim_dist *d)
 {
-    d->stats.bytes += d->len[d->comm.rank];
-    d->stats.exchanges++;
-    d->comm.allgather(d->comm.ctx, d->stage, d->off, d->len);
+    allgather(d, d->stage);
 }
 
 /* Every process's elements [at(r), at(r+1)) of base (elem bytes each) to every process. */
@@ -217,9 +289,7 @@ static void share(dem_sim *sim, void *base, size_t elem, bound_fn at)
         d->off[r] = lo * elem;
         d->len[r] = (hi - lo) * elem;
     }
-    d->stats.bytes += d->len[d->comm.rank];
-    d->stats.exchanges++;
-    d->comm.allgather(d->comm.ctx, base, d->off, d->len);
+    allgather(d, base);
 }
 
 /* Every process's words w[0 .. n) (n <= 3), into d->counts[r * 3 .. r * 3 + n). */
@@ -231,7 +301,7 @@ static void share_words(struct sim_dist *d, const size_t *w, size_t n)
         d->off[r] = 3 * r * sizeof *d->counts;
         d->len[r] = n * sizeof *d->counts;
     }
-    d->comm.allgather(d->comm.ctx, d->counts, d->off, d->len);
+    allgather(d, d->counts);
 }
 
 void dem_dist_share_pairs(dem_sim *sim, int records)
@@ -405,57 +475,61 @@ static void merge_head(struct sim_dist *d, const halo_head *h, double *move2, in
     dem_nbr_merge_moves(d->moved, h->moved);
 }
 
+/* A halo particle's fields (nf vectors, then its image counters in a cell) packed at `at`. */
+static char *pack_halo(const dem_sim *sim, dem_vec3 *const *f, size_t nf, size_t a, char *at)
+{
+    for (size_t k = 0; k < nf; k++, at += sizeof(dem_vec3)) memcpy(at, &f[k][a], sizeof(dem_vec3));
+    if (sim->b.cell.flags) {
+        memcpy(at, sim->p.image[a], sizeof *sim->p.image);
+        at += sizeof *sim->p.image;
+    }
+    return at;
+}
+
+/* ... and unpacked into this process's copy: in a cell, its wrap is the change of its image
+ * counters (the pairs' images follow it: boundary.c). */
+static const char *unpack_halo(dem_sim *sim, dem_vec3 *const *f, size_t nf, size_t a, const char *from)
+{
+    for (size_t k = 0; k < nf; k++, from += sizeof(dem_vec3)) memcpy(&f[k][a], from, sizeof(dem_vec3));
+    if (sim->b.cell.flags) {
+        int32_t im[3], (*image)[3] = sim->p.image, (*e)[3] = sim->b.wrapped;
+        memcpy(im, from, sizeof im);
+        from += sizeof im;
+        for (int k = 0; k < 3; k++) {
+            e[a][k] = im[k] - image[a][k];
+            image[a][k] = im[k];
+        }
+    }
+    return from;
+}
+
 void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
 {
     struct sim_dist *d = sim->dist;
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    size_t K = (size_t)d->comm.size;
     dem_vec3 *f[5];
-    int32_t (*image)[3] = sim->p.image, (*e)[3] = sim->b.wrapped;
-    int cell = sim->b.cell.flags != 0; /* the halo's image counters too, whose change is its wrap */
-    size_t nf = halo_fields(sim, f), total = 0, each = nf * sizeof(dem_vec3) + (cell ? sizeof *image : 0);
+    size_t nf = halo_fields(sim, f), each = nf * sizeof(dem_vec3) + (sim->b.cell.flags ? sizeof *sim->p.image : 0);
     dem_boundary_wrap_own(sim); /* boundary.h: this process's particles into the cell */
     halo_head mine = {*move2, (double)*nonfinite, (double)d->wrap_failed, {0.0, 0.0, 0.0}};
     dem_nbr_largest_moves(sim, d->p0, d->p1, mine.moved);
     d->moved[0] = d->moved[1] = d->moved[2] = 0.0;
+    const char *heads = dem_dist_gather_each(sim, &mine, sizeof mine); /* every process's: maxima */
     for (size_t r = 0; r < K; r++) {
-        d->off[r] = total;
-        d->len[r] = sizeof mine + (d->halo_at[r + 1] - d->halo_at[r]) * each;
-        total += d->len[r];
-    }
-    /* total is at most what make_halo reserved in the staging buffer */
-    char *at = d->stage + d->off[me];
-    memcpy(at, &mine, sizeof mine);
-    at += sizeof mine;
-    for (size_t h = d->halo_at[me]; h < d->halo_at[me + 1]; h++) {
-        size_t a = d->halo[h];
-        for (size_t k = 0; k < nf; k++, at += sizeof(dem_vec3)) memcpy(at, &f[k][a], sizeof(dem_vec3));
-        if (cell) {
-            memcpy(at, image[a], sizeof *image);
-            at += sizeof *image;
-        }
-    }
-    exchange_stage(d);
-    for (size_t r = 0; r < K; r++) {
-        const char *from = d->stage + d->off[r];
         halo_head h;
-        memcpy(&h, from, sizeof h);
+        memcpy(&h, heads + r * sizeof h, sizeof h);
         merge_head(d, &h, move2, nonfinite);
-        if (r == me) continue;
-        from += sizeof h;
-        for (size_t q = d->halo_at[r]; q < d->halo_at[r + 1]; q++) {
-            size_t a = d->halo[q];
-            for (size_t k = 0; k < nf; k++, from += sizeof(dem_vec3)) memcpy(&f[k][a], from, sizeof(dem_vec3));
-            if (cell) { /* its wrap: the change of its image counters */
-                int32_t im[3];
-                memcpy(im, from, sizeof im);
-                from += sizeof im;
-                for (int k = 0; k < 3; k++) {
-                    e[a][k] = im[k] - image[a][k];
-                    image[a][k] = im[k];
-                }
-            }
-        }
     }
+    /* the sends, then the receipts, in the staging buffer that make_halo reserved */
+    char *out = d->stage, *in = d->stage + d->nsend * each;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = d->send_at[r] * each;
+        d->len[r] = (d->send_at[r + 1] - d->send_at[r]) * each;
+        d->roff[r] = d->recv_at[r] * each;
+        d->rlen[r] = (d->recv_at[r + 1] - d->recv_at[r]) * each;
+    }
+    for (size_t k = 0; k < d->nsend; k++) out = pack_halo(sim, f, nf, d->send[k], out);
+    sendrecv(d, d->stage, in);
+    for (size_t k = 0; k < d->nrecv; k++) in = (char *)unpack_halo(sim, f, nf, d->recv[k], in);
 }
 
 void dem_dist_whole(dem_sim *sim)
@@ -558,24 +632,48 @@ dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err)
         d->len[r] = d->counts[3 * r] * ks;
         at += d->counts[3 * r];
     }
-    d->stats.bytes += d->len[me];
-    d->stats.exchanges++;
-    d->comm.allgather(d->comm.ctx, keys->k, d->off, d->len);
+    allgather(d, keys->k);
     keys->n = total;
     sim->nbr.tests = tests;
     return DEM_OK;
 }
 
-/* A chain's hand-over: process r's running sum acc (len bytes) to every process. */
+/* A chain's hand-over from process r to r + 1, point to point (every process calls it; only
+ * those two exchange): r's running sum acc (len bytes) replaces r + 1's. */
 static void hand_on(struct sim_dist *d, void *acc, size_t len, size_t r)
 {
+    size_t me = (size_t)d->comm.rank;
     for (size_t k = 0; k < (size_t)d->comm.size; k++) {
-        d->off[k] = 0;
-        d->len[k] = k == r ? len : 0;
+        d->off[k] = d->roff[k] = 0;
+        d->len[k] = me == r && k == r + 1 ? len : 0;
+        d->rlen[k] = me == r + 1 && k == r ? len : 0;
     }
-    if (r == (size_t)d->comm.rank) d->stats.bytes += len;
-    d->stats.exchanges++;
-    d->comm.allgather(d->comm.ctx, acc, d->off, d->len);
+    sendrecv(d, acc, acc);
+}
+
+/* A chain's end: the last process's sum to every process. */
+static void hand_out(struct sim_dist *d, void *acc, size_t len)
+{
+    size_t last = (size_t)d->comm.size - 1;
+    for (size_t k = 0; k <= last; k++) {
+        d->off[k] = 0;
+        d->len[k] = k == last ? len : 0;
+    }
+    allgather(d, acc);
+}
+
+/* A chain (dem_dist_chain): the hand-overs before this process's turn, which leave it the sum
+ * of the processes before it, and those after, which hand its sum on and give every process the
+ * last one's: K - 1 messages and one broadcast in all. */
+static void chain_before(struct sim_dist *d, void *acc, size_t len)
+{
+    for (size_t r = 0; r < (size_t)d->comm.rank; r++) hand_on(d, acc, len, r);
+}
+
+static void chain_after(struct sim_dist *d, void *acc, size_t len)
+{
+    for (size_t r = (size_t)d->comm.rank; r + 1 < (size_t)d->comm.size; r++) hand_on(d, acc, len, r);
+    hand_out(d, acc, len);
 }
 
 void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
@@ -585,10 +683,10 @@ void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
         run(sim, 0, sim->c.npairs, acc);
         return;
     }
-    for (size_t r = 0, me = (size_t)d->comm.rank; r < (size_t)d->comm.size; r++) { /* process r's turn: it adds its run, then hands the sum on */
-        if (r == me) run(sim, bound_pair(sim, r), bound_pair(sim, r + 1), acc);
-        hand_on(d, acc, len, r);
-    }
+    size_t me = (size_t)d->comm.rank;
+    chain_before(d, acc, len);
+    run(sim, bound_pair(sim, me), bound_pair(sim, me + 1), acc);
+    chain_after(d, acc, len);
 }
 
 void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run)
@@ -598,10 +696,9 @@ void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run)
         run(sim, acc);
         return;
     }
-    for (size_t r = 0, me = (size_t)d->comm.rank; r < (size_t)d->comm.size; r++) {
-        if (r == me) run(sim, acc);
-        hand_on(d, acc, len, r);
-    }
+    chain_before(d, acc, len);
+    run(sim, acc);
+    chain_after(d, acc, len);
 }
 
 const void *dem_dist_gather_each(dem_sim *sim, const void *mine, size_t len)
@@ -614,9 +711,7 @@ const void *dem_dist_gather_each(dem_sim *sim, const void *mine, size_t len)
         d->len[r] = len;
     }
     memcpy(d->each + me * len, mine, len);
-    d->stats.bytes += len;
-    d->stats.exchanges++;
-    d->comm.allgather(d->comm.ctx, d->each, d->off, d->len);
+    allgather(d, d->each);
     return d->each;
 }
 
@@ -641,8 +736,13 @@ void dem_dist_free(dem_sim *sim)
     free(d->len);
     free(d->counts);
     free(d->stage);
-    free(d->halo);
-    free(d->halo_at);
+    free(d->send);
+    free(d->recv);
+    free(d->send_at);
+    free(d->recv_at);
+    free(d->roff);
+    free(d->rlen);
+    free(d->keys);
     free(d->members);
     free(d->members_at);
     free(d->blk_rank);
@@ -653,8 +753,8 @@ void dem_dist_free(dem_sim *sim)
 
 dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
 {
-    if (!comm || !comm->allgather || comm->size < 1 || comm->rank < 0 || comm->rank >= comm->size)
-        return dem_fail(err, DEM_ERR_ARG, "a group of processes needs its size (>= 1), this process's rank in it and an exchange");
+    if (!comm || !comm->allgather || !comm->sendrecv || comm->size < 1 || comm->rank < 0 || comm->rank >= comm->size)
+        return dem_fail(err, DEM_ERR_ARG, "a group of processes needs its size (>= 1), this process's rank in it and its two exchanges");
     if (comm->balance < 0 || comm->balance >= DEM_BALANCE_COUNT_OF)
         return dem_fail(err, DEM_ERR_ARG, "balance %d is not one of the cuts (0 work, 1 count, 2 skew, 3 shift)", comm->balance);
     dem_dist_free(sim);
@@ -672,10 +772,13 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     d->off = calloc(K, sizeof *d->off);
     d->len = calloc(K, sizeof *d->len);
     d->counts = calloc(3 * K, sizeof *d->counts);
-    d->halo_at = calloc(K + 1, sizeof *d->halo_at);
+    d->send_at = calloc(K + 1, sizeof *d->send_at);
+    d->recv_at = calloc(K + 1, sizeof *d->recv_at);
+    d->roff = calloc(K, sizeof *d->roff);
+    d->rlen = calloc(K, sizeof *d->rlen);
     d->members_at = calloc(K + 1, sizeof *d->members_at);
     d->each = calloc(K, DIST_EACH_MAX);
-    if (!d->bcut || !d->off || !d->len || !d->counts || !d->halo_at || !d->members_at || !d->each) {
+    if (!d->bcut || !d->off || !d->len || !d->counts || !d->send_at || !d->recv_at || !d->roff || !d->rlen || !d->members_at || !d->each) {
         dem_dist_free(sim);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     }

@@ -83,6 +83,13 @@ typedef struct {
      * receives only those of other processes its pairs reach; the whole state is gathered for a
      * rebuild, a re-sort, a frame and the queries below. The same bits either way. */
     int replicate;
+    /* Point to point (the halo of own stepping, the chains' hand-overs): all processes call it
+     * together; this process sends slen[s] bytes from send + soff[s] to each process s and
+     * receives rlen[r] bytes from each process r into recv + roff[r] (the sender's slen for it is
+     * the same: both sides know the sizes). Zero lengths are no messages, and a process's own
+     * entries are zero. It does not return on failure. */
+    void (*sendrecv)(void *ctx, const void *send, const size_t *soff, const size_t *slen, void *recv, const size_t *roff,
+                     const size_t *rlen);
 } dem_comm;
 /* Join the group (size 1: nothing changes). Refuses, naming it, what is not yet distributed:
  * the variational integrator (dem_sim_minimize refuses likewise). In a group, every process
@@ -97,9 +104,11 @@ typedef struct {
     size_t own_pairs, foreign_pairs;    /* at the last rebuild */
     size_t particles;                   /* its particles at the last rebuild */
     uint64_t bytes;                     /* given to the exchanges so far */
+    uint64_t received;                  /* received from the other processes so far (bytes) */
     uint64_t exchanges;
     int own;                            /* 1: each process steps its own particles (dem_comm.replicate) */
     size_t halo;                        /* then: its particles other processes receive each step */
+    size_t halo_in;                     /* and the other processes' particles it receives each step */
     uint64_t gathers;                   /* own stepping: the whole state gathered so far */
 } dem_dist_stats;
 void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s);

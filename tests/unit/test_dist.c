@@ -22,6 +22,9 @@ typedef struct {
     int size;
     pthread_barrier_t bar;
     void *buf[MAX_RANKS];
+    const void *send[MAX_RANKS];        /* thread_sendrecv's: each rank's sends */
+    const size_t *soff[MAX_RANKS], *slen[MAX_RANKS];
+    int mismatched[MAX_RANKS];          /* each rank's: a receive whose size its sender did not send */
 } group;
 
 typedef struct {
@@ -53,6 +56,29 @@ static void thread_allgather(void *ctx, void *buf, const size_t *off, const size
     pthread_barrier_wait(&g->bar); /* no rank changes its array before the others have read it */
 }
 
+/* dem_comm's point-to-point exchange among the threads: each rank copies what the others send
+ * it, checking that the sizes agree (a receive its sender did not size alike would be a defect of
+ * the library, which MPI would report as a truncated message or a hang). */
+static void thread_sendrecv(void *ctx, const void *send, const size_t *soff, const size_t *slen, void *recv, const size_t *roff,
+                            const size_t *rlen)
+{
+    rank_run *me = ctx;
+    group *g = me->g;
+    int m = me->rank;
+    g->send[m] = send;
+    g->soff[m] = soff;
+    g->slen[m] = slen;
+    pthread_barrier_wait(&g->bar);
+    for (int r = 0; r < g->size; r++) {
+        if (r == m ? rlen[r] != 0 || slen[r] != 0 : g->slen[r][m] != rlen[r]) {
+            g->mismatched[m] = 1; /* read once the threads are joined */
+            continue;
+        }
+        if (r != m && rlen[r]) memcpy((char *)recv + roff[r], (const char *)g->send[r] + g->soff[r][m], rlen[r]);
+    }
+    pthread_barrier_wait(&g->bar); /* no rank changes its sends before the others have read them */
+}
+
 /* One rank's run (or one process's, g NULL): the frame after `steps` steps, by dem_sim_put. */
 static void *run_rank(void *arg)
 {
@@ -65,7 +91,7 @@ static void *run_rank(void *arg)
     me->ok = sim != NULL;
     if (sim) dem_sim_set_dt(sim, me->dt);
     if (sim && me->g) {
-        dem_comm c = {me->rank, me->g->size, me->balance, thread_allgather, me, me->replicate};
+        dem_comm c = {me->rank, me->g->size, me->balance, thread_allgather, me, me->replicate, thread_sendrecv};
         me->ok = dem_sim_set_comm(sim, &c, &err) == DEM_OK;
     }
     for (int k = 0; k < me->steps && me->ok; k++) me->ok = dem_sim_step(sim, &err) == DEM_OK;
@@ -102,6 +128,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     pthread_t th[MAX_RANKS];
     int n = K ? K : 1;
     g.size = n;
+    memset(g.mismatched, 0, sizeof g.mismatched);
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
         run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0};
@@ -121,6 +148,8 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     touching[1] = run[0].flying;
     pthread_barrier_destroy(&g.bar);
     CHECK_MSG(ok, "%d ranks, balance %d: a rank failed", K, balance);
+    for (int r = 0; r < n; r++)
+        CHECK_MSG(!g.mismatched[r], "%d ranks, balance %d: a point-to-point receive was not the size its sender sent", K, balance);
     *len = run[0].len;
     return run[0].frame;
 }
@@ -237,9 +266,11 @@ static void test_refusals(void)
     memset(&g, 0, sizeof g);
     g.size = 2;
     rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0};
-    dem_comm bad = {2, 2, 0, thread_allgather, &me, 0};
+    dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
-    dem_comm c = {0, 2, 9, thread_allgather, &me, 0};
+    dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL};
+    CHECK(dem_sim_set_comm(sim, &half, &err) != DEM_OK && strstr(err.msg, "exchanges") != NULL);
+    dem_comm c = {0, 2, 9, thread_allgather, &me, 0, thread_sendrecv};
     CHECK(dem_sim_set_comm(sim, &c, &err) != DEM_OK && strstr(err.msg, "balance 9") != NULL);
     dem_sim_free(sim);
     st.integrator = DEM_INTEGRATOR_VARIATIONAL;

@@ -4,13 +4,15 @@
 # (case.sh), the instructions each rank executes in libdem and dem-step per step (cachegrind,
 # STEPS + 1 steps minus 1 step: the steady cost, as instructions.sh with BENCH_INSTR_FROM=1; MPI's own
 # code, which spins while a rank waits, is left out), their sum against one process's, the pairs
-# each rank evaluates across its cuts, and the bytes it gives to the exchanges per step.
+# each rank evaluates across its cuts, and the bytes it gives to the exchanges and receives from
+# the other ranks per step.
 #
 # Usage: tools/bench/mpi.sh [STEPS]     (make -C tools/bench mpi; STEPS default 20). MPI_RANKS="2 4": the
 # rank counts (default 1 2 4); with BENCH_CASE=replica BENCH_TILE_X=2 BENCH_TILE_Y=1 (40 000 spheres)
 # and 2x2 (80 000) on 2 and 4 ranks, the weak scaling.
 # Prints TSV: ranks, rank, particles, pairs_own, pairs_across, instructions_per_step,
-# instructions_per_particle_step (of all particles), bytes_per_step. A few minutes.
+# instructions_per_particle_step (of all particles), bytes_per_step (given), received_per_step.
+# A few minutes.
 set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH_DIR/case.sh"
@@ -35,7 +37,7 @@ run()
 }
 
 # N: the case's particles (case.sh)
-printf 'ranks\trank\tparticles\tpairs_own\tpairs_across\tinstructions_per_step\tinstructions_per_particle_step\tbytes_per_step\n'
+printf 'ranks\trank\tparticles\tpairs_own\tpairs_across\tinstructions_per_step\tinstructions_per_particle_step\tbytes_per_step\treceived_per_step\n'
 for K in ${MPI_RANKS:-1 2 4}; do
     run "$K" 1 a
     run "$K" $((S + 1)) b
@@ -43,18 +45,20 @@ for K in ${MPI_RANKS:-1 2 4}; do
     while [ "$r" -lt "$K" ]; do
         i0=$(libdem_ir "$WORK/cg.a.$r")
         i1=$(libdem_ir "$WORK/cg.b.$r")
-        # the rank's report: "rank R at the last rebuild: P particles, A pairs of its blocks and B across its cuts ...; M MB exchanged"
+        # the rank's report: "rank R at the last rebuild: P particles, A pairs of its blocks and B across its cuts ...; G MB given and R MB received"
         rep=$(grep "rank $r at the last rebuild" "$WORK/rep.b" || true)
         rep0=$(grep "rank $r at the last rebuild" "$WORK/rep.a" || true)
         awk -v k="$K" -v r="$r" -v s="$S" -v n="$N" -v i0="$i0" -v i1="$i1" -v rep="$rep" -v rep0="$rep0" 'BEGIN {
-            p = a = b = 0; mb = mb0 = 0
+            p = a = b = 0; mb = mb0 = rb = rb0 = 0
             if (match(rep, /: [0-9]+ particles/)) p = substr(rep, RSTART + 2, RLENGTH - 12) + 0
             if (match(rep, /[0-9]+ pairs of its blocks/)) a = substr(rep, RSTART, RLENGTH) + 0
             if (match(rep, /and [0-9]+ across/)) b = substr(rep, RSTART + 4, RLENGTH - 11) + 0
             if (match(rep, /[0-9.e+]+ MB given/)) mb = substr(rep, RSTART, RLENGTH) + 0
             if (match(rep0, /[0-9.e+]+ MB given/)) mb0 = substr(rep0, RSTART, RLENGTH) + 0
+            if (match(rep, /[0-9.e+]+ MB received/)) rb = substr(rep, RSTART, RLENGTH) + 0
+            if (match(rep0, /[0-9.e+]+ MB received/)) rb0 = substr(rep0, RSTART, RLENGTH) + 0
             if (k == 1) p = n
-            printf "%d\t%d\t%d\t%d\t%d\t%.0f\t%.0f\t%.0f\n", k, r, p, a, b, (i1 - i0) / s, (i1 - i0) / (s * n), (mb - mb0) * 1e6 / s }'
+            printf "%d\t%d\t%d\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\n", k, r, p, a, b, (i1 - i0) / s, (i1 - i0) / (s * n), (mb - mb0) * 1e6 / s, (rb - rb0) * 1e6 / s }'
         r=$((r + 1))
     done
 done

@@ -31,14 +31,19 @@ struct sim_dist {
     size_t cap_stage;
     dem_dist_stats stats;
     /* Own stepping (dem_comm.replicate 0, and a run that allows it: dist_local): this process
-     * kicks, drifts and wraps its own particles [p0, p1) and the halo, the particles of every
-     * process that a pair across a cut reaches (all processes' such particles, in index order;
-     * halo_at[r]: where process r's begin); the rest of its copy of the state goes stale until
-     * dem_dist_whole gathers it (stale). */
+     * kicks, drifts and wraps its own particles [p0, p1) and receives the halo, the particles of
+     * other processes that its pairs and bonds across a cut reach, from their processes, point to
+     * point: it sends each other process those of its own particles that process's pairs reach
+     * (send, by process then index; send_at[s]: where process s's begin) and receives from each
+     * (recv, in index order, so by process; recv_at[r]). The rest of its copy of the state goes
+     * stale until dem_dist_whole gathers it (stale). */
     int local, stale;
-    uint32_t *halo;
-    size_t nhalo, cap_halo, *halo_at;
+    uint32_t *send, *recv;
+    size_t nsend, nrecv, cap_send, cap_recv, *send_at, *recv_at;
+    size_t *roff, *rlen;      /* the point-to-point exchange's receiving ranges, size each (bytes) */
     uint32_t *blk_rank;       /* the process of each block (local: the halo's making) */
+    uint64_t *keys;           /* the halo's making: (process, particle) of the sends */
+    size_t cap_keys;
     uint32_t *members;        /* with clumps: every member, in index order; members_at[r]: where
                                * process r's begin (their forces go to every process) */
     size_t cap_members, *members_at;
@@ -113,7 +118,7 @@ void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run);
 void dem_dist_sum_counts(dem_sim *sim, size_t *w, size_t n);
 /* Own stepping (dist_local), after the drift (and a deforming cell's map): this process's
  * particles wrapped, then the halo's positions, velocities and the accounting's full-step
- * velocities from their processes; the drift's largest squared step and non-finite flag (*move2,
+ * velocities from their processes (point to point); the drift's largest squared step and non-finite flag (*move2,
  * *nonfinite) made the group's, and the group's largest displacements since the build in moved
  * (maxima: exact in any order). */
 void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite);
