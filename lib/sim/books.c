@@ -109,12 +109,55 @@ static void close_step_run(dem_sim *sim, void *acc)
             }
 }
 
+/* The running sums over blocks [k0, k1) (dem_books_blocks): per accumulator, the blocks in order. */
+typedef struct {
+    double s[5], lost, adh, roll[3], rlost[2];
+    size_t nbad;            /* integers: the guard's flagged blocks ride along (any order) */
+    int account, eval;      /* what the pass did: the same on every process */
+} blocks_run;
+
+static void blocks_run_range(const dem_sim *sim, size_t k0, size_t k1, void *acc)
+{
+    blocks_run *r = acc;
+    const sim_books *b = &sim->e;
+    for (size_t k = k0; k < k1; k++) {
+        if (r->account) {
+            for (int m = 0; m < 5; m++) r->s[m] += b->bsum[k][m];
+            if (b->rsum)
+                for (int m = 0; m < 3; m++) r->roll[m] += b->rsum[k][m];
+        }
+        if (r->eval) {
+            r->lost += b->blost[k];
+            if (b->badh) r->adh += b->badh[k];
+            if (b->rsum)
+                for (int m = 0; m < 2; m++) r->rlost[m] += b->rlost[k][m];
+            r->nbad += sim->g.bbad[k];
+        }
+    }
+}
+
+void dem_books_blocks(dem_sim *sim, int account, int eval)
+{
+    sim_books *b = &sim->e;
+    blocks_run r = {{0.0, 0.0, 0.0, 0.0, 0.0}, 0.0, 0.0, {0.0, 0.0, 0.0}, {0.0, 0.0}, 0, account, eval};
+    dem_dist_chain_blocks(sim, &r, sizeof r, blocks_run_range); /* dist.h: one process's order on any number */
+    if (account) {
+        memcpy(b->blk_sum, r.s, sizeof r.s);
+        memcpy(b->blk_roll, r.roll, sizeof r.roll);
+    }
+    if (eval) {
+        b->blk_lost = r.lost;
+        b->blk_adh = r.adh;
+        memcpy(b->blk_rlost, r.rlost, sizeof r.rlost);
+        sim->g.nbbad = r.nbad;
+    }
+}
+
 void dem_books_finish(dem_sim *sim)
 {
     sim_books *b = &sim->e;
-    double e[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
-    for (size_t k = 0; k < sim->c.nblk; k++)
-        for (int m = 0; m < 5; m++) e[m] += b->bsum[k][m];
+    double e[5];
+    memcpy(e, b->blk_sum, sizeof e); /* the blocks' in order (dem_books_blocks), then the walls' */
     for (int k = 0; k < 5; k++) e[k] += b->pend_w[k];
     b->energy[DEM_E_DISS_FRICTION] += e[0] + b->pend_lost;
     b->energy[DEM_E_DISS_DAMP_N] += e[1];
@@ -122,9 +165,8 @@ void dem_books_finish(dem_sim *sim)
     b->energy[DEM_E_WORK_LAW] += e[3];
     b->energy[DEM_E_AHEAD] = 0.5 * (e[4] * sim->h + b->pend_dl - b->pend_dw);
     if (b->rsum) { /* rolling and twisting (roll.h): the blocks in order, then the walls */
-        double r[3] = {0.0, 0.0, 0.0};
-        for (size_t k = 0; k < sim->c.nblk; k++)
-            for (int m = 0; m < 3; m++) r[m] += b->rsum[k][m];
+        double r[3];
+        memcpy(r, b->blk_roll, sizeof r);
         for (int m = 0; m < 3; m++) r[m] += b->pend_r[m];
         b->energy[DEM_E_DISS_ROLLING] += r[0] + b->pend_rlost[0];
         b->energy[DEM_E_DISS_TWISTING] += r[1] + b->pend_rlost[1];
@@ -157,9 +199,8 @@ void dem_books_totals_begin(const dem_sim *sim, books_run *r)
     const sim_books *e = &sim->e;
     r->local = e->energy[DEM_E_DISS_LOCAL];
     r->drag = e->energy[DEM_E_DISS_DRAG];
-    r->law = 0.0; /* the law's work as contacts formed or broke: the pairs by blocks, then the walls' by particles */
-    if (e->badh)
-        for (size_t b = 0; b < sim->c.nblk; b++) r->law += e->badh[b];
+    /* the law's work as contacts formed or broke: the pairs by blocks, then the walls' by particles */
+    r->law = e->badh ? e->blk_adh : 0.0;
 }
 
 void dem_books_totals_run(const dem_sim *sim, size_t p0, size_t p1, books_run *r)
@@ -225,11 +266,8 @@ void dem_books_close_step(dem_sim *sim, size_t nlost, const double before[DEM_E_
     b->wlstep = sim->b.wl;
     /* the walls' accounting now, and the friction of contacts lost in this step: the pairs' by
      * blocks, then the walls' in slot order */
-    close_run r = {{0.0, 0.0, 0.0, 0.0, 0.0}, 0.0, {0.0, 0.0, 0.0}, {0.0, 0.0}, nlost != 0};
-    for (size_t k = 0; k < sim->c.nblk; k++) r.lost += b->blost[k];
-    if (b->rsum) /* rolling and twisting: the springs lost in this step, the blocks' first */
-        for (size_t k = 0; k < sim->c.nblk; k++)
-            for (int m = 0; m < 2; m++) r.rlost[m] += b->rlost[k][m];
+    close_run r = {{0.0, 0.0, 0.0, 0.0, 0.0}, b->blk_lost, {0.0, 0.0, 0.0}, {0.0, 0.0}, nlost != 0};
+    if (b->rsum) memcpy(r.rlost, b->blk_rlost, sizeof r.rlost); /* rolling and twisting: the springs lost in this step, the blocks' first */
     dem_dist_chain(sim, &r, sizeof r, close_step_run); /* dist.h: one process's order on any number */
     memcpy(b->pend_w, r.w, sizeof r.w);
     b->pend_lost = r.lost;

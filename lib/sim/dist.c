@@ -275,7 +275,6 @@ static void exchange_stage(struct sim_dist *d)
 /* Every process's elements [at(r), at(r+1)) of base (elem bytes each) to every process. */
 typedef size_t (*bound_fn)(const dem_sim *sim, size_t r);
 
-static size_t bound_block(const dem_sim *sim, size_t r) { return sim->dist->bcut[r]; }
 static size_t bound_particle(const dem_sim *sim, size_t r) { return block_particle(sim, sim->dist->bcut[r]); }
 static size_t bound_pair(const dem_sim *sim, size_t r) { return sim->c.pblk[sim->dist->bcut[r]]; }
 static size_t bound_slot(const dem_sim *sim, size_t r) { return sim->c.wstart[block_particle(sim, sim->dist->bcut[r])]; }
@@ -362,21 +361,6 @@ static void share_fields(dem_sim *sim, const field *f, size_t nf)
             at += n;
         }
     }
-}
-
-void dem_dist_share_blocks(dem_sim *sim)
-{
-    if (!sim->dist) return;
-    sim_books *e = &sim->e;
-    sim_guard *g = &sim->g;
-    const field f[] = {
-        {e->bsum, sizeof *e->bsum, bound_block},           {e->blost, sizeof *e->blost, bound_block},
-        {e->badh, sizeof *e->badh, bound_block},           {g->bbad, sizeof *g->bbad, bound_block},
-        {g->bworst, sizeof *g->bworst, bound_block},       {g->bworst_pair, sizeof *g->bworst_pair, bound_block},
-        {g->bworst_delta, sizeof *g->bworst_delta, bound_block}, {e->rsum, sizeof *e->rsum, bound_block},
-        {e->rlost, sizeof *e->rlost, bound_block},
-    };
-    share_fields(sim, f, sizeof f / sizeof f[0]);
 }
 
 /* A wall slot's state, in an exchange's fields: its record and result, whether it touches, the
@@ -686,6 +670,18 @@ void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
     size_t me = (size_t)d->comm.rank;
     chain_before(d, acc, len);
     run(sim, bound_pair(sim, me), bound_pair(sim, me + 1), acc);
+    chain_after(d, acc, len);
+}
+
+void dem_dist_chain_blocks(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) {
+        run(sim, 0, sim->c.nblk, acc);
+        return;
+    }
+    chain_before(d, acc, len);
+    run(sim, d->b0, d->b1, acc);
     chain_after(d, acc, len);
 }
 

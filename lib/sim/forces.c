@@ -256,7 +256,7 @@ void dem_forces_pair_pass(dem_sim *sim, int account, int eval)
     dem_par_for_work_range(sim->pool, b0, b1, pair_pass_work, sim, pair_pass_share, &a); /* par.h: shares of equal work */
     if (sim->dist) foreign_pairs(sim, account, eval);
     if (sim->c.roll && eval) dem_roll_pass(sim, 0);
-    dem_dist_share_blocks(sim); /* dist.h: every block's books and guards (none in one process) */
+    dem_books_blocks(sim, account, eval); /* books.h: the blocks' sums, over every process's (dist.h) */
 }
 
 /* Wall slot `slot` at the new positions: its geometry, then its life (the books of particle a's

@@ -31,6 +31,7 @@ void dem_sim_set_limits(dem_sim *sim, const dem_sim_limits *lim)
      * is otherwise never cleared: the run stops when one is reported */
     memset(sim->g.pbad, 0, sim->p.n ? sim->p.n : 1);
     memset(sim->g.bbad, 0, sim->c.nblk ? sim->c.nblk : 1);
+    sim->g.nbbad = 0;
 }
 
 dem_status dem_guard_alloc(dem_sim *sim, dem_error *err)
@@ -204,28 +205,49 @@ dem_status dem_guard_check_move(dem_sim *sim, dem_error *err)
                     dem_v3_norm(P->v[worst]), dem_v3_norm(P->w[worst]) * P->r[worst], sim->g.lim.move, sim->nbr.skin, advice);
 }
 
+/* The first pair over the overlap limit in this process's blocks (dist_blocks), in list order. */
+typedef struct {
+    double delta, rmin;
+    uint64_t i, j;          /* the particles' ids */
+    int found;
+} bad_pair;
+
+static bad_pair first_bad_pair(const dem_sim *sim)
+{
+    const sim_store *c = &sim->c;
+    const sim_particles *P = &sim->p;
+    size_t b0, b1;
+    dist_blocks(sim, &b0, &b1);
+    for (size_t b = b0; b < b1; b++) {
+        if (!sim->g.bbad[b]) continue;
+        for (size_t p = c->pblk[b]; p < c->pblk[b + 1]; p++) {
+            const dem_contact_rec *np = &c->pairs[p];
+            double rmin = fmin(P->r[np->i], P->r[np->j]), delta = c->out[p].delta;
+            if (c->ptouch[p] && delta > sim->g.ovl * rmin) return (bad_pair){delta, rmin, P->id[np->i], P->id[np->j], 1};
+        }
+    }
+    return (bad_pair){0.0, 0.0, 0, 0, 0};
+}
+
 dem_status dem_guard_check_overlaps(dem_sim *sim, dem_error *err)
 {
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
     char advice[400];
-    if (sim->dist) /* dist.h: a pair over the limit is reported from its result line, which its block's process has */
-        for (size_t b = 0; b < c->nblk; b++)
-            if (sim->g.bbad[b]) {
-                dem_dist_share_pairs(sim, 0);
-                break;
-            }
-    for (size_t b = 0; b < c->nblk; b++) {
-        if (!sim->g.bbad[b]) continue;
-        for (size_t p = c->pblk[b]; p < c->pblk[b + 1]; p++) {
-            const dem_contact_rec *np = &c->pairs[p];
-            double rmin = fmin(P->r[np->i], P->r[np->j]), delta = c->out[p].delta;
-            if (!c->ptouch[p] || !(delta > sim->g.ovl * rmin)) continue;
+    if (sim->g.nbbad) { /* the group's count (dem_books_blocks): then each process's first, the first of those */
+        bad_pair m = first_bad_pair(sim);
+        if (sim->dist) {
+            _Static_assert(sizeof m <= DIST_EACH_MAX, "dem_dist_gather_each takes DIST_EACH_MAX bytes a process");
+            const bad_pair *all = dem_dist_gather_each(sim, &m, sizeof m);
+            for (int r = sim->dist->comm.size - 1; r >= 0; r--)
+                if (all[r].found) m = all[r];
+        }
+        if (m.found) {
             overlap_advice(sim, advice, sizeof advice);
             return dem_fail(err, DEM_ERR_UNSTABLE,
                             "step %llu: particles %llu and %llu overlap by %g m, %.3g of the smaller radius (more than %g): the run is unstable; %s (guard: dem-step --stop-overlap)",
-                            (unsigned long long)sim->step + 1, (unsigned long long)P->id[np->i], (unsigned long long)P->id[np->j], delta,
-                            delta / rmin, sim->g.lim.overlap, advice);
+                            (unsigned long long)sim->step + 1, (unsigned long long)m.i, (unsigned long long)m.j, m.delta, m.delta / m.rmin,
+                            sim->g.lim.overlap, advice);
         }
     }
     if (!sim->g.nwbad) return DEM_OK;
@@ -267,29 +289,34 @@ static void overlap_slots(const dem_sim *sim, size_t q0, size_t q1, uint64_t ste
 }
 
 /* The largest overlap of the last force evaluation: the blocks' largest pairs, then the wall
- * slots, in a fixed order (the same record for any thread count). With own stepping (dist.h),
- * each process's slots after the blocks, and the first largest of the processes' in their
- * order: the same record. */
+ * slots, in a fixed order (the same record for any thread count). In a group of processes
+ * (dist.h), each finds its blocks' and then its slots' (those it steps) past them, and the first
+ * largest is taken of the processes' blocks' records in their order, then of their slots': one
+ * process's record (a process's slot record is its blocks' when no slot passes them, and then
+ * never wins). */
 static dem_overlap_record overlap_now(dem_sim *sim, uint64_t step)
 {
     const sim_store *c = &sim->c;
     const sim_particles *P = &sim->p;
-    dem_overlap_record m = {0.0, 0.0, 0, 0, 0, 0};
-    for (size_t b = 0; b < c->nblk; b++) {
-        if (!(sim->g.bworst[b] > m.ratio)) continue;
+    dem_overlap_record m[2] = {{0.0, 0.0, 0, 0, 0, 0}, {0.0, 0.0, 0, 0, 0, 0}}; /* blocks, slots */
+    size_t b0, b1, q0, q1;
+    dist_blocks(sim, &b0, &b1);
+    for (size_t b = b0; b < b1; b++) {
+        if (!(sim->g.bworst[b] > m[0].ratio)) continue;
         size_t p = sim->g.bworst_pair[b];
-        record_overlap(&m, step, sim->g.bworst[b], sim->g.bworst_delta[b], P->id[c->pairs[p].i], P->id[c->pairs[p].j], 0);
+        record_overlap(&m[0], step, sim->g.bworst[b], sim->g.bworst_delta[b], P->id[c->pairs[p].i], P->id[c->pairs[p].j], 0);
     }
-    size_t q0, q1;
     dist_stepped_slots(sim, &q0, &q1);
-    overlap_slots(sim, q0, q1, step, &m);
-    if (dist_local(sim)) {
-        _Static_assert(sizeof m <= DIST_EACH_MAX, "dem_dist_gather_each takes DIST_EACH_MAX bytes a process");
-        const dem_overlap_record *all = dem_dist_gather_each(sim, &m, sizeof m);
+    m[1] = m[0];
+    overlap_slots(sim, q0, q1, step, &m[1]);
+    if (!sim->dist) return m[1];
+    _Static_assert(sizeof m <= DIST_EACH_MAX, "dem_dist_gather_each takes DIST_EACH_MAX bytes a process");
+    const dem_overlap_record *all = dem_dist_gather_each(sim, m, sizeof m);
+    dem_overlap_record best = {0.0, 0.0, 0, 0, 0, 0};
+    for (int k = 0; k < 2; k++)
         for (int r = 0; r < sim->dist->comm.size; r++)
-            if (all[r].ratio > m.ratio || r == 0) m = all[r];
-    }
-    return m;
+            if (all[2 * r + k].ratio > best.ratio) best = all[2 * r + k];
+    return best;
 }
 
 void dem_guard_track_overlaps(dem_sim *sim)

@@ -46,6 +46,21 @@ same_for_ranks() {
     dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
         --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 > bed.dem
     SAME_ALL=1 same_for_ranks -n 1500 --every 500 --gravity 0,0,-9.81 --dt 5e-6 --wall-velocity 5=0,0,-0.05 --local-damping 0.1 bed.dem
+    # the largest overlaps the run reports (each rank's blocks' and wall slots', then the first
+    # largest of the ranks' in their order): one process's records, on even and uneven cuts; in
+    # the sparse layer the one at the end is a sphere's on a wall
+    dem-pack --random 150 --box 0,0,0,0.02,0.02,0.004 --radius-uniform 3e-4,5e-4 --enclose --young 1e7 \
+        --velocity-random 0.3 --seed 3 > sparse.dem
+    for f in bed.dem sparse.dem; do
+        want=$(dem-step -n 1000 --gravity 0,0,-9.81 --dt 5e-6 -o /dev/null "$f" 2>&1 | grep 'largest overlap')
+        [ -n "$want" ]
+        for b in work skew; do
+            got=$(DEM_MPI_BALANCE=$b mpirun --oversubscribe -np 3 dem-step-mpi -n 1000 --gravity 0,0,-9.81 --dt 5e-6 \
+                -o /dev/null "$f" 2>&1 | grep 'largest overlap')
+            [ "$got" = "$want" ]
+        done
+    done
+    [[ "$want" == *"on wall"* ]]
 }
 
 @test "mpi: each rank steps its own particles where the run allows, every particle otherwise; driven particles; --progress" {

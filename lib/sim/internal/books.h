@@ -184,6 +184,10 @@ void dem_books_account_pairs(const dem_sim *sim, size_t p0, size_t p1, const dem
 void dem_books_account_walls(dem_sim *sim, int setup, double s[5]);
 /* Book the pending step: the blocks' sums in order, then the walls'. */
 void dem_books_finish(dem_sim *sim);
+/* After a pair pass (account, eval: what it did): the blocks' sums in sim_books' blk_* and the
+ * flagged blocks' count (sim_guard's nbbad), over every process's blocks in block order.
+ * Collective in a group (dist.h). */
+void dem_books_blocks(dem_sim *sim, int account, int eval);
 /* Do the pending accounting now, by itself: the same blocks and order as the fused pass. */
 void dem_books_flush(dem_sim *sim);
 /* A setup evaluation: every contact remembers its powers; returns the normal-dashpot power. */

@@ -98,8 +98,6 @@ void dem_dist_share_pairs(dem_sim *sim, int records);
  * records, from the process that owns each, packed; every other record loses its flags (a
  * rebuild keeps nothing else: the results restart from zeros). */
 DEM_MUST_CHECK dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err);
-/* After a pair pass: the blocks' books and guards. */
-void dem_dist_share_blocks(dem_sim *sim);
 /* After the sums: the particles' forces, torques, dissipation and kicks, the wall slots; the
  * counts (wall contacts lost, particles past the guard) summed over the processes. */
 void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad);
@@ -114,6 +112,9 @@ DEM_MUST_CHECK dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_
  * process, of acc alone). In one process: run over every pair. */
 typedef void (*dist_run_fn)(const dem_sim *sim, size_t lo, size_t hi, void *acc);
 void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run);
+/* The same over the blocks: process r runs run(sim, b0, b1, acc) on its blocks [b0, b1) (in one
+ * process, over every block). */
+void dem_dist_chain_blocks(dem_sim *sim, void *acc, size_t len, dist_run_fn run);
 /* w[0 .. n) (n <= 3, integers) replaced by their sums over the processes (in one process: kept). */
 void dem_dist_sum_counts(dem_sim *sim, size_t *w, size_t n);
 /* Own stepping (dist_local), after the drift (and a deforming cell's map): this process's
@@ -136,7 +137,7 @@ typedef void (*dist_chain_fn)(dem_sim *sim, void *acc);
 void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run);
 /* Every process's len bytes mine (len <= DIST_EACH_MAX), gathered in process order; returns
  * them (K x len bytes, valid until the next gather). In one process: mine. */
-#define DIST_EACH_MAX 64
+#define DIST_EACH_MAX 128
 const void *dem_dist_gather_each(dem_sim *sim, const void *mine, size_t len);
 void dem_dist_free(dem_sim *sim);
 

@@ -178,6 +178,10 @@ typedef struct {
      * (rolling, twisting); per wall slot the latter; the walls' part of the pending step */
     double (*rsum)[3], (*rlost)[2], (*wrlost)[2];
     double pend_r[3], pend_rlost[2];
+    /* The per-block sums above summed over the blocks in block order from zero (bsum's and rsum's
+     * by a pass with the accounting, the others by one with an evaluation; dem_books_blocks): what
+     * the step's books read, the same on every process of a group (a chain over their blocks). */
+    double blk_sum[5], blk_lost, blk_adh, blk_roll[3], blk_rlost[2];
 } sim_books;
 
 /* exact (fixed-point) mode, Levesque and Verlet 1993: positions x = X qx and velocities
@@ -204,6 +208,7 @@ typedef struct {
     dem_sim_limits lim;
     double ovl;             /* lim.overlap, or infinity when off: forces.c flags delta > ovl r */
     uint8_t *bbad;          /* per block: a pair overlapped beyond the limit in the last evaluation */
+    size_t nbbad;           /* such blocks (every process's: dem_books_blocks) */
     uint8_t *pbad;          /* per particle: a wall overlap beyond the limit (set, never cleared: the run stops) */
     size_t nwbad;           /* particles with such a wall overlap */
     double *bworst;         /* per block: the largest delta / r_min of its pairs in the last evaluation */
