@@ -211,11 +211,14 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+static dem_status migrate(dem_sim *sim, dem_error *err);
+
 dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     if (!d) return DEM_OK;
     const sim_store *c = &sim->c;
+    memcpy(d->old_bcut, d->bcut, ((size_t)d->comm.size + 1) * sizeof *d->bcut); /* a migration's (below) */
     cut_blocks(sim);
     d->b0 = d->bcut[d->comm.rank];
     d->b1 = d->bcut[d->comm.rank + 1];
@@ -241,7 +244,9 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     d->stats.particles = d->p1 - d->p0;
     d->local = d->stats.own = can_step_own(sim);
     d->stats.halo = 0;
-    return d->local ? make_halo(sim, err) : DEM_OK;
+    dem_status st = d->local ? make_halo(sim, err) : DEM_OK;
+    if (!st && d->partial) st = migrate(sim, err);
+    return st;
 }
 
 /* The group's exchange of the ranges d->off, d->len of buf, counted in the statistics. */
@@ -470,9 +475,9 @@ static char *pack_halo(const dem_sim *sim, dem_vec3 *const *f, size_t nf, size_t
     return at;
 }
 
-/* ... and unpacked into this process's copy: in a cell, its wrap is the change of its image
- * counters (the pairs' images follow it: boundary.c). */
-static const char *unpack_halo(dem_sim *sim, dem_vec3 *const *f, size_t nf, size_t a, const char *from)
+/* ... and unpacked into this process's copy: in a cell, with wrap, its wrap is the change of its
+ * image counters (the pairs' images follow it: boundary.c). */
+static const char *unpack_halo(dem_sim *sim, dem_vec3 *const *f, size_t nf, size_t a, const char *from, int wrap)
 {
     for (size_t k = 0; k < nf; k++, from += sizeof(dem_vec3)) memcpy(&f[k][a], from, sizeof(dem_vec3));
     if (sim->b.cell.flags) {
@@ -480,32 +485,24 @@ static const char *unpack_halo(dem_sim *sim, dem_vec3 *const *f, size_t nf, size
         memcpy(im, from, sizeof im);
         from += sizeof im;
         for (int k = 0; k < 3; k++) {
-            e[a][k] = im[k] - image[a][k];
+            if (wrap) e[a][k] = im[k] - image[a][k];
             image[a][k] = im[k];
         }
     }
     return from;
 }
 
-void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
+/* The halo's fields from the processes that own them, point to point (the lists of make_halo);
+ * wrap: its image counters' change is its wrap in this step (after the drift), else the counters
+ * are taken as they are (the halo of new cuts). */
+static void exchange_halo(dem_sim *sim, int wrap)
 {
     struct sim_dist *d = sim->dist;
-    size_t K = (size_t)d->comm.size;
     dem_vec3 *f[5];
     size_t nf = halo_fields(sim, f), each = nf * sizeof(dem_vec3) + (sim->b.cell.flags ? sizeof *sim->p.image : 0);
-    dem_boundary_wrap_own(sim); /* boundary.h: this process's particles into the cell */
-    halo_head mine = {*move2, (double)*nonfinite, (double)d->wrap_failed, {0.0, 0.0, 0.0}};
-    dem_nbr_largest_moves(sim, d->p0, d->p1, mine.moved);
-    d->moved[0] = d->moved[1] = d->moved[2] = 0.0;
-    const char *heads = dem_dist_gather_each(sim, &mine, sizeof mine); /* every process's: maxima */
-    for (size_t r = 0; r < K; r++) {
-        halo_head h;
-        memcpy(&h, heads + r * sizeof h, sizeof h);
-        merge_head(d, &h, move2, nonfinite);
-    }
     /* the sends, then the receipts, in the staging buffer that make_halo reserved */
     char *out = d->stage, *in = d->stage + d->nsend * each;
-    for (size_t r = 0; r < K; r++) {
+    for (size_t r = 0; r < (size_t)d->comm.size; r++) {
         d->off[r] = d->send_at[r] * each;
         d->len[r] = (d->send_at[r + 1] - d->send_at[r]) * each;
         d->roff[r] = d->recv_at[r] * each;
@@ -513,36 +510,128 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
     }
     for (size_t k = 0; k < d->nsend; k++) out = pack_halo(sim, f, nf, d->send[k], out);
     sendrecv(d, d->stage, in);
-    for (size_t k = 0; k < d->nrecv; k++) in = (char *)unpack_halo(sim, f, nf, d->recv[k], in);
+    for (size_t k = 0; k < d->nrecv; k++) in = (char *)unpack_halo(sim, f, nf, d->recv[k], in, wrap);
 }
+
+void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
+{
+    struct sim_dist *d = sim->dist;
+    dem_boundary_wrap_own(sim); /* boundary.h: this process's particles into the cell */
+    halo_head mine = {*move2, (double)*nonfinite, (double)d->wrap_failed, {0.0, 0.0, 0.0}};
+    dem_nbr_largest_moves(sim, d->p0, d->p1, mine.moved);
+    d->moved[0] = d->moved[1] = d->moved[2] = 0.0;
+    const char *heads = dem_dist_gather_each(sim, &mine, sizeof mine); /* every process's: maxima */
+    for (size_t r = 0; r < (size_t)d->comm.size; r++) {
+        halo_head h;
+        memcpy(&h, heads + r * sizeof h, sizeof h);
+        merge_head(d, &h, move2, nonfinite);
+    }
+    exchange_halo(sim, 1);
+}
+
+/* A particle's state with own stepping, in an exchange's fields: what its owner keeps current
+ * (the whole state's gather, and the migration of particles that change owner at a rebuild). */
+#define PARTICLE_FIELDS(sim)                                                                                           \
+    {(sim)->p.x, sizeof *(sim)->p.x, bound_particle}, {(sim)->p.v, sizeof *(sim)->p.v, bound_particle},                 \
+        {(sim)->p.w, sizeof *(sim)->p.w, bound_particle}, {(sim)->p.q, sizeof *(sim)->p.q, bound_particle},             \
+        {(sim)->p.f, sizeof *(sim)->p.f, bound_particle}, {(sim)->p.t, sizeof *(sim)->p.t, bound_particle},             \
+        {(sim)->p.image, sizeof *(sim)->p.image, bound_particle},                                                       \
+        {(sim)->nbr.x_build, sizeof *(sim)->nbr.x_build, bound_particle},                                              \
+        {(sim)->e.edis, EDIS * sizeof *(sim)->e.edis, bound_particle}, {(sim)->e.vf, sizeof *(sim)->e.vf, bound_particle}, \
+        {(sim)->e.wf, sizeof *(sim)->e.wf, bound_particle}, {(sim)->e.wadh, sizeof *(sim)->e.wadh, bound_particle},       \
+        {(sim)->g.pbad, sizeof *(sim)->g.pbad, bound_particle}
 
 void dem_dist_whole(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
     if (!d || !d->stale) return;
-    sim_particles *P = &sim->p;
-    const field f[] = {
-        {P->x, sizeof *P->x, bound_particle},
-        {P->v, sizeof *P->v, bound_particle},
-        {P->w, sizeof *P->w, bound_particle},
-        {P->q, sizeof *P->q, bound_particle},
-        {P->f, sizeof *P->f, bound_particle},
-        {P->t, sizeof *P->t, bound_particle},
-        {P->image, sizeof *P->image, bound_particle},
-        {sim->nbr.x_build, sizeof *sim->nbr.x_build, bound_particle},
-        {sim->e.edis, EDIS * sizeof *sim->e.edis, bound_particle},
-        {sim->e.vf, sizeof *sim->e.vf, bound_particle},
-        {sim->e.wf, sizeof *sim->e.wf, bound_particle},
-        {sim->e.wadh, sizeof *sim->e.wadh, bound_particle},
-        {sim->g.pbad, sizeof *sim->g.pbad, bound_particle},
-        SLOT_FIELDS(sim),
-    };
+    const field f[] = {PARTICLE_FIELDS(sim), SLOT_FIELDS(sim)};
     share_fields(sim, f, sizeof f / sizeof f[0]);
     d->stale = 0;
     d->stats.gathers++;
     /* the bonds of other processes' particles, from the positions their forces were last taken
      * at (they change only in a drift, which a rebuild's gather follows with new forces) */
     if (sim->bd.n) dem_bonds_eval_all(sim);
+}
+
+void dem_dist_for_rebuild(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d || !d->stale) return;
+    /* what the grid reads (positions), the bonds' exclusions (image counters) and the wall slots'
+     * rebuild (every slot's record): the rest stays with the owners, who hand it on at the new
+     * cuts (dem_dist_decompose's migration) */
+    const field f[] = {{sim->p.x, sizeof *sim->p.x, bound_particle}, {sim->p.image, sizeof *sim->p.image, bound_particle}, SLOT_FIELDS(sim)};
+    share_fields(sim, f, sizeof f / sizeof f[0]);
+    d->partial = 1;
+    d->stats.rebuild_gathers++;
+}
+
+/* Particles [lo, hi) of process r's blocks under the cuts b (bcut or old_bcut). */
+static void cut_particles(const dem_sim *sim, const size_t *b, size_t r, size_t *lo, size_t *hi)
+{
+    *lo = block_particle(sim, b[r]);
+    *hi = block_particle(sim, b[r + 1]);
+}
+
+/* After a rebuild that gathered only positions (dem_dist_for_rebuild): each particle whose
+ * process changed with the new cuts comes whole from its old one (both cuts are ranges of one
+ * order: each pair of processes exchanges one range), then the new halo's velocities. */
+static dem_status migrate(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, per = 0, nout = 0, nin = 0;
+    d->partial = 0;
+    const field f[] = {PARTICLE_FIELDS(sim)};
+    size_t nf = sizeof f / sizeof f[0];
+    for (size_t k = 0; k < nf; k++) per += f[k].base ? f[k].elem : 0; /* an array this run has not: NULL */
+    size_t olo, ohi, nlo, nhi, lo, hi;
+    cut_particles(sim, d->old_bcut, me, &olo, &ohi);
+    cut_particles(sim, d->bcut, me, &nlo, &nhi);
+    for (size_t r = 0; r < K; r++) { /* to r: my old range within its new one; from r: its old within my new */
+        size_t a, b;
+        cut_particles(sim, d->bcut, r, &a, &b);
+        lo = olo > a ? olo : a;
+        hi = ohi < b ? ohi : b;
+        d->len[r] = r != me && hi > lo ? (hi - lo) * per : 0;
+        d->off[r] = nout;
+        nout += d->len[r];
+        cut_particles(sim, d->old_bcut, r, &a, &b);
+        lo = a > nlo ? a : nlo;
+        hi = b < nhi ? b : nhi;
+        d->rlen[r] = r != me && hi > lo ? (hi - lo) * per : 0;
+        d->roff[r] = nin;
+        nin += d->rlen[r];
+    }
+    if (!stage_reserve(d, nout + nin)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu particles that change process", (nout + nin) / per);
+    char *at = d->stage;
+    for (size_t r = 0; r < K; r++) {
+        if (!d->len[r]) continue;
+        size_t n = d->len[r] / per, b0, b1;
+        cut_particles(sim, d->bcut, r, &b0, &b1);
+        size_t first = olo > b0 ? olo : b0;
+        for (size_t k = 0; k < nf; k++) {
+            if (!f[k].base) continue;
+            memcpy(at, (const char *)f[k].base + first * f[k].elem, n * f[k].elem);
+            at += n * f[k].elem;
+        }
+    }
+    sendrecv(d, d->stage, d->stage + nout);
+    const char *from = d->stage + nout;
+    for (size_t r = 0; r < K; r++) {
+        if (!d->rlen[r]) continue;
+        size_t n = d->rlen[r] / per, b0, b1;
+        cut_particles(sim, d->old_bcut, r, &b0, &b1);
+        size_t first = b0 > nlo ? b0 : nlo;
+        for (size_t k = 0; k < nf; k++) {
+            if (!f[k].base) continue;
+            memcpy((char *)f[k].base + first * f[k].elem, from, n * f[k].elem);
+            from += n * f[k].elem;
+        }
+    }
+    d->stats.migrated += nin / per;
+    exchange_halo(sim, 0);
+    return DEM_OK;
 }
 
 dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)
@@ -727,6 +816,7 @@ void dem_dist_free(dem_sim *sim)
     struct sim_dist *d = sim->dist;
     if (!d) return;
     free(d->bcut);
+    free(d->old_bcut);
     free(d->foreign);
     free(d->off);
     free(d->len);
@@ -765,6 +855,7 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     sim->dist = d;
     d->comm = *comm;
     d->bcut = calloc(K + 1, sizeof *d->bcut);
+    d->old_bcut = calloc(K + 1, sizeof *d->old_bcut);
     d->off = calloc(K, sizeof *d->off);
     d->len = calloc(K, sizeof *d->len);
     d->counts = calloc(3 * K, sizeof *d->counts);
@@ -774,7 +865,7 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     d->rlen = calloc(K, sizeof *d->rlen);
     d->members_at = calloc(K + 1, sizeof *d->members_at);
     d->each = calloc(K, DIST_EACH_MAX);
-    if (!d->bcut || !d->off || !d->len || !d->counts || !d->send_at || !d->recv_at || !d->roff || !d->rlen || !d->members_at || !d->each) {
+    if (!d->bcut || !d->old_bcut || !d->off || !d->len || !d->counts || !d->send_at || !d->recv_at || !d->roff || !d->rlen || !d->members_at || !d->each) {
         dem_dist_free(sim);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     }

@@ -229,7 +229,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
         return st;
     if (flipped || dem_nbr_needs_rebuild(sim)) {
         /* a blown-up state would ask for a rebuild: say why, rather than grid it */
-        dem_dist_whole(sim); /* dist.h: the whole state, for the rebuild */
+        dem_dist_for_rebuild(sim); /* dist.h: what the rebuild reads of every particle (a flip gathered the whole) */
         if ((st = dem_guard_check_finite(sim, err))) return st;
         dem_books_flush(sim);
         if ((st = dem_nbr_rebuild(sim, 0, err))) return st;

@@ -110,6 +110,8 @@ typedef struct {
     size_t halo;                        /* then: its particles other processes receive each step */
     size_t halo_in;                     /* and the other processes' particles it receives each step */
     uint64_t gathers;                   /* own stepping: the whole state gathered so far */
+    uint64_t rebuild_gathers;           /* the positions alone gathered for a rebuild so far */
+    uint64_t migrated;                  /* particles received from other processes at new cuts so far */
 } dem_dist_stats;
 void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s);
 

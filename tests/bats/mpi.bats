@@ -83,6 +83,13 @@ same_for_ranks() {
         cmp g1.dem "g$k.dem"
         grep -q 'rank 0 .*stepping its own particles' "g$k.err"
     done
+    # its rebuilds gather the positions alone, and the spheres that change rank at the new cuts
+    # (every rebuild moves them, cut by shift) come from their old rank: the same bytes
+    DEM_MPI_BALANCE=shift DEM_MPI_STDERR=1 mpirun --oversubscribe -np 3 dem-step-mpi -n 1000 --every 500 --dt 2e-6 gas.dem \
+        -o g3.dem 2> g3.err
+    cmp g1.dem g3.dem
+    rebuilds=$(sed -n 's/.*rank 1 .*the positions gathered for \([0-9]*\) rebuilds, \([0-9]*\) particles received.*/\1 \2/p' g3.err)
+    [ "${rebuilds% *}" -gt 5 ] && [ "${rebuilds#* }" -gt 100 ]
     # the report names the way: each rank its own, or (DEM_MPI_REPLICATE=1) all
     DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o own.dem 2> own.err
     [ "$(grep -c 'stepping its own particles, [0-9]* of them in the halo' own.err)" -eq 2 ]

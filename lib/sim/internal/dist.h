@@ -21,6 +21,7 @@
 struct sim_dist {
     dem_comm comm;
     size_t *bcut;             /* size + 1 block bounds */
+    size_t *old_bcut;         /* those before the last decomposition */
     size_t b0, b1;            /* this process's blocks */
     size_t p0, p1;            /* their particles */
     uint32_t *foreign;        /* pairs of other blocks whose j is in [p0, p1), in list order */
@@ -38,6 +39,8 @@ struct sim_dist {
      * (recv, in index order, so by process; recv_at[r]). The rest of its copy of the state goes
      * stale until dem_dist_whole gathers it (stale). */
     int local, stale;
+    int partial;              /* a rebuild gathered only the positions (dem_dist_for_rebuild): the
+                               * particles that change process at its cuts migrate */
     uint32_t *send, *recv;
     size_t nsend, nrecv, cap_send, cap_recv, *send_at, *recv_at;
     size_t *roff, *rlen;      /* the point-to-point exchange's receiving ranges, size each (bytes) */
@@ -128,6 +131,11 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite);
  * re-sort or rebuild, a frame, the queries of sim.h, a guard's report). Collective: every
  * process calls it at the same point. Nothing in one process or replicated stepping. */
 void dem_dist_whole(dem_sim *sim);
+/* Own stepping, before a rebuild (not a sort): what it reads of every particle (positions,
+ * image counters) and every wall slot, from the owners, when the state is stale; the particles
+ * that change process at the new cuts then come whole from their old process, and the new halo
+ * from its (dem_dist_decompose). Collective. */
+void dem_dist_for_rebuild(dem_sim *sim);
 /* A sum in the order one process makes it, over the particles (and their wall slots) each
  * process steps (dist_stepped: contiguous in every order the sums use): with own stepping,
  * process r runs run(sim, acc) on the running sum acc (len bytes) the processes before it left,
