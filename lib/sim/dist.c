@@ -55,12 +55,12 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whether this run lets each process step its own particles (struct sim_dist): what it would
- * need of other processes' particles beyond the halo's positions and velocities is not yet
- * distributed (the exact mode's lattice). */
+/* Whether this run lets each process step its own particles (struct sim_dist): every run but one
+ * that asks for every process to step every particle (dem_comm.replicate), and the variational
+ * integrator, which dem_sim_set_comm refuses anyway. */
 static int can_step_own(const dem_sim *sim)
 {
-    return !sim->dist->comm.replicate && !sim->ex.on && sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
+    return !sim->dist->comm.replicate && sim->st.integrator != DEM_INTEGRATOR_VARIATIONAL;
 }
 
 /* The staging buffer, at least size bytes (its contents are not kept). */
@@ -539,7 +539,10 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
         {(sim)->nbr.x_build, sizeof *(sim)->nbr.x_build, bound_particle},                                              \
         {(sim)->e.edis, EDIS * sizeof *(sim)->e.edis, bound_particle}, {(sim)->e.vf, sizeof *(sim)->e.vf, bound_particle}, \
         {(sim)->e.wf, sizeof *(sim)->e.wf, bound_particle}, {(sim)->e.wadh, sizeof *(sim)->e.wadh, bound_particle},       \
-        {(sim)->g.pbad, sizeof *(sim)->g.pbad, bound_particle}
+        {(sim)->g.pbad, sizeof *(sim)->g.pbad, bound_particle},                                                         \
+        {(sim)->ex.on ? (sim)->ex.V : NULL, sizeof *(sim)->ex.V, bound_particle},                                       \
+        {(sim)->ex.on ? (sim)->ex.K : NULL, sizeof *(sim)->ex.K, bound_particle},                                       \
+        {(sim)->ex.on ? (sim)->ex.kbad : NULL, sizeof *(sim)->ex.kbad, bound_particle}
 
 void dem_dist_whole(dem_sim *sim)
 {

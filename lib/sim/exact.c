@@ -8,6 +8,7 @@
 #include "sim/internal/clumps.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/books.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/forces.h"
 #include "sim/internal/par.h"
 
@@ -93,21 +94,22 @@ static PAR_RANGE void exact_kick_range(dem_sim *sim, size_t lo, size_t hi, int64
 typedef struct {
     dem_sim *sim;
     int64_t dir;
+    size_t first; /* dist.h's dist_stepped: 0 but with own stepping */
 } exact_kick_args;
 
 static void exact_kick_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
 {
     const exact_kick_args *a = ctx;
     (void)t;
-    exact_kick_range(a->sim, lo, hi, a->dir);
+    exact_kick_range(a->sim, a->first + lo, a->first + hi, a->dir);
 }
 
 void dem_exact_half_kick(dem_sim *sim)
 {
-    size_t n = sim->p.n;
-    int64_t dir = sim->dir;
-    exact_kick_args a = {sim, dir};
-    dem_par_for(sim->pool, n, exact_kick_share, &a); /* par.h */
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1); /* dist.h: every particle, or this process's own */
+    exact_kick_args a = {sim, sim->dir, p0};
+    dem_par_for(sim->pool, p1 - p0, exact_kick_share, &a); /* par.h */
 }
 
 /* X += dir V on the lattice of quantum qx (iq = 1/qx, a power of two). */
@@ -133,22 +135,24 @@ typedef struct {
     dem_sim *sim;
     int64_t dir;
     double qx, iq;
+    size_t first; /* as exact_kick_args' */
 } exact_drift_args;
 
 static void exact_drift_share(void *ctx, size_t lo, size_t hi, int t) /* par.h */
 {
     const exact_drift_args *a = ctx;
     (void)t;
-    exact_drift_range(a->sim, lo, hi, a->dir, a->qx, a->iq);
+    exact_drift_range(a->sim, a->first + lo, a->first + hi, a->dir, a->qx, a->iq);
 }
 
 void dem_exact_drift(dem_sim *sim)
 {
-    size_t n = sim->p.n;
     int64_t dir = sim->dir;
     double qx = sim->ex.qx, iq = 1.0 / qx;
-    exact_drift_args a = {sim, dir, qx, iq};
-    dem_par_for(sim->pool, n, exact_drift_share, &a); /* par.h */
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    exact_drift_args a = {sim, dir, qx, iq, p0};
+    dem_par_for(sim->pool, p1 - p0, exact_drift_share, &a); /* par.h */
     for (size_t k = 0; k < sim->b.nwalls; k++) {
         dem_vec3 *p = &sim->b.walls[k].point;
         int64_t X[3] = {(int64_t)(p->x * iq) + dir * sim->ex.wV[k][0], (int64_t)(p->y * iq) + dir * sim->ex.wV[k][1],
@@ -158,12 +162,20 @@ void dem_exact_drift(dem_sim *sim)
     }
 }
 
-dem_status dem_exact_range_check(const dem_sim *sim, dem_error *err)
+dem_status dem_exact_range_check(dem_sim *sim, dem_error *err)
 {
     if (sim->ex.wbad)
         return dem_fail(err, DEM_ERR_LIMIT,
                         "step %llu: the point of wall %zu leaves the range of the exact lattice (2^53 quanta of %g m, i.e. |x| < %g m): choose a coarser --exact quantum, or fewer steps of a moving wall",
                         (unsigned long long)sim->step, sim->ex.wbad - 1, sim->ex.qx, LATTICE_MAX * sim->ex.qx);
+    if (dist_local(sim)) { /* dist.h: each process its own particles; the whole state only to report one */
+        size_t p0, p1, bad[1] = {0};
+        dist_stepped(sim, &p0, &p1);
+        for (size_t a = p0; a < p1 && !bad[0]; a++) bad[0] = sim->ex.kbad[a] != 0;
+        dem_dist_sum_counts(sim, bad, 1);
+        if (!bad[0]) return DEM_OK;
+        dem_dist_whole(sim);
+    }
     for (size_t a = 0; a < sim->p.n; a++) {
         if (!sim->ex.kbad[a]) continue;
         uint8_t b = sim->ex.kbad[a];
@@ -184,16 +196,20 @@ static int64_t mul_div_round(int64_t a, int64_t b, int64_t d)
     return (int64_t)(p < 0 ? -q : q);
 }
 
-double dem_exact_field(dem_sim *sim, double h)
+/* dist.h's chain: the field's map of this process's particles (dist_stepped), in order, and the
+ * kinetic energy it changed (acc: that sum, then the signed step h it runs on). */
+static void field_run(dem_sim *sim, void *acc)
 {
+    double *dk_h = acc, dk = dk_h[0];
     sim_exact *x = &sim->ex;
     sim_particles *P = &sim->p;
     const int i = x->sh_i, j = x->sh_j;
-    const int64_t n = h < 0.0 ? -x->sh_n : x->sh_n, hq = x->sh_hq;
+    const int64_t n = dk_h[1] < 0.0 ? -x->sh_n : x->sh_n, hq = x->sh_hq;
     const double qx = x->qx, iq = 1.0 / qx;
     const int64_t oj = (int64_t)(dem_v3_get(sim->b.cell.origin, j) * iq);
-    double dk = 0.0;
-    for (size_t a = 0; a < P->n; a++) {
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    for (size_t a = p0; a < p1; a++) {
         double c[3] = {P->x[a].x, P->x[a].y, P->x[a].z};
         int64_t xi = (int64_t)(c[i] * iq), xj = (int64_t)(c[j] * iq);
         c[i] = (double)(xi + mul_div_round(n, xj - oj, hq)) * qx;
@@ -204,9 +220,17 @@ double dem_exact_field(dem_sim *sim, double h)
         P->v[a] = dem_v3((double)x->V[a][0] * x->qv, (double)x->V[a][1] * x->qv, (double)x->V[a][2] * x->qv);
         dk += 0.5 * P->m[a] * (dem_v3_norm2(P->v[a]) - e0);
     }
+    dk_h[0] = dk;
+}
+
+double dem_exact_field(dem_sim *sim, double h)
+{
+    double dk_h[2] = {0.0, h};
+    dem_dist_chain(sim, dk_h, sizeof dk_h, field_run); /* dist.h: one process's order on any number */
     /* H_i,c += n H_j,c / H_jj: n for c = j, 0 for the others (row j of H is diagonal) */
-    sim->b.cell.h.m[i][j] += (double)n * qx;
-    return dk;
+    int64_t n = h < 0.0 ? -sim->ex.sh_n : sim->ex.sh_n;
+    sim->b.cell.h.m[sim->ex.sh_i][sim->ex.sh_j] += (double)n * sim->ex.qx;
+    return dk_h[0];
 }
 
 /* Exact mode's deforming cell: simple shear at a fixed rate, L_ij alone (i != j, both periodic),

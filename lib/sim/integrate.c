@@ -70,23 +70,22 @@ static void half_kick(dem_sim *sim)
 {
     sim_particles *P = &sim->p;
     double h = 0.5 * sim->h;
-    size_t n = P->n;
     /* the first half kick after a step whose accounting is pending keeps its full-step velocities */
     int save = sim->e.acct == ACCT_PENDING;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1); /* dist.h: all particles, or this process's own */
     if (sim->ex.on) {
         if (save) {
-            memcpy(sim->e.vf, P->v, n * sizeof *sim->e.vf);
-            memcpy(sim->e.wf, P->w, n * sizeof *sim->e.wf);
+            memcpy(sim->e.vf + p0, P->v + p0, (p1 - p0) * sizeof *sim->e.vf);
+            memcpy(sim->e.wf + p0, P->w + p0, (p1 - p0) * sizeof *sim->e.wf);
         }
         dem_exact_half_kick(sim);
     } else {
-        size_t p0, p1;
-        dist_stepped(sim, &p0, &p1); /* dist.h: all particles, or this process's own */
         kick_args a = {sim, h, save, p0};
         dem_par_for(sim->pool, p1 - p0, kick_share, &a); /* par.h */
-        if (dist_local(sim)) sim->dist->stale = 1;
         if (sim->cl) dem_clumps_kick(sim, h); /* clumps.h: then their members' velocities */
     }
+    if (dist_local(sim)) sim->dist->stale = 1;
     if (save) sim->e.acct = ACCT_SAVED;
 }
 
@@ -172,21 +171,20 @@ static void drift_share(void *ctx, size_t lo, size_t hi, int t)
 static void drift(dem_sim *sim)
 {
     sim_particles *P = &sim->p;
-    size_t n = P->n;
     const drift_ctx d = {sim->st.drag, sim->h, sim->dir < 0, sim->b.deforming, sim->b.wl};
     /* the largest squared step of a particle's surface (guard.c), and whether one was not finite:
      * max reductions, the same whatever the order */
     double move2 = 0.0;
     int nonfinite = 0;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1); /* dist.h: all particles, or this process's own */
     if (sim->ex.on) {
         dem_exact_drift(sim);
-        for (size_t a = 0; a < n; a++) move2 = fmax(move2, surface_step2(P, a, d.h));
+        for (size_t a = p0; a < p1; a++) move2 = fmax(move2, surface_step2(P, a, d.h));
         sim->g.move2 = move2;
         sim->g.nonfinite = 0;
         return;
     }
-    size_t p0, p1;
-    dist_stepped(sim, &p0, &p1); /* dist.h: all particles, or this process's own */
     drift_args a = {sim, &d, p0};
     dem_par_for(sim->pool, p1 - p0, drift_share, &a); /* par.h; the maxima are the same in any order */
     for (int t = 0; t < sim->threads; t++) {

@@ -165,11 +165,33 @@ same_for_ranks() {
     cmp one.dem p.dem
 }
 
-@test "mpi: the exact mode, clumps in a stress-controlled cell and between walls: the same bytes for 2-4 ranks" {
+@test "mpi: the exact mode (each rank its own, a sheared cell), clumps in a stress-controlled cell and between walls: the same bytes for 2-4 ranks" {
     dem-pack --random 300 --box 0,0,0,0.01,0.01,0.01 --radius 4e-4 --enclose --velocity-random 0.5 \
         --friction 0 --restitution 1 --seed 3 |
         dem-step -q --exact --normal hooke --kn 1e4 --tangential none --damping none --dt 5e-7 -n 0 > exact.dem
     same_for_ranks -n 600 --every 300 exact.dem
+    # each rank steps its own on the lattice too: kicks, drift, the sheared cell's integer map of its
+    # spheres (its kinetic change a chain), through a flip of the cell
+    L=0.0203098
+    dem-pack --random 200 --box 0,0,0,$L,$L,$L --periodic 0,0,0,$L,$L,$L --radius 0.001 --friction 0 \
+        --velocity-random 0.5 --seed 3 > sgas.dem
+    same_for_ranks -n 6000 --every 3000 --dt 2e-6 --normal hooke --kn 1e4 --tangential none --damping none \
+        --cell-rate xy=100 --exact sgas.dem
+    [ "$(dem-probe --cell one.dem | awk -F'\t' 'NR > 1 { t = $10 / $9; if (t < p) f++; p = t } END { print f + 0 }')" -ge 1 ]
+    DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 10 exact.dem -o /dev/null 2> ex.err
+    [ "$(grep -c 'stepping its own particles' ex.err)" -eq 2 ]
+    # a sphere leaving the lattice's range, the last of 128 in a row (rank 1's): one process's
+    # message (the ranks flag it, then gather the state)
+    { printf 'x\ty\tz\tr\tvx\n'; awk 'BEGIN { for (k = 0; k < 127; k++) printf "%.6f\t0\t0\t1e-5\t0\n", -0.0075 + k * 5e-5
+        print "0.007\t0\t0\t1e-5\t10" }'; } | dem-pack --from - > fly.dem
+    A=(--exact=2^-60 --normal hertz --tangential none --damping none --stop-dt 0 --stop-move 0 --dt 1e-5 -n 100)
+    run --separate-stderr dem-step -q "${A[@]}" fly.dem
+    [ "$status" -eq 1 ]
+    want=$(printf '%s\n' "$stderr" | grep "leaves the range")
+    [[ "$want" == *"step 9: the position of particle 128 leaves the range of the exact lattice"* ]]
+    run --separate-stderr mpirun --oversubscribe -np 2 dem-step-mpi -q "${A[@]}" fly.dem -o k.dem
+    [ "$status" -ne 0 ]
+    [ "$(printf '%s\n' "$stderr" | grep "leaves the range")" = "$want" ]
     L=0.016
     dem-pack --random 300 --box 0,0,0,$L,$L,$L --periodic 0,0,0,$L,$L,$L --radius 0.6e-3 --clump dimer --seed 1 \
         --velocity-random 0.2 --friction 0.3 > dimers.dem

@@ -26,6 +26,6 @@ void dem_exact_drift(dem_sim *sim);
  * kinetic energy the map of the velocities changed (J). */
 double dem_exact_field(dem_sim *sim, double h);
 /* After a step: the first particle whose kick, velocity or position left the lattice's range. */
-DEM_MUST_CHECK dem_status dem_exact_range_check(const dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_exact_range_check(dem_sim *sim, dem_error *err);
 
 #endif
