@@ -178,6 +178,9 @@ void dem_books_finish(dem_sim *sim)
 void dem_books_flush(dem_sim *sim)
 {
     if (sim->e.acct == ACCT_NONE) return;
+    /* the full-step velocities are the particles' own now: with own stepping, the halo's from its
+     * processes (dist.h; the halo's exchange in the step brought the half-step ones) */
+    if (sim->e.acct == ACCT_PENDING) dem_dist_refresh_halo(sim);
     dem_forces_pair_pass(sim, 1, 0);
     dem_books_finish(sim);
 }

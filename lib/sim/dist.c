@@ -513,6 +513,11 @@ static void exchange_halo(dem_sim *sim, int wrap)
     for (size_t k = 0; k < d->nrecv; k++) in = (char *)unpack_halo(sim, f, nf, d->recv[k], in, wrap);
 }
 
+void dem_dist_refresh_halo(dem_sim *sim)
+{
+    if (dist_local(sim) && sim->dist->stale) exchange_halo(sim, 0);
+}
+
 void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
 {
     struct sim_dist *d = sim->dist;
@@ -555,6 +560,45 @@ void dem_dist_whole(dem_sim *sim)
     /* the bonds of other processes' particles, from the positions their forces were last taken
      * at (they change only in a drift, which a rebuild's gather follows with new forces) */
     if (sim->bd.n) dem_bonds_eval_all(sim);
+}
+
+/* Every process's elements [at(r), at(r+1)) of base to process 0, in place (the same layout on
+ * every process: no staging, no copy but the messages). */
+static void to_root(dem_sim *sim, void *base, size_t elem, bound_fn at)
+{
+    struct sim_dist *d = sim->dist;
+    if (!base) return; /* an array this run has not (the same on every process) */
+    size_t me = (size_t)d->comm.rank;
+    for (size_t r = 0; r < (size_t)d->comm.size; r++) {
+        size_t lo = at(sim, r), n = (at(sim, r + 1) - lo) * elem;
+        d->off[r] = d->len[r] = d->roff[r] = d->rlen[r] = 0;
+        if (me != 0 && r == me) {
+            d->off[0] = lo * elem;
+            d->len[0] = n;
+        }
+        if (me == 0 && r != 0) {
+            d->roff[r] = lo * elem;
+            d->rlen[r] = n;
+        }
+    }
+    sendrecv(d, base, base);
+}
+
+void dem_dist_to_root(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return;
+    sim_store *c = &sim->c;
+    if (d->stale) {
+        const field f[] = {PARTICLE_FIELDS(sim), SLOT_FIELDS(sim)};
+        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) to_root(sim, f[k].base, f[k].elem, f[k].at);
+        if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
+    }
+    to_root(sim, c->out, sizeof *c->out, bound_pair);
+    to_root(sim, c->ptouch, sizeof *c->ptouch, bound_pair);
+    to_root(sim, c->pairs, sizeof *c->pairs, bound_pair);
+    to_root(sim, c->roll, sizeof *c->roll, bound_pair);
+    d->stats.root_gathers++;
 }
 
 void dem_dist_for_rebuild(dem_sim *sim)

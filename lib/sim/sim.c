@@ -400,21 +400,23 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
 }
 
 /* What a frame reads, complete: the last step's books, the forces of the current state and, in a
- * group of processes (dist.h), every pair's record and result from its block's process (every
- * process calls it once per frame, the ones that write none too); a frame never holds a
+ * group of processes (dist.h), every particle's state and every pair's record and result from the
+ * process that owns it, at every process, or (root) at process 0 alone, which writes the frame
+ * (every process calls it once per frame, the ones that write none too); a frame never holds a
  * non-finite state. */
-static dem_status complete_state(dem_sim *sim, dem_error *err)
+static dem_status complete_state(dem_sim *sim, int root, dem_error *err)
 {
-    dem_dist_whole(sim); /* dist.h: with own stepping, every process's particles */
+    if (!root) dem_dist_whole(sim); /* dist.h: with own stepping, every process's particles */
     dem_books_flush(sim);
     if (!sim->forces_current) dem_forces_setup(sim);
-    dem_dist_share_pairs(sim, 1);
+    if (root) dem_dist_to_root(sim);
+    else dem_dist_share_pairs(sim, 1);
     return dem_guard_check_finite(sim, err);
 }
 
 /* The frame's state but its contacts; its particle table too if particles (allocated if the frame
  * has none). */
-static dem_status store_state(dem_sim *sim, dem_system *out, int particles, dem_error *err)
+static dem_status store_state(dem_sim *sim, dem_system *out, int particles, int root, dem_error *err)
 {
     dem_status st;
     if (particles && !out->particles && sim->p.n) {
@@ -422,7 +424,7 @@ static dem_status store_state(dem_sim *sim, dem_system *out, int particles, dem_
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame of %zu particles", sim->p.n);
         out->cap_particles = sim->p.n;
     }
-    if ((st = complete_state(sim, err))) return st;
+    if ((st = complete_state(sim, root, err))) return st;
     dem_books_apply_setup(sim);
     out->step = sim->step;
     out->time = sim->time;
@@ -441,7 +443,7 @@ static dem_status store_state(dem_sim *sim, dem_system *out, int particles, dem_
 dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
 {
     dem_status st;
-    if ((st = store_state(sim, out, 1, err))) return st;
+    if ((st = store_state(sim, out, 1, 0, err))) return st;
     return dem_store_write(sim, out, err);
 }
 
@@ -473,7 +475,7 @@ static dem_status store_streamed(dem_sim *sim, dem_system *frame, int particles,
     *ss = NULL;
     if (particles) drop_contacts(frame);
     else dem_sim_release_frame(frame);
-    if ((st = store_state(sim, frame, particles, err))) return st;
+    if ((st = store_state(sim, frame, particles, !particles, err))) return st; /* dem_sim_put's: at process 0 */
     if ((st = particles ? dem_system_check(frame, err) : dem_system_check_head(frame, err)) ||
         (st = dem_store_stream_open(sim, ss, src, err)))
         return st;
@@ -495,7 +497,11 @@ dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error
     store_stream *ss;
     dem_contact_source src;
     dem_particle_source psrc = {sim->p.n, fill_particles, sim};
-    if (!w && sim->dist) return complete_state(sim, err); /* dist.h: a process that writes no frame takes part */
+    if (sim->dist && (!w || sim->dist->comm.rank != 0)) { /* dist.h: a process that writes no frame takes part */
+        dem_status st = complete_state(sim, 1, err);
+        if (!st && w) st = dem_fail(err, DEM_ERR_ARG, "in a group of processes, process 0 writes the frames (process %d was given a writer)", sim->dist->comm.rank);
+        return st;
+    }
     dem_status st = store_streamed(sim, frame, 0, &ss, &src, err);
     if (!st) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
     dem_store_stream_close(ss);

@@ -112,6 +112,7 @@ typedef struct {
     uint64_t gathers;                   /* own stepping: the whole state gathered so far */
     uint64_t rebuild_gathers;           /* the positions alone gathered for a rebuild so far */
     uint64_t migrated;                  /* particles received from other processes at new cuts so far */
+    uint64_t root_gathers;              /* frames' states sent to process 0 (dem_sim_put) so far */
 } dem_dist_stats;
 void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s);
 
@@ -287,8 +288,9 @@ DEM_MUST_CHECK dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error
  * encoded from the sim as the writer goes (no frame-sized table: the frame's own particle and
  * contact tables are freed, dem_sim_release_frame). The same bytes as the three calls. */
 struct dem_writer;
-/* In a group of processes (dem_sim_set_comm) every process calls it, and those that do not write
- * pass w NULL: they take part in the exchange of the contacts' state and write nothing. */
+/* In a group of processes (dem_sim_set_comm) every process calls it; process 0 writes (it alone
+ * receives the state, from the others), the others pass w NULL and write nothing (a writer on
+ * another process is an error, after the exchange). */
 DEM_MUST_CHECK dem_status dem_sim_put(dem_sim *sim, dem_system *frame, struct dem_writer *w, dem_error *err);
 /* Free the frame's particle and contact tables, which a sim built from it holds now (the frame
  * keeps its other sections and its particle count): a run need not hold the state twice. Frames

@@ -41,6 +41,7 @@ typedef struct {
     size_t across;    /* pairs it evaluated across its cuts at the last rebuild */
     double unbalanced;/* dem_sim_unbalanced at the end (a sum over the pairs in list order) */
     size_t touching, flying; /* dem_sim_touching at the end (counts summed over the ranks) */
+    int put_elsewhere;      /* a second frame with rank 1 given the writer: refused there alone */
 } rank_run;
 
 /* dem_comm's exchange among the threads: every rank's array has the same layout, so rank r's
@@ -113,6 +114,19 @@ static void *run_rank(void *arg)
         dem_writer_free(w);
     }
     if (f) fclose(f);
+    if (me->ok && me->g && me->g->size > 1) { /* process 0 writes the frames: a writer elsewhere is refused, after the exchange */
+        char *junk = NULL;
+        size_t jlen = 0;
+        FILE *jf = me->rank == 1 ? open_memstream(&junk, &jlen) : NULL;
+        dem_writer *jw = jf ? dem_writer_new(jf, 1, &err) : NULL;
+        dem_status st = dem_sim_put(sim, &s, jw, &err);
+        me->put_elsewhere = me->rank == 1 ? st == DEM_ERR_ARG && strstr(err.msg, "process 0 writes the frames") != NULL : st == DEM_OK;
+        dem_writer_free(jw);
+        if (jf) fclose(jf);
+        free(junk);
+    } else {
+        me->put_elsewhere = 1;
+    }
     dem_sim_free(sim);
     dem_system_free(&s);
     return NULL;
@@ -131,7 +145,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     memset(g.mismatched, 0, sizeof g.mismatched);
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -142,6 +156,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
         *across += run[r].across;
         CHECK_MSG(same_bits(run[r].unbalanced, run[0].unbalanced), "%d ranks: rank %d's unbalanced-force ratio differs from rank 0's", K, r);
         CHECK_MSG(run[r].touching == run[0].touching && run[r].flying == run[0].flying, "%d ranks: rank %d's contacts differ from rank 0's", K, r);
+        CHECK_MSG(!run[r].ok || run[r].put_elsewhere, "%d ranks: rank %d: a writer on rank 1 was not refused there alone", K, r);
     }
     *unbalanced = run[0].unbalanced;
     touching[0] = run[0].touching;
@@ -265,7 +280,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0};
     dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL};

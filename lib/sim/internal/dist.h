@@ -126,11 +126,19 @@ void dem_dist_sum_counts(dem_sim *sim, size_t *w, size_t n);
  * *nonfinite) made the group's, and the group's largest displacements since the build in moved
  * (maxima: exact in any order). */
 void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite);
+/* Own stepping, between steps: the halo's positions and velocities from their processes again
+ * (the halo's exchange in a step brings them after the drift, before the second half kick), when
+ * the state is stale. Collective. */
+void dem_dist_refresh_halo(dem_sim *sim);
 /* Own stepping: every process's copy of the state made whole again (particles, books, guards,
  * wall slots: each from its owner), when it is stale; before anything reads the whole state (a
  * re-sort or rebuild, a frame, the queries of sim.h, a guard's report). Collective: every
  * process calls it at the same point. Nothing in one process or replicated stepping. */
 void dem_dist_whole(dem_sim *sim);
+/* A frame's state at process 0, which writes it: with own stepping every process's particles
+ * and wall slots (in place: the other processes' copies stay stale), and every pair's record and
+ * result from its owner. Collective. */
+void dem_dist_to_root(dem_sim *sim);
 /* Own stepping, before a rebuild (not a sort): what it reads of every particle (positions,
  * image counters) and every wall slot, from the owners, when the state is stale; the particles
  * that change process at the new cuts then come whole from their old process, and the new halo
