@@ -796,11 +796,12 @@ static void report_ranks(const dem_sim *sim, int threads)
 {
     dem_dist_stats d;
     dem_sim_dist_stats(sim, &d);
-    char how[320];
+    char how[400];
     if (d.own)
         snprintf(how, sizeof how,
-                 "stepping its own particles, %zu of them in the halo, receiving %zu of other ranks'; the positions gathered for %llu rebuilds, %llu particles received at new cuts, the whole state gathered %llu times",
-                 d.halo, d.halo_in, (unsigned long long)d.rebuild_gathers, (unsigned long long)d.migrated, (unsigned long long)d.gathers);
+                 "stepping its own particles, %zu of them in the halo, receiving %zu of other ranks'; the positions gathered for %llu rebuilds, %llu particles received at new cuts, %llu frames' states sent to rank 0, the whole state gathered %llu times",
+                 d.halo, d.halo_in, (unsigned long long)d.rebuild_gathers, (unsigned long long)d.migrated,
+                 (unsigned long long)d.root_gathers, (unsigned long long)d.gathers);
     else
         snprintf(how, sizeof how, "every rank stepping every particle");
     fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %s; %.6g MB given and %.6g MB received in %llu exchanges\n",
