@@ -148,6 +148,43 @@ static int halo_reserve(struct sim_dist *d, size_t n)
     return 1;
 }
 
+/* The process of particle a (own stepping: after make_halo's blk_rank). */
+static size_t rank_of(const struct sim_dist *d, size_t a) { return d->blk_rank[a / PAIR_BLOCK]; }
+
+/* The clumps whose members are all this process's (own), and those whose members belong to
+ * several processes (across; the same list on every process): dem_dist_clumps_flying's. */
+static dem_status clump_owners(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    const struct sim_clumps *cl = sim->cl;
+    size_t me = (size_t)d->comm.rank, nown = 0, nacross = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        nown = nacross = 0;
+        for (size_t k = 0; k < cl->n; k++) {
+            size_t r = rank_of(d, cl->pidx[cl->start[k]]);
+            int across = 0;
+            for (size_t j = cl->start[k] + 1; j < cl->start[k + 1] && !across; j++) across = rank_of(d, cl->pidx[j]) != r;
+            if (across) {
+                if (pass) d->clumps_across[nacross] = (uint32_t)k;
+                nacross++;
+            } else if (r == me) {
+                if (pass) d->clumps_own[nown] = (uint32_t)k;
+                nown++;
+            }
+        }
+        if (pass) break;
+        uint32_t *o = realloc(d->clumps_own, (nown ? nown : 1) * sizeof *o);
+        if (o) d->clumps_own = o;
+        uint32_t *a = o ? realloc(d->clumps_across, (nacross ? nacross : 1) * sizeof *a) : NULL;
+        if (a) d->clumps_across = a;
+        if (!o || !a || !stage_reserve(d, (size_t)d->comm.size * nacross))
+            return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the processes' %zu clumps", cl->n);
+    }
+    d->nclumps_own = nown;
+    d->nclumps_across = nacross;
+    return DEM_OK;
+}
+
 /* The halo of this process (struct sim_dist): from its own pairs, the foreign pairs and the
  * bonds with a partner here, those whose other particle belongs to another process. The list is
  * the whole one here (a rebuild has just made it, or the frame). */
@@ -200,6 +237,8 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
         d->members_at[K] = k;
         if (!stage_reserve(d, nm * 2 * sizeof(dem_vec3))) /* their exchange (share_members), reserved now */
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of %zu clump members", nm);
+        dem_status st = clump_owners(sim, err);
+        if (st) return st;
     }
     /* the halo's exchange, at its largest (dem_dist_share_halo): reserved now, where a failure can be said */
     if (!stage_reserve(d, (d->nsend + d->nrecv) * HALO_MAX_BYTES))
@@ -833,6 +872,38 @@ void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run)
     chain_after(d, acc, len);
 }
 
+size_t dem_dist_clumps_flying(dem_sim *sim, dist_touch_fn touch)
+{
+    struct sim_dist *d = sim->dist;
+    const struct sim_clumps *cl = sim->cl;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, na = d->nclumps_across, n = 0;
+    for (size_t e = 0; e < d->nclumps_own; e++) {
+        size_t k = d->clumps_own[e];
+        if (dem_v3_norm2(cl->f[k]) != 0.0) n += !touch(sim, k, cl->start[k], cl->start[k + 1]);
+    }
+    /* the clumps across processes: whether this process's members touch, from every process (a
+     * byte each); process 0 counts those that fly */
+    uint8_t *flag = (uint8_t *)d->stage;
+    for (size_t e = 0; e < na; e++) {
+        size_t k = d->clumps_across[e];
+        uint8_t t = 0;
+        for (size_t j = cl->start[k]; j < cl->start[k + 1] && !t; j++)
+            if (rank_of(d, cl->pidx[j]) == me) t = (uint8_t)touch(sim, k, j, j + 1);
+        flag[me * na + e] = t;
+    }
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = r * na;
+        d->len[r] = na;
+    }
+    allgather(d, d->stage);
+    for (size_t e = 0; me == 0 && e < na; e++) {
+        int t = 0;
+        for (size_t r = 0; r < K && !t; r++) t = flag[r * na + e];
+        n += !t && dem_v3_norm2(cl->f[d->clumps_across[e]]) != 0.0;
+    }
+    return n;
+}
+
 const void *dem_dist_gather_each(dem_sim *sim, const void *mine, size_t len)
 {
     struct sim_dist *d = sim->dist;
@@ -878,6 +949,8 @@ void dem_dist_free(dem_sim *sim)
     free(d->keys);
     free(d->members);
     free(d->members_at);
+    free(d->clumps_own);
+    free(d->clumps_across);
     free(d->blk_rank);
     free(d->each);
     free(d);

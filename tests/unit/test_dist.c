@@ -268,6 +268,80 @@ static void test_ranks(int rolling)
     dem_system_free(&s);
 }
 
+/* 300 trimers (rigid clumps of three spheres), randomly oriented in a cubic lattice of their
+ * bounding spheres, in random motion above a floor between two side walls, under gravity: a
+ * clump's members may belong to different ranks (64-sphere blocks hold no whole number of
+ * trimers), whose forces every rank sums and whose contacts decide whether it flies
+ * (dem_sim_touching: each rank counts its own clumps, and those across ranks from every rank's
+ * flags). */
+static void test_clumps(void)
+{
+    dem_system s;
+    dem_settings st;
+    dem_error err;
+    dem_system_init(&s);
+    dem_material m = dem_material_default();
+    m.density = 2500;
+    m.young = 1e7;
+    m.friction = 0.5;
+    m.restitution = 0.6;
+    CHECK(dem_system_push_material(&s, &m, &err) == DEM_OK);
+    dem_clump_template t;
+    CHECK(dem_clump_template_builtin("trimer", 3e-4, DEM_CLUMP_GRID_DEFAULT, &t, &err) == DEM_OK);
+    dem_rng rng;
+    dem_rng_seed(&rng, 11);
+    double a = 2.0 * t.rbound, box = 10 * a;
+    for (int k = 0; k < 3; k++) /* placeholders of the clumps' bounding radius */
+        for (int j = 0; j < 10; j++)
+            for (int i = 0; i < 10; i++) {
+                dem_particle p = dem_particle_default();
+                p.id = s.nparticles + 1;
+                p.radius = t.rbound;
+                dem_sphere_mass(p.radius, m.density, &p.mass, &p.inertia);
+                p.pos = dem_v3((i + 0.5) * a, (j + 0.5) * a, (k + 0.5) * a);
+                p.vel = dem_v3(0.3 * dem_rng_normal(&rng), 0.3 * dem_rng_normal(&rng), 0.3 * dem_rng_normal(&rng));
+                CHECK(dem_system_push_particle(&s, &p, &err) == DEM_OK);
+            }
+    CHECK(dem_pack_clumps_at_spheres(&s, 0, &t, 1, 5, &err) == DEM_OK);
+    dem_clump_template_free(&t);
+    const dem_vec3 normals[3] = {{0, 0, 1}, {1, 0, 0}, {-1, 0, 0}};
+    const dem_vec3 points[3] = {{0, 0, 0}, {0, 0, 0}, {box, 0, 0}};
+    for (int k = 0; k < 3; k++) {
+        dem_wall w;
+        memset(&w, 0, sizeof w);
+        w.kind = DEM_WALL_PLANE;
+        w.normal = normals[k];
+        w.point = points[k];
+        CHECK(dem_system_push_wall(&s, &w, &err) == DEM_OK);
+    }
+    dem_settings_default(&st);
+    st.gravity = dem_v3(0, 0, -9.81);
+    st.local_damping = 0.1;
+    CHECK(dem_settings_write(&st, &s, &err) == DEM_OK);
+    double dt = 4e-6, u1, u;
+    int steps = UNDER_TSAN ? 300 : 600;
+    size_t len1, len, across, t1[2], tk[2];
+    char *one = frame_on(0, 0, 0, &s, &st, dt, steps, &len1, &across, &u1, t1);
+    CHECK(one && len1 > 0);
+    CHECK_MSG(t1[0] > 10 && t1[1] > 0 && t1[1] < 300, "%zu contacts and %zu flying: the dimers must touch and some fly", t1[0], t1[1]);
+    for (int K = 2; K <= 3; K++) {
+        int balance = K == 2 ? DEM_BALANCE_WORK : DEM_BALANCE_SKEW;
+        {
+            char *f = frame_on(K, balance, 0, &s, &st, dt, steps, &len, &across, &u, tk);
+            CHECK_MSG(tk[0] == t1[0] && tk[1] == t1[1], "clumps, %d ranks, balance %d: %zu contacts and %zu flying, one process %zu and %zu", K,
+                      balance, tk[0], tk[1], t1[0], t1[1]);
+            CHECK_MSG(same_bits(u, u1), "clumps, %d ranks, balance %d: the unbalanced-force ratio differs", K, balance);
+            CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "clumps, %d ranks, balance %d: the frame differs from one process's", K, balance);
+            free(f);
+        }
+    }
+    printf("  300 trimers between walls, %d steps: the frame, the unbalanced-force ratio and the %zu contacts and %zu\n"
+           "  bodies touching nothing of 2 ranks (cut by work) and 3 (skewed) are one process's\n",
+           steps, t1[0], t1[1]);
+    free(one);
+    dem_system_free(&s);
+}
+
 /* What the group refuses, and a group that is not one. */
 static void test_refusals(void)
 {
@@ -303,6 +377,7 @@ int main(void)
 {
     test_ranks(0);
     test_ranks(1);
+    test_clumps();
     test_refusals();
     UNIT_DONE();
 }

@@ -50,6 +50,9 @@ struct sim_dist {
     uint32_t *members;        /* with clumps: every member, in index order; members_at[r]: where
                                * process r's begin (their forces go to every process) */
     size_t cap_members, *members_at;
+    uint32_t *clumps_own;     /* with clumps: those whose members are all this process's, */
+    uint32_t *clumps_across;  /* and those whose members belong to several processes */
+    size_t nclumps_own, nclumps_across;
     char *each;               /* K x DIST_EACH_MAX bytes: dem_dist_gather_each's */
     double moved[3];          /* the group's two largest squared displacements since the build
                                * and its largest total one, from the last halo exchange (the
@@ -151,6 +154,11 @@ void dem_dist_for_rebuild(dem_sim *sim);
  * otherwise (one process, or every process holding the whole state) run once, over all. */
 typedef void (*dist_chain_fn)(dem_sim *sim, void *acc);
 void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run);
+/* Own stepping with clumps: the clumps with a force that touch nothing (dem_sim_touching's count),
+ * this process's part of it (summed over the processes after): touch(sim, k, j0, j1) says whether
+ * clump k's member slots [j0, j1) touch something in the current forces. Collective. */
+typedef int (*dist_touch_fn)(const dem_sim *sim, size_t k, size_t j0, size_t j1);
+size_t dem_dist_clumps_flying(dem_sim *sim, dist_touch_fn touch);
 /* Every process's len bytes mine (len <= DIST_EACH_MAX), gathered in process order; returns
  * them (K x len bytes, valid until the next gather). In one process: mine. */
 #define DIST_EACH_MAX 128
