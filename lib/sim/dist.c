@@ -201,9 +201,10 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     }
     for (size_t r = 0; r < K; r++)
         for (size_t b = d->bcut[r]; b < d->bcut[r + 1]; b++) d->blk_rank[b] = (uint32_t)r;
-    size_t q0 = c->pblk[d->b0], q1 = c->pblk[d->b1];
-    if (!halo_reserve(d, (q1 - q0) + d->nforeign + sim->bd.n))
-        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the halo of %zu pairs", (q1 - q0) + d->nforeign);
+    size_t q0 = c->pblk[d->b0], q1 = c->pblk[d->b1], na = d->nforeign; /* the foreign pairs all cross */
+    for (size_t p = q0; p < q1; p++) na += d->blk_rank[c->pairs[p].j / PAIR_BLOCK] != (uint32_t)d->comm.rank;
+    for (size_t k = 0; k < sim->bd.n; k++) na += d->blk_rank[sim->bd.i[k] / PAIR_BLOCK] != d->blk_rank[sim->bd.j[k] / PAIR_BLOCK];
+    if (!halo_reserve(d, na)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the halo of %zu pairs", na);
     d->nsend = d->nrecv = 0;
     for (size_t p = q0; p < q1; p++) halo_pair(d, c->pairs[p].i, c->pairs[p].j);
     for (size_t k = 0; k < d->nforeign; k++) halo_pair(d, c->pairs[d->foreign[k]].i, c->pairs[d->foreign[k]].j);
@@ -593,7 +594,9 @@ void dem_dist_whole(dem_sim *sim)
     struct sim_dist *d = sim->dist;
     if (!d || !d->stale) return;
     const field f[] = {PARTICLE_FIELDS(sim), SLOT_FIELDS(sim)};
-    share_fields(sim, f, sizeof f / sizeof f[0]);
+    /* each array in place, one exchange each: a staging buffer would hold the whole state a
+     * second time (about 300 bytes a particle on every process) for a gather that is rare */
+    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) share(sim, f[k].base, f[k].elem, f[k].at);
     d->stale = 0;
     d->stats.gathers++;
     /* the bonds of other processes' particles, from the positions their forces were last taken
@@ -720,6 +723,9 @@ static dem_status migrate(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+/* The records of one round of dem_dist_share_kept: at most `per` a process, in its order. */
+#define KEPT_ROUND_BYTES ((size_t)8 << 20)
+
 dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
@@ -731,35 +737,45 @@ dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)
     for (size_t p = p0; p < p1; p++) n += c->pairs[p].flags != 0;
     size_t mine[1] = {n};
     share_words(d, mine, 1);
-    size_t total = 0;
+    /* in rounds of at most KEPT_ROUND_BYTES in all: the staging buffer stays small however many
+     * contacts the system holds (every process receives every kept record) */
+    size_t per = KEPT_ROUND_BYTES / (K * rs), rounds = 0;
+    if (per == 0) per = 1;
     for (size_t r = 0; r < K; r++) {
-        d->off[r] = total * rs;
-        d->len[r] = d->counts[3 * r] * rs;
-        total += d->counts[3 * r];
+        size_t m = (d->counts[3 * r] + per - 1) / per;
+        if (m > rounds) rounds = m;
     }
-    if (!stage_reserve(d, total * rs)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu contacts the processes exchange", total);
-    char *at = d->stage + d->off[me];
-    for (size_t p = p0; p < p1; p++) {
-        if (!c->pairs[p].flags) continue;
-        uint32_t q = (uint32_t)p;
-        memcpy(at, &q, sizeof q);
-        memcpy(at + sizeof q, &c->pairs[p], sizeof *c->pairs);
-        if (c->roll) memcpy(at + sizeof q + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
-        at += rs;
-    }
-    exchange_stage(d);
-    /* the other processes' pairs: none kept but those their owners sent (a stale copy here may
+    if (!stage_reserve(d, K * per * rs)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contacts the processes exchange");
+    /* the other processes' pairs: none kept but those their owners send (a stale copy here may
      * still carry the flags of a contact its owner has lost since) */
     for (size_t p = 0; p < c->npairs; p++)
         if (p < p0 || p >= p1) c->pairs[p].flags = 0;
-    for (size_t r = 0; r < K; r++) {
-        if (r == me) continue;
-        const char *from = d->stage + d->off[r];
-        for (size_t k = 0; k < d->counts[3 * r]; k++, from += rs) {
-            uint32_t q;
-            memcpy(&q, from, sizeof q);
-            memcpy(&c->pairs[q], from + sizeof q, sizeof *c->pairs);
-            if (c->roll) memcpy(&c->roll[q], from + sizeof q + sizeof *c->pairs, sizeof *c->roll);
+    size_t next = p0; /* this process's next pair to look at */
+    for (size_t round = 0; round < rounds; round++) {
+        for (size_t r = 0; r < K; r++) {
+            size_t sent = round * per, left = d->counts[3 * r] > sent ? d->counts[3 * r] - sent : 0;
+            d->off[r] = r * per * rs;
+            d->len[r] = (left < per ? left : per) * rs;
+        }
+        char *at = d->stage + d->off[me], *end = at + d->len[me];
+        for (; at < end; next++) {
+            if (!c->pairs[next].flags) continue;
+            uint32_t q = (uint32_t)next;
+            memcpy(at, &q, sizeof q);
+            memcpy(at + sizeof q, &c->pairs[next], sizeof *c->pairs);
+            if (c->roll) memcpy(at + sizeof q + sizeof *c->pairs, &c->roll[next], sizeof *c->roll);
+            at += rs;
+        }
+        exchange_stage(d);
+        for (size_t r = 0; r < K; r++) {
+            if (r == me) continue;
+            const char *from = d->stage + d->off[r];
+            for (size_t k = 0; k < d->len[r] / rs; k++, from += rs) {
+                uint32_t q;
+                memcpy(&q, from, sizeof q);
+                memcpy(&c->pairs[q], from + sizeof q, sizeof *c->pairs);
+                if (c->roll) memcpy(&c->roll[q], from + sizeof q + sizeof *c->pairs, sizeof *c->roll);
+            }
         }
     }
     return DEM_OK;
