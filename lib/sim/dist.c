@@ -105,22 +105,17 @@ static void halo_pair(struct sim_dist *d, uint32_t i, uint32_t j)
     d->recv[d->nrecv++] = theirs;
 }
 
-/* Sorted and made unique in place; returns the count. */
-static size_t unique_u64(uint64_t *k, size_t n)
+/* n elements of size bytes at base sorted by cmp and made unique in place; returns the count. */
+static size_t sort_unique(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-    if (n > 1) qsort(k, n, sizeof *k, cmp_u64);
+    char *b = base;
+    if (n > 1) qsort(b, n, size, cmp);
     size_t m = 0;
     for (size_t a = 0; a < n; a++)
-        if (!m || k[a] != k[m - 1]) k[m++] = k[a];
-    return m;
-}
-
-static size_t unique_u32(uint32_t *k, size_t n)
-{
-    if (n > 1) qsort(k, n, sizeof *k, cmp_u32);
-    size_t m = 0;
-    for (size_t a = 0; a < n; a++)
-        if (!m || k[a] != k[m - 1]) k[m++] = k[a];
+        if (!m || cmp(b + a * size, b + (m - 1) * size) != 0) {
+            if (m != a) memcpy(b + m * size, b + a * size, size);
+            m++;
+        }
     return m;
 }
 
@@ -209,8 +204,8 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     for (size_t p = q0; p < q1; p++) halo_pair(d, c->pairs[p].i, c->pairs[p].j);
     for (size_t k = 0; k < d->nforeign; k++) halo_pair(d, c->pairs[d->foreign[k]].i, c->pairs[d->foreign[k]].j);
     for (size_t k = 0; k < sim->bd.n; k++) halo_pair(d, sim->bd.i[k], sim->bd.j[k]); /* a bond's partners too */
-    d->nsend = unique_u64(d->keys, d->nsend);
-    d->nrecv = unique_u32(d->recv, d->nrecv);
+    d->nsend = sort_unique(d->keys, d->nsend, sizeof *d->keys, cmp_u64);
+    d->nrecv = sort_unique(d->recv, d->nrecv, sizeof *d->recv, cmp_u32);
     for (size_t k = 0, r = 0; r <= K; r++) { /* the sends by process, and where each process's begin */
         for (; k < d->nsend && (d->keys[k] >> 32) < r; k++) d->send[k] = (uint32_t)d->keys[k];
         d->send_at[r] = k;
@@ -246,7 +241,7 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of a halo of %zu particles", d->nsend + d->nrecv);
     /* its particles sent (each counted once, though it may go to several processes) and those received */
     for (size_t k = 0; k < d->nsend; k++) d->keys[k] = d->send[k];
-    d->stats.halo = unique_u64(d->keys, d->nsend);
+    d->stats.halo = sort_unique(d->keys, d->nsend, sizeof *d->keys, cmp_u64);
     d->stats.halo_in = d->nrecv;
     return DEM_OK;
 }

@@ -1,18 +1,20 @@
 /* dist.h - one simulation on a group of processes (dist.c; the public side is sim.h's dem_comm).
  *
  * Every process holds the whole state. The contacts are cut by blocks of particles (PAIR_BLOCK):
- * process r owns blocks [bcut[r], bcut[r+1]), their particles and the pairs whose i is in them (contiguous in the list
- * sorted by i), evaluates those and the "foreign" pairs whose j is one of its particles (the same
- * inputs on both sides of a cut: the same bits, the history included), and sums its particles'
- * forces. Then the per-block results (books, guards) are exchanged, each process giving its
- * range, and either (replicated stepping) the per-particle (forces, torques, dissipation, the
- * exact mode's kicks) and per-wall-slot results too, every process then stepping every particle
- * as one process would, or (own stepping, dist_local) each process steps its own particles and,
- * after the drift, receives the halo's positions and velocities; the sums over particles and wall
- * slots then go from process to process in their order (dem_dist_chain).
+ * process r owns blocks [bcut[r], bcut[r+1]), their particles and the pairs whose i is in them
+ * (contiguous in the list sorted by i), evaluates those and the "foreign" pairs whose j is one of
+ * its particles (the same inputs on both sides of a cut: the same bits, the history included),
+ * and sums its particles' forces. The blocks' sums go from process to process in block order (a
+ * chain: dem_dist_chain_blocks), and either (replicated stepping) the per-particle (forces,
+ * torques, dissipation, the exact mode's kicks) and per-wall-slot results are exchanged, every
+ * process then stepping every particle as one process would, or (own stepping, dist_local) each
+ * process steps its own particles and, after the drift, receives its halo's positions and
+ * velocities point to point; the sums over particles and wall slots then go from process to
+ * process in their order (dem_dist_chain).
  * The records and results of the pairs of other processes' blocks go stale on a process between
- * rebuilds: dem_dist_share_pairs brings them back before anything reads the whole list (a
- * rebuild, a frame, the deforming cell's sums, the setup's books, the overlap guard's report). */
+ * rebuilds: they come from their owners before a rebuild (the kept records), for a frame (at
+ * process 0), the setup's books and, every process stepping every particle, the count of
+ * touching bodies (dem_dist_share_pairs). */
 #ifndef DEM_SIM_DIST_H
 #define DEM_SIM_DIST_H
 
@@ -101,8 +103,8 @@ DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
  * process that owns its block. */
 void dem_dist_share_pairs(dem_sim *sim, int records);
 /* Before a rebuild: the records a rebuild keeps (those with flags: a history), with their side
- * records, from the process that owns each, packed; every other record loses its flags (a
- * rebuild keeps nothing else: the results restart from zeros). */
+ * records, from the process that owns each, packed, in rounds of bounded size; every other
+ * record loses its flags (a rebuild keeps nothing else: the results restart from zeros). */
 DEM_MUST_CHECK dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err);
 /* After the sums: the particles' forces, torques, dissipation and kicks, the wall slots; the
  * counts (wall contacts lost, particles past the guard) summed over the processes. */
@@ -114,8 +116,8 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad);
 DEM_MUST_CHECK dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err);
 /* A sum over the pairs in list order, with the one-process bits: process r adds its blocks' pairs
  * [pblk[b0], pblk[b1]) to the running sum acc (len bytes) that processes 0 .. r-1 left, by
- * run(sim, lo, hi, acc), in turn; every process then holds the whole sum (one exchange per
- * process, of acc alone). In one process: run over every pair. */
+ * run(sim, lo, hi, acc), in turn; every process then holds the whole sum (K - 1 messages from
+ * process to process and one broadcast, of acc alone). In one process: run over every pair. */
 typedef void (*dist_run_fn)(const dem_sim *sim, size_t lo, size_t hi, void *acc);
 void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run);
 /* The same over the blocks: process r runs run(sim, b0, b1, acc) on its blocks [b0, b1) (in one
@@ -150,7 +152,7 @@ void dem_dist_for_rebuild(dem_sim *sim);
 /* A sum in the order one process makes it, over the particles (and their wall slots) each
  * process steps (dist_stepped: contiguous in every order the sums use): with own stepping,
  * process r runs run(sim, acc) on the running sum acc (len bytes) the processes before it left,
- * in turn, and every process then holds the whole sum (one exchange per process, of acc alone);
+ * in turn, and every process then holds the whole sum (K - 1 messages and one broadcast, of acc alone);
  * otherwise (one process, or every process holding the whole state) run once, over all. */
 typedef void (*dist_chain_fn)(dem_sim *sim, void *acc);
 void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run);
