@@ -180,6 +180,22 @@ static dem_status clump_owners(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+/* The process of each block, under the cuts just made. */
+static dem_status rank_blocks(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    size_t nb = sim->c.nblk;
+    if (nb > d->cap_blk) {
+        uint32_t *br = realloc(d->blk_rank, nb * sizeof *br);
+        if (!br) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the processes' blocks");
+        d->blk_rank = br;
+        d->cap_blk = nb;
+    }
+    for (size_t r = 0; r < (size_t)d->comm.size; r++)
+        for (size_t b = d->bcut[r]; b < d->bcut[r + 1]; b++) d->blk_rank[b] = (uint32_t)r;
+    return DEM_OK;
+}
+
 /* The halo of this process (struct sim_dist): from its own pairs, the foreign pairs and the
  * bonds with a partner here, those whose other particle belongs to another process. The list is
  * the whole one here (a rebuild has just made it, or the frame). */
@@ -187,15 +203,7 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     const sim_store *c = &sim->c;
-    size_t n = sim->p.n, K = (size_t)d->comm.size, nb = c->nblk;
-    if (nb > d->cap_blk) {
-        uint32_t *br = realloc(d->blk_rank, nb * sizeof *br);
-        if (!br) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the processes' blocks");
-        d->blk_rank = br;
-        d->cap_blk = nb;
-    }
-    for (size_t r = 0; r < K; r++)
-        for (size_t b = d->bcut[r]; b < d->bcut[r + 1]; b++) d->blk_rank[b] = (uint32_t)r;
+    size_t n = sim->p.n, K = (size_t)d->comm.size;
     size_t q0 = c->pblk[d->b0], q1 = c->pblk[d->b1], na = d->nforeign; /* the foreign pairs all cross */
     for (size_t p = q0; p < q1; p++) na += d->blk_rank[c->pairs[p].j / PAIR_BLOCK] != (uint32_t)d->comm.rank;
     for (size_t k = 0; k < sim->bd.n; k++) na += d->blk_rank[sim->bd.i[k] / PAIR_BLOCK] != d->blk_rank[sim->bd.j[k] / PAIR_BLOCK];
@@ -247,6 +255,7 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
 }
 
 static dem_status migrate(dem_sim *sim, dem_error *err);
+static dem_status deliver_kept(dem_sim *sim, dem_error *err);
 
 dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
 {
@@ -279,8 +288,10 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     d->stats.particles = d->p1 - d->p0;
     d->local = d->stats.own = can_step_own(sim);
     d->stats.halo = 0;
-    dem_status st = d->local ? make_halo(sim, err) : DEM_OK;
+    dem_status st = rank_blocks(sim, err);
+    if (!st && d->local) st = make_halo(sim, err);
     if (!st && d->partial) st = migrate(sim, err);
+    if (!st && d->deliver) st = deliver_kept(sim, err);
     return st;
 }
 
@@ -718,60 +729,79 @@ static dem_status migrate(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-/* The records of one round of dem_dist_share_kept: at most `per` a process, in its order. */
-#define KEPT_ROUND_BYTES ((size_t)8 << 20)
-
-dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err)
+void dem_dist_keep_own(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
-    if (!d) return DEM_OK;
+    if (!d) return;
+    sim_store *c = &sim->c;
+    /* the other processes' pairs: their owners keep them (a stale copy here may still carry the
+     * flags of a contact its owner has lost since) */
+    size_t p0 = c->pblk[d->b0], p1 = c->pblk[d->b1];
+    for (size_t p = 0; p < c->npairs; p++)
+        if (p < p0 || p >= p1) c->pairs[p].flags = 0;
+    d->deliver = 1;
+}
+
+/* After a rebuild's merge (each process carried its own kept records into the new list: the
+ * records with flags, new pairs having none) and the new cuts: each carried record to the processes that now evaluate its
+ * pair, its i's and its j's, where they are others: the counts first, then the records with their
+ * places, point to point. */
+static dem_status deliver_kept(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
     sim_store *c = &sim->c;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
     size_t rs = sizeof(uint32_t) + sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0);
-    size_t p0 = c->pblk[d->b0], p1 = c->pblk[d->b1], n = 0;
-    for (size_t p = p0; p < p1; p++) n += c->pairs[p].flags != 0;
-    size_t mine[1] = {n};
-    share_words(d, mine, 1);
-    /* in rounds of at most KEPT_ROUND_BYTES in all: the staging buffer stays small however many
-     * contacts the system holds (every process receives every kept record) */
-    size_t per = KEPT_ROUND_BYTES / (K * rs), rounds = 0;
-    if (per == 0) per = 1;
-    for (size_t r = 0; r < K; r++) {
-        size_t m = (d->counts[3 * r] + per - 1) / per;
-        if (m > rounds) rounds = m;
+    size_t *out = d->counts, *in = d->counts + K; /* the counts' exchange: K words each way */
+    d->deliver = 0;
+    for (size_t r = 0; r < K; r++) out[r] = in[r] = 0;
+    for (size_t p = 0; p < c->npairs; p++) {
+        if (!c->pairs[p].flags) continue;
+        size_t ri = rank_of(d, c->pairs[p].i), rj = rank_of(d, c->pairs[p].j);
+        if (ri != me) out[ri]++;
+        if (rj != me && rj != ri) out[rj]++;
     }
-    if (!stage_reserve(d, K * per * rs)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contacts the processes exchange");
-    /* the other processes' pairs: none kept but those their owners send (a stale copy here may
-     * still carry the flags of a contact its owner has lost since) */
-    for (size_t p = 0; p < c->npairs; p++)
-        if (p < p0 || p >= p1) c->pairs[p].flags = 0;
-    size_t next = p0; /* this process's next pair to look at */
-    for (size_t round = 0; round < rounds; round++) {
-        for (size_t r = 0; r < K; r++) {
-            size_t sent = round * per, left = d->counts[3 * r] > sent ? d->counts[3 * r] - sent : 0;
-            d->off[r] = r * per * rs;
-            d->len[r] = (left < per ? left : per) * rs;
-        }
-        char *at = d->stage + d->off[me], *end = at + d->len[me];
-        for (; at < end; next++) {
-            if (!c->pairs[next].flags) continue;
-            uint32_t q = (uint32_t)next;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = r * sizeof *out;
+        d->roff[r] = r * sizeof *in;
+        d->len[r] = d->rlen[r] = r != me ? sizeof *out : 0;
+    }
+    sendrecv(d, out, in);
+    size_t nout = 0, nin = 0;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = nout * rs;
+        d->len[r] = out[r] * rs;
+        d->roff[r] = nin * rs;
+        d->rlen[r] = in[r] * rs;
+        nout += out[r];
+        nin += in[r];
+    }
+    if (!stage_reserve(d, (nout + nin) * rs))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu contacts the processes exchange", nout + nin);
+    for (size_t p = 0; p < c->npairs; p++) { /* packed by process, each's in list order */
+        if (!c->pairs[p].flags) continue;
+        size_t ri = rank_of(d, c->pairs[p].i), rj = rank_of(d, c->pairs[p].j), to[2] = {ri, rj};
+        for (int e = 0; e < 2; e++) {
+            if (to[e] == me || (e == 1 && rj == ri)) continue;
+            char *at = d->stage + d->off[to[e]];
+            uint32_t q = (uint32_t)p;
             memcpy(at, &q, sizeof q);
-            memcpy(at + sizeof q, &c->pairs[next], sizeof *c->pairs);
-            if (c->roll) memcpy(at + sizeof q + sizeof *c->pairs, &c->roll[next], sizeof *c->roll);
-            at += rs;
+            memcpy(at + sizeof q, &c->pairs[p], sizeof *c->pairs);
+            if (c->roll) memcpy(at + sizeof q + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
+            d->off[to[e]] += rs;
         }
-        exchange_stage(d);
-        for (size_t r = 0; r < K; r++) {
-            if (r == me) continue;
-            const char *from = d->stage + d->off[r];
-            for (size_t k = 0; k < d->len[r] / rs; k++, from += rs) {
-                uint32_t q;
-                memcpy(&q, from, sizeof q);
-                memcpy(&c->pairs[q], from + sizeof q, sizeof *c->pairs);
-                if (c->roll) memcpy(&c->roll[q], from + sizeof q + sizeof *c->pairs, sizeof *c->roll);
-            }
-        }
+    }
+    for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
+        d->off[r] = at * rs;
+        at += out[r];
+    }
+    sendrecv(d, d->stage, d->stage + nout * rs);
+    const char *from = d->stage + nout * rs;
+    for (size_t k = 0; k < nin; k++, from += rs) {
+        uint32_t q;
+        memcpy(&q, from, sizeof q);
+        memcpy(&c->pairs[q], from + sizeof q, sizeof *c->pairs);
+        if (c->roll) memcpy(&c->roll[q], from + sizeof q + sizeof *c->pairs, sizeof *c->roll);
     }
     return DEM_OK;
 }
@@ -989,7 +1019,7 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     d->old_bcut = calloc(K + 1, sizeof *d->old_bcut);
     d->off = calloc(K, sizeof *d->off);
     d->len = calloc(K, sizeof *d->len);
-    d->counts = calloc(3 * K, sizeof *d->counts);
+    d->counts = calloc(3 * K, sizeof *d->counts); /* 3 words a process (share_words), or 2 (deliver_kept) */
     d->send_at = calloc(K + 1, sizeof *d->send_at);
     d->recv_at = calloc(K + 1, sizeof *d->recv_at);
     d->roff = calloc(K, sizeof *d->roff);

@@ -276,7 +276,7 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     dem_status st;
     double cutoff = 2.0 * sim->p.rmax + sim->nbr.skin + sim->nbr.reach;
     int multi = dem_nbr_uses_multi(sim);
-    if ((st = dem_dist_share_kept(sim, err))) return st; /* dist.h: the records a rebuild keeps, from their owners */
+    dem_dist_keep_own(sim); /* dist.h: each process keeps its own records, and hands them on after the new cuts */
     grid g = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     uint32_t *cellof = NULL;
     /* the single-level grid orders the particles for either backend (the sort decides the order

@@ -43,10 +43,11 @@ struct sim_dist {
     int local, stale;
     int partial;              /* a rebuild gathered only the positions (dem_dist_for_rebuild): the
                                * particles that change process at its cuts migrate */
+    int deliver;              /* a rebuild carried each process's own kept records (dem_dist_keep_own) */
     uint32_t *send, *recv;
     size_t nsend, nrecv, cap_send, cap_recv, *send_at, *recv_at;
     size_t *roff, *rlen;      /* the point-to-point exchange's receiving ranges, size each (bytes) */
-    uint32_t *blk_rank;       /* the process of each block (local: the halo's making) */
+    uint32_t *blk_rank;       /* the process of each block (the halo's making, the kept records' delivery) */
     uint64_t *keys;           /* the halo's making: (process, particle) of the sends */
     size_t cap_keys;
     uint32_t *members;        /* with clumps: every member, in index order; members_at[r]: where
@@ -102,10 +103,11 @@ DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
 /* Every pair's result line and touch flag (and records: its record and side arrays) from the
  * process that owns its block. */
 void dem_dist_share_pairs(dem_sim *sim, int records);
-/* Before a rebuild: the records a rebuild keeps (those with flags: a history), with their side
- * records, from the process that owns each, packed, in rounds of bounded size; every other
- * record loses its flags (a rebuild keeps nothing else: the results restart from zeros). */
-DEM_MUST_CHECK dem_status dem_dist_share_kept(dem_sim *sim, dem_error *err);
+/* Before a rebuild: the records of other processes' pairs lose their flags, so that each process
+ * carries its own kept records (those with flags: a history) into the new list; after the new
+ * cuts (dem_dist_decompose), each carried record goes to the processes that then evaluate its
+ * pair (a rebuild keeps nothing else: the results restart from zeros). */
+void dem_dist_keep_own(dem_sim *sim);
 /* After the sums: the particles' forces, torques, dissipation and kicks, the wall slots; the
  * counts (wall contacts lost, particles past the guard) summed over the processes. */
 void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad);
