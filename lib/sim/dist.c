@@ -669,6 +669,32 @@ static void cut_particles(const dem_sim *sim, const size_t *b, size_t r, size_t 
     *hi = block_particle(sim, b[r + 1]);
 }
 
+/* How many particles process `from` owned under the old cuts that process `to` owns under the
+ * new ones (none when they are one), from *first: both cuts are ranges of one order. */
+static size_t moving(const dem_sim *sim, size_t from, size_t to, size_t *first)
+{
+    size_t a0, a1, b0, b1;
+    cut_particles(sim, sim->dist->old_bcut, from, &a0, &a1);
+    cut_particles(sim, sim->dist->bcut, to, &b0, &b1);
+    *first = a0 > b0 ? a0 : b0;
+    size_t end = a1 < b1 ? a1 : b1;
+    return from != to && end > *first ? end - *first : 0;
+}
+
+/* Particles [first, first + n) of the arrays f copied to (out) or from the bytes at *at, which
+ * moves on past them. */
+static void copy_particles(const field *f, size_t nf, size_t first, size_t n, char **at, int out)
+{
+    for (size_t k = 0; k < nf && n; k++) {
+        if (!f[k].base) continue;
+        char *p = (char *)f[k].base + first * f[k].elem;
+        size_t bytes = n * f[k].elem;
+        if (out) memcpy(*at, p, bytes);
+        else memcpy(p, *at, bytes);
+        *at += bytes;
+    }
+}
+
 /* After a rebuild that gathered only positions (dem_dist_for_rebuild): each particle whose
  * process changed with the new cuts comes whole from its old one (both cuts are ranges of one
  * order: each pair of processes exchanges one range), then the new halo's velocities. */
@@ -678,51 +704,25 @@ static dem_status migrate(dem_sim *sim, dem_error *err)
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, per = 0, nout = 0, nin = 0;
     d->partial = 0;
     const field f[] = {PARTICLE_FIELDS(sim)};
-    size_t nf = sizeof f / sizeof f[0];
+    size_t nf = sizeof f / sizeof f[0], first;
     for (size_t k = 0; k < nf; k++) per += f[k].base ? f[k].elem : 0; /* an array this run has not: NULL */
-    size_t olo, ohi, nlo, nhi, lo, hi;
-    cut_particles(sim, d->old_bcut, me, &olo, &ohi);
-    cut_particles(sim, d->bcut, me, &nlo, &nhi);
     for (size_t r = 0; r < K; r++) { /* to r: my old range within its new one; from r: its old within my new */
-        size_t a, b;
-        cut_particles(sim, d->bcut, r, &a, &b);
-        lo = olo > a ? olo : a;
-        hi = ohi < b ? ohi : b;
-        d->len[r] = r != me && hi > lo ? (hi - lo) * per : 0;
         d->off[r] = nout;
-        nout += d->len[r];
-        cut_particles(sim, d->old_bcut, r, &a, &b);
-        lo = a > nlo ? a : nlo;
-        hi = b < nhi ? b : nhi;
-        d->rlen[r] = r != me && hi > lo ? (hi - lo) * per : 0;
+        nout += d->len[r] = moving(sim, me, r, &first) * per;
         d->roff[r] = nin;
-        nin += d->rlen[r];
+        nin += d->rlen[r] = moving(sim, r, me, &first) * per;
     }
     if (!stage_reserve(d, nout + nin)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu particles that change process", (nout + nin) / per);
     char *at = d->stage;
     for (size_t r = 0; r < K; r++) {
-        if (!d->len[r]) continue;
-        size_t n = d->len[r] / per, b0, b1;
-        cut_particles(sim, d->bcut, r, &b0, &b1);
-        size_t first = olo > b0 ? olo : b0;
-        for (size_t k = 0; k < nf; k++) {
-            if (!f[k].base) continue;
-            memcpy(at, (const char *)f[k].base + first * f[k].elem, n * f[k].elem);
-            at += n * f[k].elem;
-        }
+        size_t n = moving(sim, me, r, &first);
+        copy_particles(f, nf, first, n, &at, 1);
     }
     sendrecv(d, d->stage, d->stage + nout);
-    const char *from = d->stage + nout;
+    at = d->stage + nout;
     for (size_t r = 0; r < K; r++) {
-        if (!d->rlen[r]) continue;
-        size_t n = d->rlen[r] / per, b0, b1;
-        cut_particles(sim, d->old_bcut, r, &b0, &b1);
-        size_t first = b0 > nlo ? b0 : nlo;
-        for (size_t k = 0; k < nf; k++) {
-            if (!f[k].base) continue;
-            memcpy((char *)f[k].base + first * f[k].elem, from, n * f[k].elem);
-            from += n * f[k].elem;
-        }
+        size_t n = moving(sim, r, me, &first);
+        copy_particles(f, nf, first, n, &at, 0);
     }
     d->stats.migrated += nin / per;
     exchange_halo(sim, 0);
@@ -876,29 +876,31 @@ static void chain_after(struct sim_dist *d, void *acc, size_t len)
     hand_out(d, acc, len);
 }
 
-void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
+static size_t bound_block(const dem_sim *sim, size_t r) { return sim->dist->bcut[r]; }
+
+/* A chain over what each process owns of an order, [at(r), at(r + 1)) for process r; in one
+ * process, over [0, all). */
+static void chain_owned(dem_sim *sim, void *acc, size_t len, dist_run_fn run, bound_fn at, size_t all)
 {
     struct sim_dist *d = sim->dist;
     if (!d) {
-        run(sim, 0, sim->c.npairs, acc);
+        run(sim, 0, all, acc);
         return;
     }
     size_t me = (size_t)d->comm.rank;
     chain_before(d, acc, len);
-    run(sim, bound_pair(sim, me), bound_pair(sim, me + 1), acc);
+    run(sim, at(sim, me), at(sim, me + 1), acc);
     chain_after(d, acc, len);
+}
+
+void dem_dist_chain_pairs(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
+{
+    chain_owned(sim, acc, len, run, bound_pair, sim->c.npairs);
 }
 
 void dem_dist_chain_blocks(dem_sim *sim, void *acc, size_t len, dist_run_fn run)
 {
-    struct sim_dist *d = sim->dist;
-    if (!d) {
-        run(sim, 0, sim->c.nblk, acc);
-        return;
-    }
-    chain_before(d, acc, len);
-    run(sim, d->b0, d->b1, acc);
-    chain_after(d, acc, len);
+    chain_owned(sim, acc, len, run, bound_block, sim->c.nblk);
 }
 
 void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run)

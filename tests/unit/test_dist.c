@@ -169,12 +169,11 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     return run[0].frame;
 }
 
-/* 648 frictional, damped spheres of random sizes in a squeezed cubic lattice (most touching their
- * neighbours) on a floor between two side walls, shaken and spinning, under gravity. */
-static void make_bed(dem_system *s, dem_settings *st, int rolling)
+/* The beds' material (frictional, damped, soft; rolling and twisting friction for the runs
+ * that ask for them), pushed as s's first. */
+static dem_material bed_material(dem_system *s)
 {
     dem_error err;
-    dem_system_init(s);
     dem_material m = dem_material_default();
     m.density = 2500;
     m.young = 1e7;
@@ -183,6 +182,32 @@ static void make_bed(dem_system *s, dem_settings *st, int rolling)
     m.rolling_friction = 0.1;
     m.twisting_friction = 0.05;
     CHECK(dem_system_push_material(s, &m, &err) == DEM_OK);
+    return m;
+}
+
+/* A floor at z = 0 and side walls at x = 0 and x = box. */
+static void floor_and_sides(dem_system *s, double box)
+{
+    dem_error err;
+    const dem_vec3 normals[3] = {{0, 0, 1}, {1, 0, 0}, {-1, 0, 0}};
+    const dem_vec3 points[3] = {{0, 0, 0}, {0, 0, 0}, {box, 0, 0}};
+    for (int k = 0; k < 3; k++) {
+        dem_wall w;
+        memset(&w, 0, sizeof w);
+        w.kind = DEM_WALL_PLANE;
+        w.normal = normals[k];
+        w.point = points[k];
+        CHECK(dem_system_push_wall(s, &w, &err) == DEM_OK);
+    }
+}
+
+/* 648 frictional, damped spheres of random sizes in a squeezed cubic lattice (most touching their
+ * neighbours) on a floor between two side walls, shaken and spinning, under gravity. */
+static void make_bed(dem_system *s, dem_settings *st, int rolling)
+{
+    dem_error err;
+    dem_system_init(s);
+    dem_material m = bed_material(s);
     dem_rng rng;
     dem_rng_seed(&rng, 7);
     double a = 5.9e-4, box = 9 * a;
@@ -198,16 +223,7 @@ static void make_bed(dem_system *s, dem_settings *st, int rolling)
                 p.omega = dem_v3(0, 30 * dem_rng_normal(&rng), 0);
                 CHECK(dem_system_push_particle(s, &p, &err) == DEM_OK);
             }
-    const dem_vec3 normals[3] = {{0, 0, 1}, {1, 0, 0}, {-1, 0, 0}};
-    const dem_vec3 points[3] = {{0, 0, 0}, {0, 0, 0}, {box, 0, 0}};
-    for (int k = 0; k < 3; k++) {
-        dem_wall w;
-        memset(&w, 0, sizeof w);
-        w.kind = DEM_WALL_PLANE;
-        w.normal = normals[k];
-        w.point = points[k];
-        CHECK(dem_system_push_wall(s, &w, &err) == DEM_OK);
-    }
+    floor_and_sides(s, box);
     dem_settings_default(st);
     st->gravity = dem_v3(0, 0, -9.81);
     st->local_damping = 0.05;
@@ -280,12 +296,7 @@ static void test_clumps(void)
     dem_settings st;
     dem_error err;
     dem_system_init(&s);
-    dem_material m = dem_material_default();
-    m.density = 2500;
-    m.young = 1e7;
-    m.friction = 0.5;
-    m.restitution = 0.6;
-    CHECK(dem_system_push_material(&s, &m, &err) == DEM_OK);
+    dem_material m = bed_material(&s);
     dem_clump_template t;
     CHECK(dem_clump_template_builtin("trimer", 3e-4, DEM_CLUMP_GRID_DEFAULT, &t, &err) == DEM_OK);
     dem_rng rng;
@@ -304,16 +315,7 @@ static void test_clumps(void)
             }
     CHECK(dem_pack_clumps_at_spheres(&s, 0, &t, 1, 5, &err) == DEM_OK);
     dem_clump_template_free(&t);
-    const dem_vec3 normals[3] = {{0, 0, 1}, {1, 0, 0}, {-1, 0, 0}};
-    const dem_vec3 points[3] = {{0, 0, 0}, {0, 0, 0}, {box, 0, 0}};
-    for (int k = 0; k < 3; k++) {
-        dem_wall w;
-        memset(&w, 0, sizeof w);
-        w.kind = DEM_WALL_PLANE;
-        w.normal = normals[k];
-        w.point = points[k];
-        CHECK(dem_system_push_wall(&s, &w, &err) == DEM_OK);
-    }
+    floor_and_sides(&s, box);
     dem_settings_default(&st);
     st.gravity = dem_v3(0, 0, -9.81);
     st.local_damping = 0.1;
