@@ -669,18 +669,6 @@ static void cut_particles(const dem_sim *sim, const size_t *b, size_t r, size_t 
     *hi = block_particle(sim, b[r + 1]);
 }
 
-/* How many particles process `from` owned under the old cuts that process `to` owns under the
- * new ones (none when they are one), from *first: both cuts are ranges of one order. */
-static size_t moving(const dem_sim *sim, size_t from, size_t to, size_t *first)
-{
-    size_t a0, a1, b0, b1;
-    cut_particles(sim, sim->dist->old_bcut, from, &a0, &a1);
-    cut_particles(sim, sim->dist->bcut, to, &b0, &b1);
-    *first = a0 > b0 ? a0 : b0;
-    size_t end = a1 < b1 ? a1 : b1;
-    return from != to && end > *first ? end - *first : 0;
-}
-
 /* Particles [first, first + n) of the arrays f copied to (out) or from the bytes at *at, which
  * moves on past them. */
 static void copy_particles(const field *f, size_t nf, size_t first, size_t n, char **at, int out)
@@ -695,6 +683,89 @@ static void copy_particles(const field *f, size_t nf, size_t first, size_t n, ch
     }
 }
 
+dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d || !d->partial) return DEM_OK; /* the whole state was there: nothing moves */
+    size_t n = sim->p.n;
+    uint32_t *f = realloc(d->from, (n ? n : 1) * sizeof *f);
+    if (!f) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the order of %zu particles", n);
+    d->from = f;
+    for (size_t k = 0; k < n; k++) f[k] = (uint32_t)from[k];
+    return DEM_OK;
+}
+
+/* The process that held particle a (by its number then) under the old cuts. */
+static size_t old_owner(const struct sim_dist *d, size_t a)
+{
+    size_t b = a / PAIR_BLOCK, lo = 0, hi = (size_t)d->comm.size - 1;
+    while (lo < hi) { /* the last process whose first block is at most b */
+        size_t mid = (lo + hi + 1) / 2;
+        if (d->old_bcut[mid] <= b) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* After a re-sort that gathered only positions: each particle whose process changed comes whole
+ * from the one that held it, by particle (the renumbering scatters them); as migrate's. */
+static dem_status migrate_renumbered(dem_sim *sim, const field *f, size_t nf, size_t per, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, n = sim->p.n, nout = 0, nin = 0;
+    size_t *out = d->counts, *in = d->counts + K; /* particles to and from each process */
+    for (size_t r = 0; r < K; r++) out[r] = in[r] = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t was = old_owner(d, d->from[k]), now = rank_of(d, k);
+        if (was == me && now != me) out[now]++;
+        if (now == me && was != me) in[was]++;
+    }
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = nout * per;
+        d->len[r] = out[r] * per;
+        d->roff[r] = nin * per;
+        d->rlen[r] = in[r] * per;
+        nout += out[r];
+        nin += in[r];
+    }
+    if (!stage_reserve(d, (nout + nin) * per))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu particles that change process", nout + nin);
+    for (size_t k = 0; k < n; k++) { /* by process, each's in index order */
+        size_t was = old_owner(d, d->from[k]), now = rank_of(d, k);
+        if (was != me || now == me) continue;
+        char *at = d->stage + d->off[now];
+        copy_particles(f, nf, k, 1, &at, 1);
+        d->off[now] += per;
+    }
+    for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
+        d->off[r] = at * per;
+        at += out[r];
+    }
+    sendrecv(d, d->stage, d->stage + nout * per);
+    for (size_t r = 0; r < K; r++) d->roff[r] = d->roff[r] + nout * per; /* where each process's receipts begin */
+    for (size_t k = d->p0; k < d->p1; k++) {
+        size_t was = old_owner(d, d->from[k]);
+        if (was == me) continue;
+        char *at = d->stage + d->roff[was];
+        copy_particles(f, nf, k, 1, &at, 0);
+        d->roff[was] += per;
+    }
+    d->stats.migrated += nin;
+    return DEM_OK;
+}
+
+/* How many particles process `from` owned under the old cuts that process `to` owns under the
+ * new ones (none when they are one), from *first: both cuts are ranges of one order. */
+static size_t moving(const dem_sim *sim, size_t from, size_t to, size_t *first)
+{
+    size_t a0, a1, b0, b1;
+    cut_particles(sim, sim->dist->old_bcut, from, &a0, &a1);
+    cut_particles(sim, sim->dist->bcut, to, &b0, &b1);
+    *first = a0 > b0 ? a0 : b0;
+    size_t end = a1 < b1 ? a1 : b1;
+    return from != to && end > *first ? end - *first : 0;
+}
+
 /* After a rebuild that gathered only positions (dem_dist_for_rebuild): each particle whose
  * process changed with the new cuts comes whole from its old one (both cuts are ranges of one
  * order: each pair of processes exchanges one range), then the new halo's velocities. */
@@ -706,6 +777,13 @@ static dem_status migrate(dem_sim *sim, dem_error *err)
     const field f[] = {PARTICLE_FIELDS(sim)};
     size_t nf = sizeof f / sizeof f[0], first;
     for (size_t k = 0; k < nf; k++) per += f[k].base ? f[k].elem : 0; /* an array this run has not: NULL */
+    if (d->from) { /* a re-sort */
+        dem_status st = migrate_renumbered(sim, f, nf, per, err);
+        free(d->from);
+        d->from = NULL;
+        if (!st) exchange_halo(sim, 0);
+        return st;
+    }
     for (size_t r = 0; r < K; r++) { /* to r: my old range within its new one; from r: its old within my new */
         d->off[r] = nout;
         nout += d->len[r] = moving(sim, me, r, &first) * per;
@@ -978,6 +1056,7 @@ void dem_dist_free(dem_sim *sim)
     if (!d) return;
     free(d->bcut);
     free(d->old_bcut);
+    free(d->from);
     free(d->foreign);
     free(d->off);
     free(d->len);

@@ -292,7 +292,7 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
      * Done at fixed steps only (see the integrators): the order decides the order of every sum,
      * so it must be a function of the step and the state. */
     if (sort) {
-        if ((st = dem_particles_reorder(sim, items, err))) { free(cellof); return st; }
+        if ((st = dem_particles_reorder(sim, items, err)) || (st = dem_dist_renumbered(sim, items, err))) { free(cellof); return st; }
         uint32_t *c2 = malloc((sim->p.n ? sim->p.n : 1) * sizeof *c2);
         if (!c2) { free(cellof); return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid"); }
         for (size_t k = 0; k < sim->p.n; k++) c2[k] = cellof[items[k]];

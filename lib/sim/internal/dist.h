@@ -44,6 +44,7 @@ struct sim_dist {
     int partial;              /* a rebuild gathered only the positions (dem_dist_for_rebuild): the
                                * particles that change process at its cuts migrate */
     int deliver;              /* a rebuild carried each process's own kept records (dem_dist_keep_own) */
+    uint32_t *from;           /* a partial gather's re-sort: new index k was particle from[k] (NULL: none) */
     uint32_t *send, *recv;
     size_t nsend, nrecv, cap_send, cap_recv, *send_at, *recv_at;
     size_t *roff, *rlen;      /* the point-to-point exchange's receiving ranges, size each (bytes) */
@@ -146,11 +147,14 @@ void dem_dist_whole(dem_sim *sim);
  * and wall slots (in place: the other processes' copies stay stale), and every pair's record and
  * result from its owner. Collective. */
 void dem_dist_to_root(dem_sim *sim);
-/* Own stepping, before a rebuild (not a sort): what it reads of every particle (positions,
+/* Own stepping, before a rebuild or a re-sort: what they read of every particle (positions,
  * image counters) and every wall slot, from the owners, when the state is stale; the particles
- * that change process at the new cuts then come whole from their old process, and the new halo
- * from its (dem_dist_decompose). Collective. */
+ * that change process at the new cuts (or numbers) then come whole from their old process, and
+ * the new halo from its (dem_dist_decompose). Collective. */
 void dem_dist_for_rebuild(dem_sim *sim);
+/* A re-sort renumbered the particles: new index k was from[k] (after dem_dist_for_rebuild, the
+ * particles then come from the processes that held from[k] at the old cuts). */
+DEM_MUST_CHECK dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, dem_error *err);
 /* A sum in the order one process makes it, over the particles (and their wall slots) each
  * process steps (dist_stepped: contiguous in every order the sums use): with own stepping,
  * process r runs run(sim, acc) on the running sum acc (len bytes) the processes before it left,
