@@ -227,6 +227,7 @@ static void make_bed(dem_system *s, dem_settings *st, int rolling)
     dem_settings_default(st);
     st->gravity = dem_v3(0, 0, -9.81);
     st->local_damping = 0.05;
+    st->sort_every = 100; /* re-sorts within the run, each renumbering the particles among the ranks */
     if (rolling) { /* rolling and twisting resistance: side records beside the pairs and wall slots */
         st->rolling = dem_model_find(DEM_MODEL_ROLLING, "epsd");
         st->twisting = dem_model_find(DEM_MODEL_TWISTING, "marshall");
