@@ -669,6 +669,23 @@ static void cut_particles(const dem_sim *sim, const size_t *b, size_t r, size_t 
     *hi = block_particle(sim, b[r + 1]);
 }
 
+/* A point-to-point exchange of items of `size` bytes, out[r] to and in[r] from each process r:
+ * its segments in the staging buffer, the sends first, then the receipts (*nout, *nin items in
+ * all). 0 if the buffer cannot hold them. */
+static int count_segments(struct sim_dist *d, const size_t *out, const size_t *in, size_t size, size_t *nout, size_t *nin)
+{
+    *nout = *nin = 0;
+    for (size_t r = 0; r < (size_t)d->comm.size; r++) {
+        d->off[r] = *nout * size;
+        d->len[r] = out[r] * size;
+        d->roff[r] = *nin * size;
+        d->rlen[r] = in[r] * size;
+        *nout += out[r];
+        *nin += in[r];
+    }
+    return stage_reserve(d, (*nout + *nin) * size);
+}
+
 /* Particles [first, first + n) of the arrays f copied to (out) or from the bytes at *at, which
  * moves on past them. */
 static void copy_particles(const field *f, size_t nf, size_t first, size_t n, char **at, int out)
@@ -720,15 +737,7 @@ static dem_status migrate_renumbered(dem_sim *sim, const field *f, size_t nf, si
         if (was == me && now != me) out[now]++;
         if (now == me && was != me) in[was]++;
     }
-    for (size_t r = 0; r < K; r++) {
-        d->off[r] = nout * per;
-        d->len[r] = out[r] * per;
-        d->roff[r] = nin * per;
-        d->rlen[r] = in[r] * per;
-        nout += out[r];
-        nin += in[r];
-    }
-    if (!stage_reserve(d, (nout + nin) * per))
+    if (!count_segments(d, out, in, per, &nout, &nin))
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu particles that change process", nout + nin);
     for (size_t k = 0; k < n; k++) { /* by process, each's in index order */
         size_t was = old_owner(d, d->from[k]), now = rank_of(d, k);
@@ -845,16 +854,8 @@ static dem_status deliver_kept(dem_sim *sim, dem_error *err)
         d->len[r] = d->rlen[r] = r != me ? sizeof *out : 0;
     }
     sendrecv(d, out, in);
-    size_t nout = 0, nin = 0;
-    for (size_t r = 0; r < K; r++) {
-        d->off[r] = nout * rs;
-        d->len[r] = out[r] * rs;
-        d->roff[r] = nin * rs;
-        d->rlen[r] = in[r] * rs;
-        nout += out[r];
-        nin += in[r];
-    }
-    if (!stage_reserve(d, (nout + nin) * rs))
+    size_t nout, nin;
+    if (!count_segments(d, out, in, rs, &nout, &nin))
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu contacts the processes exchange", nout + nin);
     for (size_t p = 0; p < c->npairs; p++) { /* packed by process, each's in list order */
         if (!c->pairs[p].flags) continue;
