@@ -354,18 +354,6 @@ static void share_words(struct sim_dist *d, const size_t *w, size_t n)
     allgather(d, d->counts);
 }
 
-void dem_dist_share_pairs(dem_sim *sim, int records)
-{
-    if (!sim->dist) return;
-    sim_store *c = &sim->c;
-    share(sim, c->out, sizeof *c->out, bound_pair);
-    share(sim, c->ptouch, sizeof *c->ptouch, bound_pair);
-    if (records) {
-        share(sim, c->pairs, sizeof *c->pairs, bound_pair);
-        share(sim, c->roll, sizeof *c->roll, bound_pair);
-    }
-}
-
 /* Arrays exchanged together (share_fields): each process's range of each, by its bounds. */
 typedef struct {
     void *base;       /* NULL: an array this run has not (the same on every process) */
@@ -374,6 +362,26 @@ typedef struct {
 } field;
 
 static size_t bound_rank(const dem_sim *sim, size_t r) { (void)sim; return r; }
+
+/* The arrays f, each moved by fn (share: to every process; to_root: to process 0), in place. */
+typedef void (*array_fn)(dem_sim *sim, void *base, size_t elem, bound_fn at);
+static void each_array(dem_sim *sim, const field *f, size_t nf, array_fn fn)
+{
+    for (size_t k = 0; k < nf; k++) fn(sim, f[k].base, f[k].elem, f[k].at);
+}
+
+/* A pair's result line and touch flag, and (records) its record and side record. */
+#define PAIR_FIELDS(sim, records)                                                                               \
+    {(sim)->c.out, sizeof *(sim)->c.out, bound_pair}, {(sim)->c.ptouch, sizeof *(sim)->c.ptouch, bound_pair},    \
+        {(records) ? (sim)->c.pairs : NULL, sizeof *(sim)->c.pairs, bound_pair},                               \
+        {(records) ? (sim)->c.roll : NULL, sizeof *(sim)->c.roll, bound_pair}
+
+void dem_dist_share_pairs(dem_sim *sim, int records)
+{
+    if (!sim->dist) return;
+    const field f[] = {PAIR_FIELDS(sim, records)};
+    each_array(sim, f, sizeof f / sizeof f[0], share);
+}
 
 /* One exchange for several arrays: each process packs its ranges of them, in turn, into its
  * segment of a staging buffer, the segments are exchanged, and every process unpacks the others'.
@@ -391,7 +399,7 @@ static void share_fields(dem_sim *sim, const field *f, size_t nf)
         total += seg;
     }
     if (!stage_reserve(d, total)) { /* on failure the arrays go one at a time, in place */
-        for (size_t k = 0; k < nf; k++) share(sim, f[k].base, f[k].elem, f[k].at);
+        each_array(sim, f, nf, share);
         return;
     }
     char *mine = d->stage + d->off[me]; /* pack this process's segment; then unpack the others' */
@@ -602,7 +610,7 @@ void dem_dist_whole(dem_sim *sim)
     const field f[] = {PARTICLE_FIELDS(sim), SLOT_FIELDS(sim)};
     /* each array in place, one exchange each: a staging buffer would hold the whole state a
      * second time (about 300 bytes a particle on every process) for a gather that is rare */
-    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) share(sim, f[k].base, f[k].elem, f[k].at);
+    each_array(sim, f, sizeof f / sizeof f[0], share);
     d->stale = 0;
     d->stats.gathers++;
     /* the bonds of other processes' particles, from the positions their forces were last taken
@@ -636,16 +644,13 @@ void dem_dist_to_root(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
     if (!d) return;
-    sim_store *c = &sim->c;
     if (d->stale) {
         const field f[] = {PARTICLE_FIELDS(sim), SLOT_FIELDS(sim)};
-        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) to_root(sim, f[k].base, f[k].elem, f[k].at);
+        each_array(sim, f, sizeof f / sizeof f[0], to_root);
         if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
     }
-    to_root(sim, c->out, sizeof *c->out, bound_pair);
-    to_root(sim, c->ptouch, sizeof *c->ptouch, bound_pair);
-    to_root(sim, c->pairs, sizeof *c->pairs, bound_pair);
-    to_root(sim, c->roll, sizeof *c->roll, bound_pair);
+    const field p[] = {PAIR_FIELDS(sim, 1)};
+    each_array(sim, p, sizeof p / sizeof p[0], to_root);
     d->stats.root_gathers++;
 }
 
@@ -660,13 +665,6 @@ void dem_dist_for_rebuild(dem_sim *sim)
     share_fields(sim, f, sizeof f / sizeof f[0]);
     d->partial = 1;
     d->stats.rebuild_gathers++;
-}
-
-/* Particles [lo, hi) of process r's blocks under the cuts b (bcut or old_bcut). */
-static void cut_particles(const dem_sim *sim, const size_t *b, size_t r, size_t *lo, size_t *hi)
-{
-    *lo = block_particle(sim, b[r]);
-    *hi = block_particle(sim, b[r + 1]);
 }
 
 /* A point-to-point exchange of items of `size` bytes, out[r] to and in[r] from each process r:
@@ -686,17 +684,16 @@ static int count_segments(struct sim_dist *d, const size_t *out, const size_t *i
     return stage_reserve(d, (*nout + *nin) * size);
 }
 
-/* Particles [first, first + n) of the arrays f copied to (out) or from the bytes at *at, which
- * moves on past them. */
-static void copy_particles(const field *f, size_t nf, size_t first, size_t n, char **at, int out)
+/* Particle k's entries of the arrays f copied to (out) or from the bytes at *at, which moves on
+ * past them. */
+static void copy_particle(const field *f, size_t nf, size_t k, char **at, int out)
 {
-    for (size_t k = 0; k < nf && n; k++) {
-        if (!f[k].base) continue;
-        char *p = (char *)f[k].base + first * f[k].elem;
-        size_t bytes = n * f[k].elem;
-        if (out) memcpy(*at, p, bytes);
-        else memcpy(p, *at, bytes);
-        *at += bytes;
+    for (size_t e = 0; e < nf; e++) {
+        if (!f[e].base) continue;
+        char *p = (char *)f[e].base + k * f[e].elem;
+        if (out) memcpy(*at, p, f[e].elem);
+        else memcpy(p, *at, f[e].elem);
+        *at += f[e].elem;
     }
 }
 
@@ -724,96 +721,62 @@ static size_t old_owner(const struct sim_dist *d, size_t a)
     return lo;
 }
 
-/* After a re-sort that gathered only positions: each particle whose process changed comes whole
- * from the one that held it, by particle (the renumbering scatters them); as migrate's. */
-static dem_status migrate_renumbered(dem_sim *sim, const field *f, size_t nf, size_t per, dem_error *err)
-{
-    struct sim_dist *d = sim->dist;
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, n = sim->p.n, nout = 0, nin = 0;
-    size_t *out = d->counts, *in = d->counts + K; /* particles to and from each process */
-    for (size_t r = 0; r < K; r++) out[r] = in[r] = 0;
-    for (size_t k = 0; k < n; k++) {
-        size_t was = old_owner(d, d->from[k]), now = rank_of(d, k);
-        if (was == me && now != me) out[now]++;
-        if (now == me && was != me) in[was]++;
-    }
-    if (!count_segments(d, out, in, per, &nout, &nin))
-        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu particles that change process", nout + nin);
-    for (size_t k = 0; k < n; k++) { /* by process, each's in index order */
-        size_t was = old_owner(d, d->from[k]), now = rank_of(d, k);
-        if (was != me || now == me) continue;
-        char *at = d->stage + d->off[now];
-        copy_particles(f, nf, k, 1, &at, 1);
-        d->off[now] += per;
-    }
-    for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
-        d->off[r] = at * per;
-        at += out[r];
-    }
-    sendrecv(d, d->stage, d->stage + nout * per);
-    for (size_t r = 0; r < K; r++) d->roff[r] = d->roff[r] + nout * per; /* where each process's receipts begin */
-    for (size_t k = d->p0; k < d->p1; k++) {
-        size_t was = old_owner(d, d->from[k]);
-        if (was == me) continue;
-        char *at = d->stage + d->roff[was];
-        copy_particles(f, nf, k, 1, &at, 0);
-        d->roff[was] += per;
-    }
-    d->stats.migrated += nin;
-    return DEM_OK;
-}
+/* The process that held particle k before the new cuts (and, after a re-sort, its new number). */
+static size_t held_by(const struct sim_dist *d, size_t k) { return old_owner(d, d->from ? d->from[k] : k); }
 
-/* How many particles process `from` owned under the old cuts that process `to` owns under the
- * new ones (none when they are one), from *first: both cuts are ranges of one order. */
-static size_t moving(const dem_sim *sim, size_t from, size_t to, size_t *first)
-{
-    size_t a0, a1, b0, b1;
-    cut_particles(sim, sim->dist->old_bcut, from, &a0, &a1);
-    cut_particles(sim, sim->dist->bcut, to, &b0, &b1);
-    *first = a0 > b0 ? a0 : b0;
-    size_t end = a1 < b1 ? a1 : b1;
-    return from != to && end > *first ? end - *first : 0;
-}
-
-/* After a rebuild that gathered only positions (dem_dist_for_rebuild): each particle whose
- * process changed with the new cuts comes whole from its old one (both cuts are ranges of one
- * order: each pair of processes exchanges one range), then the new halo's velocities. */
+/* After a rebuild or a re-sort that gathered only positions (dem_dist_for_rebuild): each particle
+ * whose process changed comes whole from the one that held it, particle by particle in index
+ * order (a re-sort scatters them), point to point; then the new halo's velocities. */
 static dem_status migrate(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, per = 0, nout = 0, nin = 0;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, n = sim->p.n, per = 0, nout, nin;
     d->partial = 0;
     const field f[] = {PARTICLE_FIELDS(sim)};
-    size_t nf = sizeof f / sizeof f[0], first;
+    size_t nf = sizeof f / sizeof f[0];
     for (size_t k = 0; k < nf; k++) per += f[k].base ? f[k].elem : 0; /* an array this run has not: NULL */
-    if (d->from) { /* a re-sort */
-        dem_status st = migrate_renumbered(sim, f, nf, per, err);
-        free(d->from);
-        d->from = NULL;
-        if (!st) exchange_halo(sim, 0);
-        return st;
+    size_t *out = d->counts, *in = d->counts + K; /* particles to and from each process */
+    /* the particles this process may hand on: those it held, or after a re-sort any */
+    size_t s0 = d->from ? 0 : block_particle(sim, d->old_bcut[me]), s1 = d->from ? n : block_particle(sim, d->old_bcut[me + 1]);
+    for (size_t r = 0; r < K; r++) out[r] = in[r] = 0;
+    for (size_t k = s0; k < s1; k++) {
+        size_t now = rank_of(d, k);
+        if (now != me && held_by(d, k) == me) out[now]++;
     }
-    for (size_t r = 0; r < K; r++) { /* to r: my old range within its new one; from r: its old within my new */
-        d->off[r] = nout;
-        nout += d->len[r] = moving(sim, me, r, &first) * per;
-        d->roff[r] = nin;
-        nin += d->rlen[r] = moving(sim, r, me, &first) * per;
+    for (size_t k = d->p0; k < d->p1; k++) {
+        size_t was = held_by(d, k);
+        if (was != me) in[was]++;
     }
-    if (!stage_reserve(d, nout + nin)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu particles that change process", (nout + nin) / per);
-    char *at = d->stage;
-    for (size_t r = 0; r < K; r++) {
-        size_t n = moving(sim, me, r, &first);
-        copy_particles(f, nf, first, n, &at, 1);
+    dem_status st = DEM_OK;
+    if (!count_segments(d, out, in, per, &nout, &nin)) {
+        st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu particles that change process", nout + nin);
+    } else {
+        for (size_t k = s0; k < s1; k++) { /* by process, each's in index order */
+            size_t now = rank_of(d, k);
+            if (now == me || held_by(d, k) != me) continue;
+            char *at = d->stage + d->off[now];
+            copy_particle(f, nf, k, &at, 1);
+            d->off[now] += per;
+        }
+        for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
+            d->off[r] = at * per;
+            at += out[r];
+        }
+        sendrecv(d, d->stage, d->stage + nout * per);
+        for (size_t r = 0; r < K; r++) d->roff[r] += nout * per; /* where each process's receipts begin */
+        for (size_t k = d->p0; k < d->p1; k++) {
+            size_t was = held_by(d, k);
+            if (was == me) continue;
+            char *at = d->stage + d->roff[was];
+            copy_particle(f, nf, k, &at, 0);
+            d->roff[was] += per;
+        }
+        d->stats.migrated += nin;
+        exchange_halo(sim, 0);
     }
-    sendrecv(d, d->stage, d->stage + nout);
-    at = d->stage + nout;
-    for (size_t r = 0; r < K; r++) {
-        size_t n = moving(sim, r, me, &first);
-        copy_particles(f, nf, first, n, &at, 0);
-    }
-    d->stats.migrated += nin / per;
-    exchange_halo(sim, 0);
-    return DEM_OK;
+    free(d->from);
+    d->from = NULL;
+    return st;
 }
 
 void dem_dist_keep_own(dem_sim *sim)
@@ -994,25 +957,28 @@ void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run)
     chain_after(d, acc, len);
 }
 
-size_t dem_dist_clumps_flying(dem_sim *sim, dist_touch_fn touch)
+/* Whether clump k's members that this process owns (mine) or all of them touch something. */
+static int members_touch(const dem_sim *sim, size_t k, int mine, dist_touch_fn touches)
+{
+    const struct sim_clumps *cl = sim->cl;
+    for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++)
+        if ((!mine || rank_of(sim->dist, cl->pidx[j]) == (size_t)sim->dist->comm.rank) && touches(sim, cl->pidx[j])) return 1;
+    return 0;
+}
+
+size_t dem_dist_clumps_flying(dem_sim *sim, dist_touch_fn touches)
 {
     struct sim_dist *d = sim->dist;
     const struct sim_clumps *cl = sim->cl;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, na = d->nclumps_across, n = 0;
     for (size_t e = 0; e < d->nclumps_own; e++) {
         size_t k = d->clumps_own[e];
-        if (dem_v3_norm2(cl->f[k]) != 0.0) n += !touch(sim, k, cl->start[k], cl->start[k + 1]);
+        if (dem_v3_norm2(cl->f[k]) != 0.0) n += !members_touch(sim, k, 0, touches);
     }
     /* the clumps across processes: whether this process's members touch, from every process (a
      * byte each); process 0 counts those that fly */
     uint8_t *flag = (uint8_t *)d->stage;
-    for (size_t e = 0; e < na; e++) {
-        size_t k = d->clumps_across[e];
-        uint8_t t = 0;
-        for (size_t j = cl->start[k]; j < cl->start[k + 1] && !t; j++)
-            if (rank_of(d, cl->pidx[j]) == me) t = (uint8_t)touch(sim, k, j, j + 1);
-        flag[me * na + e] = t;
-    }
+    for (size_t e = 0; e < na; e++) flag[me * na + e] = (uint8_t)members_touch(sim, d->clumps_across[e], 1, touches);
     for (size_t r = 0; r < K; r++) {
         d->off[r] = r * na;
         d->len[r] = na;

@@ -591,16 +591,6 @@ static int particle_touches(const dem_sim *sim, size_t a)
     return touch;
 }
 
-/* Clump k touches a particle or a wall through one of its members [j0, j1) (member slots). */
-static int members_touch(const dem_sim *sim, size_t k, size_t j0, size_t j1)
-{
-    const struct sim_clumps *cl = sim->cl;
-    (void)k;
-    int touch = 0;
-    for (size_t j = j0; j < j1 && !touch; j++) touch = particle_touches(sim, cl->pidx[j]);
-    return touch;
-}
-
 size_t dem_sim_touching(dem_sim *sim, size_t *flying)
 {
     if (!sim->forces_current) dem_forces_setup(sim);
@@ -608,7 +598,7 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
     const sim_store *c = &sim->c;
     /* dist.h: each process counts its own pairs, wall slots and particles, and the counts are
      * summed (integers: exact). A clump's members may lie on several processes: each process
-     * counts the clumps whose members are all its own, and the others (dem_dist_clump_touch)
+     * counts the clumps whose members are all its own, and the others (dem_dist_clumps_flying)
      * once, from every process's flags; every process stepping every particle counts them all */
     int whole = sim->dist && sim->cl && !dist_local(sim);
     size_t p0 = 0, p1 = P->n, b0 = 0, b1 = c->nblk;
@@ -628,10 +618,14 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
     if (flying && sim->cl) {
         const struct sim_clumps *cl = sim->cl;
         if (whole || !sim->dist) { /* a clump flies when none of its members touches */
-            for (size_t k = 0; k < cl->n; k++)
-                if (dem_v3_norm2(cl->f[k]) != 0.0) w[1] += !members_touch(sim, k, cl->start[k], cl->start[k + 1]);
+            for (size_t k = 0; k < cl->n; k++) {
+                if (dem_v3_norm2(cl->f[k]) == 0.0) continue;
+                int touch = 0;
+                for (size_t j = cl->start[k]; j < cl->start[k + 1] && !touch; j++) touch = particle_touches(sim, cl->pidx[j]);
+                w[1] += !touch;
+            }
         } else {
-            w[1] += dem_dist_clumps_flying(sim, members_touch);
+            w[1] += dem_dist_clumps_flying(sim, particle_touches);
         }
     }
     if (sim->dist && !whole) dem_dist_sum_counts(sim, w, 2);

@@ -163,10 +163,10 @@ DEM_MUST_CHECK dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, 
 typedef void (*dist_chain_fn)(dem_sim *sim, void *acc);
 void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run);
 /* Own stepping with clumps: the clumps with a force that touch nothing (dem_sim_touching's count),
- * this process's part of it (summed over the processes after): touch(sim, k, j0, j1) says whether
- * clump k's member slots [j0, j1) touch something in the current forces. Collective. */
-typedef int (*dist_touch_fn)(const dem_sim *sim, size_t k, size_t j0, size_t j1);
-size_t dem_dist_clumps_flying(dem_sim *sim, dist_touch_fn touch);
+ * this process's part of it (summed over the processes after): touches(sim, a) says whether
+ * particle a (one of this process's) touches something in the current forces. Collective. */
+typedef int (*dist_touch_fn)(const dem_sim *sim, size_t a);
+size_t dem_dist_clumps_flying(dem_sim *sim, dist_touch_fn touches);
 /* Every process's len bytes mine (len <= DIST_EACH_MAX), gathered in process order; returns
  * them (K x len bytes, valid until the next gather). In one process: mine. */
 #define DIST_EACH_MAX 128
