@@ -795,11 +795,13 @@ static void report_ranks(const dem_sim *sim, int threads)
 {
     dem_dist_stats d;
     dem_sim_dist_stats(sim, &d);
-    char how[400];
+    char how[500], clumps[120] = "";
+    if (d.own && d.clumps)
+        snprintf(clumps, sizeof clumps, ", moving %zu clumps (%llu received at new cuts)", d.clumps, (unsigned long long)d.clumps_migrated);
     if (d.own)
         snprintf(how, sizeof how,
-                 "stepping its own particles, %zu of them in the halo, receiving %zu of other ranks'; the positions gathered for %llu rebuilds, %llu particles received at new cuts, %llu frames' states sent to rank 0, the whole state gathered %llu times",
-                 d.halo, d.halo_in, (unsigned long long)d.rebuild_gathers, (unsigned long long)d.migrated,
+                 "stepping its own particles%s, %zu of them in the halo, receiving %zu of other ranks'; the positions gathered for %llu rebuilds, %llu particles received at new cuts, %llu frames' states sent to rank 0, the whole state gathered %llu times",
+                 clumps, d.halo, d.halo_in, (unsigned long long)d.rebuild_gathers, (unsigned long long)d.migrated,
                  (unsigned long long)d.root_gathers, (unsigned long long)d.gathers);
     else
         snprintf(how, sizeof how, "every rank stepping every particle");

@@ -9,6 +9,7 @@
 #include "core/rigid.h"
 #include "sim/internal/boundary.h"
 #include "sim/internal/cell.h"
+#include "sim/internal/dist.h"
 #include "sim/internal/forces.h"
 #include "sim/internal/par.h"
 
@@ -181,14 +182,25 @@ typedef struct {
     dem_sim *sim;
     double h, gd;
     int reverse;
+    const uint32_t *moved; /* the clumps this process moves (dist.h), or NULL: every one */
 } clump_ctx;
+
+/* The clumps this process moves, into x (their count returned): every one but in a group of
+ * processes (dist.h: those with a member of its own). */
+static size_t moved_clumps(const dem_sim *sim, clump_ctx *x)
+{
+    size_t n;
+    x->moved = dist_clumps_moved(sim, sim->cl->n, &n);
+    return n;
+}
 
 static void kick_share(void *ctx, size_t lo, size_t hi, int t)
 {
     const clump_ctx *x = ctx;
     struct sim_clumps *c = x->sim->cl;
     (void)t;
-    for (size_t k = lo; k < hi; k++) {
+    for (size_t e = lo; e < hi; e++) {
+        size_t k = x->moved ? x->moved[e] : e;
         c->v[k] = dem_v3_madd(c->v[k], c->f[k], x->h / c->m[k]);
         c->L[k] = dem_v3_madd(c->L[k], c->t[k], x->h);
         c->w[k] = dem_rigid_omega(c->q[k], c->inertia[k], c->L[k]);
@@ -198,8 +210,8 @@ static void kick_share(void *ctx, size_t lo, size_t hi, int t)
 
 void dem_clumps_kick(dem_sim *sim, double h)
 {
-    clump_ctx x = {sim, h, 1.0, 0};
-    dem_par_for(sim->pool, sim->cl->n, kick_share, &x); /* each clump on its own: the same bits in any share */
+    clump_ctx x = {sim, h, 1.0, 0, NULL};
+    dem_par_for(sim->pool, moved_clumps(sim, &x), kick_share, &x); /* each clump on its own: the same bits in any share */
 }
 
 /* Clump k's members placed from its pose: x = x_c + R b less H times the image counters. */
@@ -227,7 +239,8 @@ static void drift_share(void *ctx, size_t lo, size_t hi, int t)
     sim_particles *P = &sim->p;
     double m2 = 0.0;
     int nf = 0;
-    for (size_t k = lo; k < hi; k++) {
+    for (size_t e = lo; e < hi; e++) {
+        size_t k = x->moved ? x->moved[e] : e;
         double *ed = &sim->e.edis[c->pidx[c->start[k]] * EDIS]; /* the first member's slot */
         if (x->gd != 1.0 && !x->reverse) { /* drag (Hanley 2019, eq 25), as integrate.c's particles */
             double before = dem_v3_norm2(c->v[k]);
@@ -256,12 +269,12 @@ static void drift_share(void *ctx, size_t lo, size_t hi, int t)
 
 void dem_clumps_drift(dem_sim *sim, double h, double gd, int reverse, double *move2, int *nonfinite)
 {
-    clump_ctx x = {sim, h, gd, reverse};
+    clump_ctx x = {sim, h, gd, reverse, NULL};
     for (int t = 0; t < sim->threads; t++) {
         sim->part[t].max[1] = 0.0;
         sim->part[t].count[1] = 0;
     }
-    dem_par_for(sim->pool, sim->cl->n, drift_share, &x);
+    dem_par_for(sim->pool, moved_clumps(sim, &x), drift_share, &x);
     for (int t = 0; t < sim->threads; t++) { /* maxima: the same in any order */
         if (sim->part[t].max[1] > *move2) *move2 = sim->part[t].max[1];
         if (sim->part[t].count[1]) *nonfinite = 1;
@@ -332,7 +345,8 @@ static void gather_share(void *ctx, size_t lo, size_t hi, int t)
     const sim_particles *P = &sim->p;
     dem_vec3 g = sim->st.gravity;
     (void)t;
-    for (size_t k = lo; k < hi; k++) {
+    for (size_t e = lo; e < hi; e++) {
+        size_t k = x->moved ? x->moved[e] : e;
         /* + 0.0: no -0.0 in the sums (forces.c) */
         dem_vec3 f = dem_v3_add(dem_v3_scale(g, c->m[k]), dem_v3_zero()), tq = dem_v3_zero();
         for (size_t j = c->start[k]; j < c->start[k + 1]; j++) {
@@ -350,8 +364,8 @@ static void gather_share(void *ctx, size_t lo, size_t hi, int t)
 
 void dem_clumps_gather(dem_sim *sim)
 {
-    clump_ctx x = {sim, sim->h, 1.0, 0};
-    dem_par_for(sim->pool, sim->cl->n, gather_share, &x);
+    clump_ctx x = {sim, sim->h, 1.0, 0, NULL};
+    dem_par_for(sim->pool, moved_clumps(sim, &x), gather_share, &x);
 }
 
 void dem_clumps_write(const dem_sim *sim, dem_system *out)
@@ -366,12 +380,21 @@ void dem_clumps_write(const dem_sim *sim, dem_system *out)
     }
 }
 
-double dem_clumps_kinetic(const dem_sim *sim, size_t *n)
+double dem_clumps_kinetic(const dem_sim *sim, size_t k)
 {
     const struct sim_clumps *c = sim->cl;
-    double e = 0.0;
-    for (size_t k = 0; k < c->n; k++)
-        e += 0.5 * c->m[k] * dem_v3_norm2(c->v[k]) + dem_rigid_kinetic(c->q[k], c->inertia[k], c->L[k]);
-    if (n) *n = c->n;
-    return e;
+    return 0.5 * c->m[k] * dem_v3_norm2(c->v[k]) + dem_rigid_kinetic(c->q[k], c->inertia[k], c->L[k]);
+}
+
+size_t dem_clumps_first_member(const dem_sim *sim, size_t a)
+{
+    const struct sim_clumps *c = sim->cl;
+    uint32_t k = c ? c->of[a] : SIM_NO_CLUMP;
+    return k != SIM_NO_CLUMP && c->slot[a] == c->start[k] ? k : SIM_NO_CLUMP;
+}
+
+void dem_clumps_offsets(dem_sim *sim, size_t k)
+{
+    struct sim_clumps *c = sim->cl;
+    for (size_t j = c->start[k]; j < c->start[k + 1]; j++) c->rw[j] = dem_rigid_rotate(c->q[k], c->body[j]);
 }

@@ -146,15 +146,31 @@ static int halo_reserve(struct sim_dist *d, size_t n)
 /* The process of particle a (own stepping: after make_halo's blk_rank). */
 static size_t rank_of(const struct sim_dist *d, size_t a) { return d->blk_rank[a / PAIR_BLOCK]; }
 
-/* The clumps whose members are all this process's (own), and those whose members belong to
- * several processes (across; the same list on every process): dem_dist_clumps_flying's. */
+/* Whether clump k has a member of process r. */
+static int clump_has(const dem_sim *sim, size_t k, size_t r)
+{
+    const struct sim_clumps *cl = sim->cl;
+    for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++)
+        if (rank_of(sim->dist, cl->pidx[j]) == r) return 1;
+    return 0;
+}
+
+/* Whether process r moves clump k (struct sim_dist): it has one of its members, or every process
+ * moves every clump. */
+static int moves_clump(const dem_sim *sim, size_t k, size_t r) { return !sim->dist->clumps_spread || clump_has(sim, k, r); }
+
+static size_t clump_bytes(const dem_sim *sim);
+
+/* The clumps whose members are all this process's (own), those whose members belong to several
+ * processes (across; the same list on every process): dem_dist_clumps_flying's; and those it
+ * moves. */
 static dem_status clump_owners(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     const struct sim_clumps *cl = sim->cl;
-    size_t me = (size_t)d->comm.rank, nown = 0, nacross = 0;
+    size_t me = (size_t)d->comm.rank, nown = 0, nacross = 0, nmoved = 0;
     for (int pass = 0; pass < 2; pass++) {
-        nown = nacross = 0;
+        nown = nacross = nmoved = 0;
         for (size_t k = 0; k < cl->n; k++) {
             size_t r = rank_of(d, cl->pidx[cl->start[k]]);
             int across = 0;
@@ -166,17 +182,104 @@ static dem_status clump_owners(dem_sim *sim, dem_error *err)
                 if (pass) d->clumps_own[nown] = (uint32_t)k;
                 nown++;
             }
+            if (moves_clump(sim, k, me)) {
+                if (pass) d->clumps_moved[nmoved] = (uint32_t)k;
+                nmoved++;
+            }
         }
         if (pass) break;
         uint32_t *o = realloc(d->clumps_own, (nown ? nown : 1) * sizeof *o);
         if (o) d->clumps_own = o;
         uint32_t *a = o ? realloc(d->clumps_across, (nacross ? nacross : 1) * sizeof *a) : NULL;
         if (a) d->clumps_across = a;
-        if (!o || !a || !stage_reserve(d, (size_t)d->comm.size * nacross))
+        uint32_t *m = a ? realloc(d->clumps_moved, (nmoved ? nmoved : 1) * sizeof *m) : NULL;
+        if (m) d->clumps_moved = m;
+        /* the flags of dem_dist_clumps_flying, and every clump's state (gather_clumps) */
+        size_t stage = (size_t)d->comm.size * nacross, all = cl->n * clump_bytes(sim);
+        if (!o || !a || !m || !stage_reserve(d, stage > all ? stage : all))
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the processes' %zu clumps", cl->n);
     }
     d->nclumps_own = nown;
     d->nclumps_across = nacross;
+    d->nclumps_moved = d->stats.clumps = nmoved;
+    return DEM_OK;
+}
+
+/* Whether member slot j of clump k is the first of its process in the clump (so that each
+ * process is named once among its members). */
+static int first_of_rank(const dem_sim *sim, size_t k, size_t j)
+{
+    const struct sim_clumps *cl = sim->cl;
+    size_t r = rank_of(sim->dist, cl->pidx[j]);
+    for (size_t i = cl->start[k]; i < j; i++)
+        if (rank_of(sim->dist, cl->pidx[i]) == r) return 0;
+    return 1;
+}
+
+/* The members' exchange (struct sim_dist): each member of a clump this process moves comes from
+ * its process if another's, and each of its own goes to every other process that moves the
+ * clump; both sides list them in clump then member order. Counted (pass 0), then listed. */
+static dem_status member_lists(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    const struct sim_clumps *cl = sim->cl;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    size_t *out = d->msend_at, *in = d->mrecv_at; /* counts, then the cursors */
+    for (int pass = 0; pass < 2; pass++) {
+        if (!pass) {
+            memset(out, 0, (K + 1) * sizeof *out);
+            memset(in, 0, (K + 1) * sizeof *in);
+        }
+        for (size_t e = 0; e < d->nclumps_moved; e++) {
+            size_t k = d->clumps_moved[e];
+            for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++) {
+                uint32_t a = cl->pidx[j];
+                size_t o = rank_of(d, a);
+                if (o != me) {
+                    if (pass) d->mrecv[in[o]] = a;
+                    in[o]++;
+                    continue;
+                }
+                for (size_t q = cl->start[k]; d->clumps_spread && q < cl->start[k + 1]; q++) { /* the others that move it */
+                    size_t r = rank_of(d, cl->pidx[q]);
+                    if (r == me || !first_of_rank(sim, k, q)) continue;
+                    if (pass) d->msend[out[r]] = a;
+                    out[r]++;
+                }
+                for (size_t r = 0; !d->clumps_spread && r < K; r++) { /* every process moves it */
+                    if (r == me) continue;
+                    if (pass) d->msend[out[r]] = a;
+                    out[r]++;
+                }
+            }
+        }
+        /* the counts into starts (pass 0: where each process's begin; pass 1: back from the ends) */
+        if (pass) {
+            for (size_t r = K; r > 0; r--) out[r] = out[r - 1], in[r] = in[r - 1];
+            out[0] = in[0] = 0;
+            break;
+        }
+        size_t so = 0, si = 0;
+        for (size_t r = 0; r <= K; r++) {
+            size_t co = out[r], ci = in[r];
+            out[r] = so, in[r] = si;
+            so += co, si += ci;
+        }
+        if (so > d->cap_msend) {
+            uint32_t *m = realloc(d->msend, so * sizeof *m);
+            if (!m) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of %zu clump members", so);
+            d->msend = m;
+            d->cap_msend = so;
+        }
+        if (si > d->cap_mrecv) {
+            uint32_t *m = realloc(d->mrecv, si * sizeof *m);
+            if (!m) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of %zu clump members", si);
+            d->mrecv = m;
+            d->cap_mrecv = si;
+        }
+        if (!stage_reserve(d, (so + si) * 2 * sizeof(dem_vec3))) /* their exchange (share_members), reserved now */
+            return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of %zu clump members", so + si);
+    }
     return DEM_OK;
 }
 
@@ -203,7 +306,7 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     const sim_store *c = &sim->c;
-    size_t n = sim->p.n, K = (size_t)d->comm.size;
+    size_t K = (size_t)d->comm.size;
     size_t q0 = c->pblk[d->b0], q1 = c->pblk[d->b1], na = d->nforeign; /* the foreign pairs all cross */
     for (size_t p = q0; p < q1; p++) na += d->blk_rank[c->pairs[p].j / PAIR_BLOCK] != (uint32_t)d->comm.rank;
     for (size_t k = 0; k < sim->bd.n; k++) na += d->blk_rank[sim->bd.i[k] / PAIR_BLOCK] != d->blk_rank[sim->bd.j[k] / PAIR_BLOCK];
@@ -223,25 +326,10 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
         d->recv_at[r] = k;
     }
     d->recv_at[K] = d->nrecv;
-    if (sim->cl) { /* the clumps' members, whose forces every process sums to their clumps */
-        size_t nm = 0;
-        for (size_t a = 0; a < n; a++) nm += sim->cl->of[a] != SIM_NO_CLUMP;
-        if (nm > d->cap_members) {
-            uint32_t *m = realloc(d->members, nm * sizeof *m);
-            if (!m) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu clump members", nm);
-            d->members = m;
-            d->cap_members = nm;
-        }
-        size_t k = 0;
-        for (size_t r = 0; r < K; r++) {
-            d->members_at[r] = k;
-            for (size_t a = block_particle(sim, d->bcut[r]), end = block_particle(sim, d->bcut[r + 1]); a < end; a++)
-                if (sim->cl->of[a] != SIM_NO_CLUMP) d->members[k++] = (uint32_t)a;
-        }
-        d->members_at[K] = k;
-        if (!stage_reserve(d, nm * 2 * sizeof(dem_vec3))) /* their exchange (share_members), reserved now */
-            return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of %zu clump members", nm);
+    if (sim->cl) { /* the clumps: who moves which, and their members' exchange */
+        d->clumps_spread = !sim->b.deforming; /* a deforming cell's sums read every clump at every step */
         dem_status st = clump_owners(sim, err);
+        if (!st) st = member_lists(sim, err);
         if (st) return st;
     }
     /* the halo's exchange, at its largest (dem_dist_share_halo): reserved now, where a failure can be said */
@@ -429,32 +517,29 @@ static void share_fields(dem_sim *sim, const field *f, size_t nf)
         {(sim)->c.wtouch, sizeof *(sim)->c.wtouch, bound_slot}, {(sim)->e.wlost, sizeof *(sim)->e.wlost, bound_slot},         \
         {(sim)->c.wroll, sizeof *(sim)->c.wroll, bound_slot}, {(sim)->e.wrlost, sizeof *(sim)->e.wrlost, bound_slot}
 
-/* Own stepping with clumps: every process's members' forces and torques to every process, which
- * then sums every clump's (clumps.h) and moves it: a clump's members may have several owners. */
+/* Own stepping with clumps: the members' forces and torques, point to point, to the other
+ * processes that move their clumps (member_lists), which then sum them to the clumps (clumps.h). */
 static void share_members(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
     sim_particles *P = &sim->p;
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, each = 2 * sizeof(dem_vec3), total = 0;
+    size_t K = (size_t)d->comm.size, each = 2 * sizeof(dem_vec3), nout = d->msend_at[K];
     for (size_t r = 0; r < K; r++) {
-        d->off[r] = total;
-        d->len[r] = (d->members_at[r + 1] - d->members_at[r]) * each;
-        total += d->len[r];
+        d->off[r] = d->msend_at[r] * each;
+        d->len[r] = (d->msend_at[r + 1] - d->msend_at[r]) * each;
+        d->roff[r] = d->mrecv_at[r] * each;
+        d->rlen[r] = (d->mrecv_at[r + 1] - d->mrecv_at[r]) * each;
     }
-    /* total is at most what make_halo reserved in the staging buffer */
-    char *at = d->stage + d->off[me];
-    for (size_t k = d->members_at[me]; k < d->members_at[me + 1]; k++, at += each) {
-        memcpy(at, &P->f[d->members[k]], sizeof(dem_vec3));
-        memcpy(at + sizeof(dem_vec3), &P->t[d->members[k]], sizeof(dem_vec3));
+    /* the staging buffer holds them: member_lists reserved it */
+    char *at = d->stage, *recv = d->stage + nout * each;
+    for (size_t k = 0; k < nout; k++, at += each) {
+        memcpy(at, &P->f[d->msend[k]], sizeof(dem_vec3));
+        memcpy(at + sizeof(dem_vec3), &P->t[d->msend[k]], sizeof(dem_vec3));
     }
-    exchange_stage(d);
-    for (size_t r = 0; r < K; r++) {
-        if (r == me) continue;
-        const char *from = d->stage + d->off[r];
-        for (size_t k = d->members_at[r]; k < d->members_at[r + 1]; k++, from += each) {
-            memcpy(&P->f[d->members[k]], from, sizeof(dem_vec3));
-            memcpy(&P->t[d->members[k]], from + sizeof(dem_vec3), sizeof(dem_vec3));
-        }
+    sendrecv(d, d->stage, recv);
+    for (size_t k = 0, nin = d->mrecv_at[K]; k < nin; k++, recv += each) {
+        memcpy(&P->f[d->mrecv[k]], recv, sizeof(dem_vec3));
+        memcpy(&P->t[d->mrecv[k]], recv + sizeof(dem_vec3), sizeof(dem_vec3));
     }
 }
 
@@ -603,6 +688,86 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
         {(sim)->ex.on ? (sim)->ex.K : NULL, sizeof *(sim)->ex.K, bound_particle},                                       \
         {(sim)->ex.on ? (sim)->ex.kbad : NULL, sizeof *(sim)->ex.kbad, bound_particle}
 
+/* A clump's state: what a process that starts moving it needs (its members' offsets follow
+ * from its orientation: dem_clumps_offsets). */
+#define CLUMP_FIELDS(cl)                                                                                                 \
+    {(cl)->x, sizeof *(cl)->x, NULL}, {(cl)->v, sizeof *(cl)->v, NULL}, {(cl)->w, sizeof *(cl)->w, NULL},                \
+        {(cl)->L, sizeof *(cl)->L, NULL}, {(cl)->f, sizeof *(cl)->f, NULL}, {(cl)->t, sizeof *(cl)->t, NULL},            \
+        {(cl)->q, sizeof *(cl)->q, NULL}
+
+static size_t fields_size(const field *f, size_t nf)
+{
+    size_t per = 0;
+    for (size_t k = 0; k < nf; k++) per += f[k].base ? f[k].elem : 0; /* an array this run has not: NULL */
+    return per;
+}
+
+/* Entry k (a particle's, a clump's) of the arrays f copied to (out) or from the bytes at *at,
+ * which moves on past them. */
+static void copy_entry(const field *f, size_t nf, size_t k, char **at, int out)
+{
+    for (size_t e = 0; e < nf; e++) {
+        if (!f[e].base) continue;
+        char *p = (char *)f[e].base + k * f[e].elem;
+        if (out) memcpy(*at, p, f[e].elem);
+        else memcpy(p, *at, f[e].elem);
+        *at += f[e].elem;
+    }
+}
+
+static size_t clump_bytes(const dem_sim *sim)
+{
+    const field f[] = {CLUMP_FIELDS(sim->cl)};
+    return fields_size(f, sizeof f / sizeof f[0]);
+}
+
+/* Clumps spread over the processes that move them (struct sim_dist): every clump's state from
+ * the process of its first member, which moves it, to every process (root 0) or to process 0
+ * (root 1), in clump order. The staging buffer holds them: clump_owners reserved it. */
+static void gather_clumps(dem_sim *sim, int root)
+{
+    struct sim_dist *d = sim->dist;
+    struct sim_clumps *cl = sim->cl;
+    if (!cl || !d->local || !d->clumps_spread) return; /* else every process moves every clump */
+    const field f[] = {CLUMP_FIELDS(cl)};
+    size_t nf = sizeof f / sizeof f[0], per = fields_size(f, nf), K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    size_t *at = d->counts; /* each process's clumps, then where its next is */
+    memset(at, 0, K * sizeof *at);
+    for (size_t k = 0; k < cl->n; k++) at[rank_of(d, cl->pidx[cl->start[k]])]++;
+    for (size_t r = 0, total = 0; r < K; r++) {
+        d->off[r] = d->roff[r] = total * per;
+        d->len[r] = d->rlen[r] = at[r] * per;
+        total += at[r];
+        at[r] = d->off[r];
+    }
+    size_t mine = d->off[me], len = d->len[me];
+    char *pack = d->stage + mine;
+    for (size_t k = 0; k < cl->n; k++)
+        if (rank_of(d, cl->pidx[cl->start[k]]) == me) copy_entry(f, nf, k, &pack, 1);
+    if (!root) {
+        allgather(d, d->stage);
+    } else { /* to process 0 alone: it receives the others' segments where they lie */
+        for (size_t r = 0; r < K; r++) {
+            d->len[r] = 0;
+            if (me != 0 || r == 0) d->rlen[r] = 0;
+        }
+        if (me != 0) {
+            d->off[0] = mine;
+            d->len[0] = len;
+        }
+        sendrecv(d, d->stage, d->stage);
+        if (me != 0) return;
+    }
+    for (size_t k = 0; k < cl->n; k++) {
+        size_t r = rank_of(d, cl->pidx[cl->start[k]]);
+        if (r == me) continue;
+        char *from = d->stage + at[r];
+        copy_entry(f, nf, k, &from, 0);
+        at[r] += per;
+        dem_clumps_offsets(sim, k);
+    }
+}
+
 void dem_dist_whole(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
@@ -611,6 +776,7 @@ void dem_dist_whole(dem_sim *sim)
     /* each array in place, one exchange each: a staging buffer would hold the whole state a
      * second time (about 300 bytes a particle on every process) for a gather that is rare */
     each_array(sim, f, sizeof f / sizeof f[0], share);
+    gather_clumps(sim, 0);
     d->stale = 0;
     d->stats.gathers++;
     /* the bonds of other processes' particles, from the positions their forces were last taken
@@ -647,6 +813,7 @@ void dem_dist_to_root(dem_sim *sim)
     if (d->stale) {
         const field f[] = {PARTICLE_FIELDS(sim), SLOT_FIELDS(sim)};
         each_array(sim, f, sizeof f / sizeof f[0], to_root);
+        gather_clumps(sim, 1);
         if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
     }
     const field p[] = {PAIR_FIELDS(sim, 1)};
@@ -684,19 +851,6 @@ static int count_segments(struct sim_dist *d, const size_t *out, const size_t *i
     return stage_reserve(d, (*nout + *nin) * size);
 }
 
-/* Particle k's entries of the arrays f copied to (out) or from the bytes at *at, which moves on
- * past them. */
-static void copy_particle(const field *f, size_t nf, size_t k, char **at, int out)
-{
-    for (size_t e = 0; e < nf; e++) {
-        if (!f[e].base) continue;
-        char *p = (char *)f[e].base + k * f[e].elem;
-        if (out) memcpy(*at, p, f[e].elem);
-        else memcpy(p, *at, f[e].elem);
-        *at += f[e].elem;
-    }
-}
-
 dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
@@ -723,6 +877,68 @@ static size_t old_owner(const struct sim_dist *d, size_t a)
 
 /* The process that held particle k before the new cuts (and, after a re-sort, its new number). */
 static size_t held_by(const struct sim_dist *d, size_t k) { return old_owner(d, d->from ? d->from[k] : k); }
+
+/* Whether process r held a member of clump k before the new cuts (so moved it, its state current there). */
+static int held_clump(const dem_sim *sim, size_t k, size_t r)
+{
+    const struct sim_clumps *cl = sim->cl;
+    for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++)
+        if (held_by(sim->dist, cl->pidx[j]) == r) return 1;
+    return 0;
+}
+
+/* Clump k's part of the clumps' migration: to each process that moves it now and did not
+ * before, from the process that held its first member (which moved it), counted (mode 0),
+ * packed (1) or unpacked (2); d->counts: to, then from each process (counts or byte offsets). */
+static void migrate_clump(dem_sim *sim, size_t k, const field *f, size_t nf, int mode)
+{
+    struct sim_dist *d = sim->dist;
+    const struct sim_clumps *cl = sim->cl;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, src = held_by(d, cl->pidx[cl->start[k]]);
+    size_t *out = d->counts, *in = d->counts + K, per = fields_size(f, nf);
+    for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++) {
+        size_t r = rank_of(d, cl->pidx[j]);
+        if ((src != me && r != me) || !first_of_rank(sim, k, j) || held_clump(sim, k, r)) continue;
+        if (mode == 0) {
+            if (src == me) out[r]++;
+            else in[src]++;
+        } else if (mode == 1 && src == me) {
+            char *at = d->stage + out[r];
+            copy_entry(f, nf, k, &at, 1);
+            out[r] += per;
+        } else if (mode == 2 && r == me) {
+            char *at = d->stage + in[src];
+            copy_entry(f, nf, k, &at, 0);
+            in[src] += per;
+            dem_clumps_offsets(sim, k);
+        }
+    }
+}
+
+/* The clumps' part of a migration (clumps spread: a process moves those with a member of its
+ * own): each clump that a process starts moving at the new cuts comes to it, point to point. */
+static dem_status migrate_clumps(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    const struct sim_clumps *cl = sim->cl;
+    if (!cl || !d->clumps_spread) return DEM_OK; /* every process moves every clump */
+    const field f[] = {CLUMP_FIELDS(cl)};
+    size_t nf = sizeof f / sizeof f[0], per = fields_size(f, nf), K = (size_t)d->comm.size, nout, nin;
+    size_t *out = d->counts, *in = d->counts + K;
+    memset(d->counts, 0, 2 * K * sizeof *d->counts);
+    for (size_t k = 0; k < cl->n; k++) migrate_clump(sim, k, f, nf, 0);
+    if (!count_segments(d, out, in, per, &nout, &nin))
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu clumps that change processes", nout + nin);
+    for (size_t r = 0; r < K; r++) { /* the byte offsets where each process's go and come */
+        out[r] = d->off[r];
+        in[r] = nout * per + d->roff[r];
+    }
+    for (size_t k = 0; k < cl->n; k++) migrate_clump(sim, k, f, nf, 1);
+    sendrecv(d, d->stage, d->stage + nout * per);
+    for (size_t k = 0; k < cl->n; k++) migrate_clump(sim, k, f, nf, 2);
+    d->stats.clumps_migrated += nin;
+    return DEM_OK;
+}
 
 /* After a rebuild or a re-sort that gathered only positions (dem_dist_for_rebuild): each particle
  * whose process changed comes whole from the one that held it, particle by particle in index
@@ -755,7 +971,7 @@ static dem_status migrate(dem_sim *sim, dem_error *err)
             size_t now = rank_of(d, k);
             if (now == me || held_by(d, k) != me) continue;
             char *at = d->stage + d->off[now];
-            copy_particle(f, nf, k, &at, 1);
+            copy_entry(f, nf, k, &at, 1);
             d->off[now] += per;
         }
         for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
@@ -768,11 +984,12 @@ static dem_status migrate(dem_sim *sim, dem_error *err)
             size_t was = held_by(d, k);
             if (was == me) continue;
             char *at = d->stage + d->roff[was];
-            copy_particle(f, nf, k, &at, 0);
+            copy_entry(f, nf, k, &at, 0);
             d->roff[was] += per;
         }
         d->stats.migrated += nin;
-        exchange_halo(sim, 0);
+        st = migrate_clumps(sim, err);
+        if (!st) exchange_halo(sim, 0);
     }
     free(d->from);
     d->from = NULL;
@@ -976,7 +1193,7 @@ size_t dem_dist_clumps_flying(dem_sim *sim, dist_touch_fn touches)
         if (dem_v3_norm2(cl->f[k]) != 0.0) n += !members_touch(sim, k, 0, touches);
     }
     /* the clumps across processes: whether this process's members touch, from every process (a
-     * byte each); process 0 counts those that fly */
+     * byte each); the process of its first member, which moves it, counts one that flies */
     uint8_t *flag = (uint8_t *)d->stage;
     for (size_t e = 0; e < na; e++) flag[me * na + e] = (uint8_t)members_touch(sim, d->clumps_across[e], 1, touches);
     for (size_t r = 0; r < K; r++) {
@@ -984,7 +1201,8 @@ size_t dem_dist_clumps_flying(dem_sim *sim, dist_touch_fn touches)
         d->len[r] = na;
     }
     allgather(d, d->stage);
-    for (size_t e = 0; me == 0 && e < na; e++) {
+    for (size_t e = 0; e < na; e++) {
+        if (rank_of(d, cl->pidx[cl->start[d->clumps_across[e]]]) != me) continue;
         int t = 0;
         for (size_t r = 0; r < K && !t; r++) t = flag[r * na + e];
         n += !t && dem_v3_norm2(cl->f[d->clumps_across[e]]) != 0.0;
@@ -1036,8 +1254,11 @@ void dem_dist_free(dem_sim *sim)
     free(d->roff);
     free(d->rlen);
     free(d->keys);
-    free(d->members);
-    free(d->members_at);
+    free(d->msend);
+    free(d->mrecv);
+    free(d->msend_at);
+    free(d->mrecv_at);
+    free(d->clumps_moved);
     free(d->clumps_own);
     free(d->clumps_across);
     free(d->blk_rank);
@@ -1072,9 +1293,10 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     d->recv_at = calloc(K + 1, sizeof *d->recv_at);
     d->roff = calloc(K, sizeof *d->roff);
     d->rlen = calloc(K, sizeof *d->rlen);
-    d->members_at = calloc(K + 1, sizeof *d->members_at);
+    d->msend_at = calloc(K + 1, sizeof *d->msend_at);
+    d->mrecv_at = calloc(K + 1, sizeof *d->mrecv_at);
     d->each = calloc(K, DIST_EACH_MAX);
-    if (!d->bcut || !d->old_bcut || !d->off || !d->len || !d->counts || !d->send_at || !d->recv_at || !d->roff || !d->rlen || !d->members_at || !d->each) {
+    if (!d->bcut || !d->old_bcut || !d->off || !d->len || !d->counts || !d->send_at || !d->recv_at || !d->roff || !d->rlen || !d->msend_at || !d->mrecv_at || !d->each) {
         dem_dist_free(sim);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     }

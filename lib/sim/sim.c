@@ -548,14 +548,20 @@ static void unbalanced_pairs(const dem_sim *sim, size_t lo, size_t hi, void *acc
 }
 
 /* dist.h's chains: the net forces of the particles a process steps, in particle order (a
- * clump's members: its net force instead); the contact forces of its wall slots, in slot order. */
+ * clump's members: its net force instead, at its first member); the contact forces of its wall slots, in slot order. */
 static void unbalanced_particles(dem_sim *sim, void *acc)
 {
     const sim_particles *P = &sim->p;
     size_t p0, p1;
     dist_stepped(sim, &p0, &p1);
-    for (size_t a = p0; a < p1; a++)
-        if (!(P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER))) dem_unbalanced_add_particle(acc, P->f[a]); /* gravity included */
+    for (size_t a = p0; a < p1; a++) {
+        if (P->flags[a] & SIM_PARTICLE_MEMBER) { /* a clump counted at its first member (clumps.h) */
+            size_t k = dem_clumps_first_member(sim, a);
+            if (k != SIM_NO_CLUMP) dem_unbalanced_add_particle(acc, sim->cl->f[k]);
+        } else if (!(P->flags[a] & DEM_PARTICLE_FIXED)) {
+            dem_unbalanced_add_particle(acc, P->f[a]); /* gravity included */
+        }
+    }
 }
 
 static void unbalanced_slots(dem_sim *sim, void *acc)
@@ -572,9 +578,8 @@ double dem_sim_unbalanced(dem_sim *sim)
     if (!sim->forces_current) dem_forces_setup(sim);
     dem_unbalanced_sum u = {0.0, 0.0, 0, 0}; /* the one definition, shared with dem-probe */
     /* dist.h: each sum in one process's order on any number of processes (the particles, the
-     * clumps, the pairs in list order, the wall slots) */
+     * clumps among them, the pairs in list order, the wall slots) */
     dem_dist_chain(sim, &u, sizeof u, unbalanced_particles);
-    for (size_t k = 0; sim->cl && k < sim->cl->n; k++) dem_unbalanced_add_particle(&u, sim->cl->f[k]);
     dem_dist_chain_pairs(sim, &u, sizeof u, unbalanced_pairs);
     dem_dist_chain(sim, &u, sizeof u, unbalanced_slots);
     return dem_unbalanced_ratio(&u);
@@ -633,7 +638,8 @@ size_t dem_sim_touching(dem_sim *sim, size_t *flying)
     return w[0];
 }
 
-/* dist.h's chain: the kinetic energy of the particles a process steps, in particle order. */
+/* dist.h's chain: the kinetic energy of the particles a process steps, in particle order (a
+ * clump's at its first member: its process moves it). */
 typedef struct {
     double e;
     size_t n;
@@ -646,7 +652,15 @@ static void kinetic_particles(dem_sim *sim, void *acc)
     size_t p0, p1;
     dist_stepped(sim, &p0, &p1);
     for (size_t a = p0; a < p1; a++) {
-        if (P->flags[a] & (DEM_PARTICLE_FIXED | SIM_PARTICLE_MEMBER)) continue; /* a clump's members: the clump's below */
+        if (P->flags[a] & SIM_PARTICLE_MEMBER) { /* a clump's members: the clump's, at its first member */
+            size_t c = dem_clumps_first_member(sim, a);
+            if (c != SIM_NO_CLUMP) {
+                k->e += dem_clumps_kinetic(sim, c);
+                k->n++;
+            }
+            continue;
+        }
+        if (P->flags[a] & DEM_PARTICLE_FIXED) continue;
         k->e += 0.5 * P->m[a] * dem_v3_norm2(P->v[a]) + 0.5 * P->inertia[a] * dem_v3_norm2(P->w[a]);
         k->n++;
     }
@@ -656,13 +670,6 @@ double dem_sim_kinetic_energy(dem_sim *sim, size_t *nfree)
 {
     kinetic_sum k = {0.0, 0};
     dem_dist_chain(sim, &k, sizeof k, kinetic_particles); /* dist.h: in particle order on any number of processes */
-    double e = k.e;
-    size_t n = k.n;
-    if (sim->cl) {
-        size_t nc;
-        e += dem_clumps_kinetic(sim, &nc);
-        n += nc;
-    }
-    if (nfree) *nfree = n;
-    return e;
+    if (nfree) *nfree = k.n;
+    return k.e;
 }

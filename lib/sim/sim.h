@@ -113,6 +113,8 @@ typedef struct {
     uint64_t rebuild_gathers;           /* the positions alone gathered for a rebuild so far */
     uint64_t migrated;                  /* particles received from other processes at new cuts so far */
     uint64_t root_gathers;              /* frames' states sent to process 0 (dem_sim_put) so far */
+    size_t clumps;                      /* own stepping: the clumps it moved at the last rebuild */
+    uint64_t clumps_migrated;           /* clumps' states received from other processes at new cuts so far */
 } dem_dist_stats;
 void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s);
 

@@ -165,7 +165,7 @@ same_for_ranks() {
     cmp one.dem p.dem
 }
 
-@test "mpi: the exact mode (each rank its own, a sheared cell), clumps in a stress-controlled cell and between walls: the same bytes for 2-4 ranks" {
+@test "mpi: the exact mode (each rank its own, a sheared cell), clumps in a stress-controlled cell, a periodic one and between walls: the same bytes for 2-4 ranks" {
     dem-pack --random 300 --box 0,0,0,0.01,0.01,0.01 --radius 4e-4 --enclose --velocity-random 0.5 \
         --friction 0 --restitution 1 --seed 3 |
         dem-step -q --exact --normal hooke --kn 1e4 --tangential none --damping none --dt 5e-7 -n 0 > exact.dem
@@ -197,8 +197,15 @@ same_for_ranks() {
         --velocity-random 0.2 --friction 0.3 > dimers.dem
     # in a stress-controlled cell: the servo's sums count each clump as one body (cell.c's clump_fabric)
     same_for_ranks -n 500 --every 250 --dt 2e-6 --cell-stress xx=1e3,yy=1e3,zz=1e3 --cell-gain 1e-2 dimers.dem
-    # trimers poured between walls, damped, until balanced: members of one clump on several ranks
-    # (their forces go to every rank, which moves every clump); the measures with clumps
+    # in a static periodic cell, through rebuilds and re-sorts: each rank moves the clumps with a
+    # member of its own (their members' forces go point to point among those ranks), and a rank
+    # that starts moving a clump at new cuts receives it from the rank of its first member
+    same_for_ranks -n 1500 --every 750 --dt 2e-6 dimers.dem
+    DEM_MPI_STDERR=1 DEM_MPI_BALANCE=shift mpirun --oversubscribe -np 3 dem-step-mpi -n 1500 --dt 2e-6 \
+        dimers.dem -o /dev/null 2> d3.err
+    [ "$(grep -c 'stepping its own particles, moving [0-9]* clumps ([1-9][0-9]* received at new cuts)' d3.err)" -eq 3 ]
+    # trimers poured between walls, damped, until balanced: members of one clump on several ranks;
+    # the measures with clumps (a clump counted at its first member, whose rank moves it)
     dem-pack --random 150 --box 0,0,0,0.012,0.012,0.02 --radius 6e-4 --clump trimer --enclose --velocity-random 0.2 \
         --seed 4 --young 5e6 --friction 0.4 > trimers.dem
     dem-step -q -n 2000 --every 500 --gravity 0,0,-9.81 --dt 5e-6 --local-damping 0.3 --until unbalanced=0.5 trimers.dem > t1.dem

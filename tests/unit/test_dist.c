@@ -42,7 +42,34 @@ typedef struct {
     double unbalanced;/* dem_sim_unbalanced at the end (a sum over the pairs in list order) */
     size_t touching, flying; /* dem_sim_touching at the end (counts summed over the ranks) */
     int put_elsewhere;      /* a second frame with rank 1 given the writer: refused there alone */
+    int store_midway;       /* every rank takes the whole state (dem_sim_store) halfway, then steps on */
+    double kinetic;         /* dem_sim_kinetic_energy at the end (a sum in particle order) */
+    uint64_t midway;        /* a hash of the clumps' state that dem_sim_store gave this rank halfway */
 } rank_run;
+
+/* FNV-1a over n bytes, on from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++) h = (h ^ ((const unsigned char *)p)[k]) * 1099511628211u;
+    return h;
+}
+
+/* A hash of the clumps' state in a frame: each one's position, velocities, orientation and loads. */
+static uint64_t clumps_hash(const dem_system *s)
+{
+    uint64_t h = 14695981039346656037u;
+    for (size_t k = 0; k < s->nclumps; k++) {
+        const dem_clump *c = &s->clumps[k];
+        const dem_vec3 v[] = {c->pos, c->vel, c->omega, c->force, c->torque, c->angmom};
+        h = fnv(fnv(h, v, sizeof v), &c->orient, sizeof c->orient);
+    }
+    return h;
+}
+
+/* The runs of frame_on take the whole state halfway when set (test_clumps), and leave their
+ * kinetic energy in last_kinetic. */
+static int store_midway;
+static double last_kinetic;
 
 /* dem_comm's exchange among the threads: every rank's array has the same layout, so rank r's
  * range is copied from its buffer to the same place in each other rank's. */
@@ -95,12 +122,19 @@ static void *run_rank(void *arg)
         dem_comm c = {me->rank, me->g->size, me->balance, thread_allgather, me, me->replicate, thread_sendrecv};
         me->ok = dem_sim_set_comm(sim, &c, &err) == DEM_OK;
     }
-    for (int k = 0; k < me->steps && me->ok; k++) me->ok = dem_sim_step(sim, &err) == DEM_OK;
+    for (int k = 0; k < me->steps && me->ok; k++) {
+        me->ok = dem_sim_step(sim, &err) == DEM_OK;
+        if (me->ok && me->store_midway && k == me->steps / 2) { /* collective: the whole state, here and elsewhere */
+            me->ok = dem_sim_store(sim, &s, &err) == DEM_OK; /* into the frame's copy (its layout) */
+            me->midway = clumps_hash(&s);
+        }
+    }
     dem_dist_stats ds;
     if (sim) dem_sim_dist_stats(sim, &ds);
     me->across = sim ? ds.foreign_pairs : 0;
     me->unbalanced = sim && me->ok ? dem_sim_unbalanced(sim) : NAN;
     me->touching = sim && me->ok ? dem_sim_touching(sim, &me->flying) : 0;
+    me->kinetic = sim && me->ok ? dem_sim_kinetic_energy(sim, NULL) : NAN;
     FILE *f = NULL;
     dem_writer *w = NULL;
     if (me->ok && me->rank == 0) {
@@ -145,7 +179,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     memset(g.mismatched, 0, sizeof g.mismatched);
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -156,11 +190,14 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
         *across += run[r].across;
         CHECK_MSG(same_bits(run[r].unbalanced, run[0].unbalanced), "%d ranks: rank %d's unbalanced-force ratio differs from rank 0's", K, r);
         CHECK_MSG(run[r].touching == run[0].touching && run[r].flying == run[0].flying, "%d ranks: rank %d's contacts differ from rank 0's", K, r);
+        CHECK_MSG(same_bits(run[r].kinetic, run[0].kinetic), "%d ranks: rank %d's kinetic energy differs from rank 0's", K, r);
+        CHECK_MSG(run[r].midway == run[0].midway, "%d ranks: the clumps rank %d stored halfway differ from rank 0's", K, r);
         CHECK_MSG(!run[r].ok || run[r].put_elsewhere, "%d ranks: rank %d: a writer on rank 1 was not refused there alone", K, r);
     }
     *unbalanced = run[0].unbalanced;
     touching[0] = run[0].touching;
     touching[1] = run[0].flying;
+    last_kinetic = run[0].kinetic;
     pthread_barrier_destroy(&g.bar);
     CHECK_MSG(ok, "%d ranks, balance %d: a rank failed", K, balance);
     for (int r = 0; r < n; r++)
@@ -320,26 +357,35 @@ static void test_clumps(void)
     dem_settings_default(&st);
     st.gravity = dem_v3(0, 0, -9.81);
     st.local_damping = 0.1;
+    st.sort_every = 150; /* re-sorts within the run: members renumbered among the ranks */
     CHECK(dem_settings_write(&st, &s, &err) == DEM_OK);
     double dt = 4e-6, u1, u;
     int steps = UNDER_TSAN ? 300 : 600;
     size_t len1, len, across, t1[2], tk[2];
     char *one = frame_on(0, 0, 0, &s, &st, dt, steps, &len1, &across, &u1, t1);
+    double k1 = last_kinetic;
     CHECK(one && len1 > 0);
     CHECK_MSG(t1[0] > 10 && t1[1] > 0 && t1[1] < 300, "%zu contacts and %zu flying: the dimers must touch and some fly", t1[0], t1[1]);
-    for (int K = 2; K <= 3; K++) {
-        int balance = K == 2 ? DEM_BALANCE_WORK : DEM_BALANCE_SKEW;
-        {
-            char *f = frame_on(K, balance, 0, &s, &st, dt, steps, &len, &across, &u, tk);
-            CHECK_MSG(tk[0] == t1[0] && tk[1] == t1[1], "clumps, %d ranks, balance %d: %zu contacts and %zu flying, one process %zu and %zu", K,
-                      balance, tk[0], tk[1], t1[0], t1[1]);
-            CHECK_MSG(same_bits(u, u1), "clumps, %d ranks, balance %d: the unbalanced-force ratio differs", K, balance);
-            CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "clumps, %d ranks, balance %d: the frame differs from one process's", K, balance);
-            free(f);
-        }
+    /* cut by work, skewed, and moving at every rebuild (clumps change the processes that move
+     * them), with and without the whole state taken halfway */
+    static const struct { int K, balance, midway; } cases[] = {
+        {2, DEM_BALANCE_WORK, 0}, {3, DEM_BALANCE_SKEW, 0}, {3, DEM_BALANCE_SHIFT, 1}, {4, DEM_BALANCE_SHIFT, 0}};
+    int ncases = UNDER_TSAN ? 3 : 4;
+    for (int c = 0; c < ncases; c++) {
+        int K = cases[c].K, balance = cases[c].balance;
+        store_midway = cases[c].midway;
+        char *f = frame_on(K, balance, 0, &s, &st, dt, steps, &len, &across, &u, tk);
+        store_midway = 0;
+        CHECK_MSG(tk[0] == t1[0] && tk[1] == t1[1], "clumps, %d ranks, balance %d: %zu contacts and %zu flying, one process %zu and %zu", K,
+                  balance, tk[0], tk[1], t1[0], t1[1]);
+        CHECK_MSG(same_bits(u, u1), "clumps, %d ranks, balance %d: the unbalanced-force ratio differs", K, balance);
+        CHECK_MSG(same_bits(last_kinetic, k1), "clumps, %d ranks, balance %d: the kinetic energy differs", K, balance);
+        CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "clumps, %d ranks, balance %d: the frame differs from one process's", K, balance);
+        free(f);
     }
-    printf("  300 trimers between walls, %d steps: the frame, the unbalanced-force ratio and the %zu contacts and %zu\n"
-           "  bodies touching nothing of 2 ranks (cut by work) and 3 (skewed) are one process's\n",
+    printf("  300 trimers between walls, %d steps, re-sorted every 150: the frame, the unbalanced-force ratio, the\n"
+           "  kinetic energy and the %zu contacts and %zu bodies touching nothing of 2 ranks (cut by work), 3 (skewed;\n"
+           "  cut anew at every rebuild, the whole state taken halfway) and 4 (cut anew) are one process's\n",
            steps, t1[0], t1[1]);
     free(one);
     dem_system_free(&s);
@@ -357,7 +403,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0};
     dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL};

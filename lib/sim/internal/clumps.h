@@ -96,7 +96,13 @@ DEM_MUST_CHECK dem_status dem_clumps_check_cell(const dem_sim *sim, dem_error *e
 void dem_clumps_gather(dem_sim *sim);
 /* Into the frame: the clump records (the members' clump ids are dem_particle_record's). */
 void dem_clumps_write(const dem_sim *sim, dem_system *out);
-/* The clumps' kinetic energy, 1/2 m v^2 + 1/2 L.w, in clump order, J; their count in *n. */
-double dem_clumps_kinetic(const dem_sim *sim, size_t *n);
+/* Clump k's kinetic energy, 1/2 m v^2 + 1/2 L.w, J. */
+double dem_clumps_kinetic(const dem_sim *sim, size_t k);
+/* The clump whose first member (by id) particle a is, or SIM_NO_CLUMP: the sums over the
+ * particles in their order count a clump there (its process moves it: dist.h). */
+size_t dem_clumps_first_member(const dem_sim *sim, size_t a);
+/* Clump k's members' offsets R b from its orientation (as its drift places them): for a process
+ * that receives its state (dist.h). */
+void dem_clumps_offsets(dem_sim *sim, size_t k);
 
 #endif
