@@ -9,28 +9,32 @@ examples_run() {
     make -n -C "$REPO/examples" "$@" 2>/dev/null | sed -n 's/^\([a-z0-9-]*\): done in .*/\1/p'
 }
 
-@test "make -C examples runs every example but percolation and dimer-packing, rolling included" {
+@test "make -C examples runs every example but percolation, dimer-packing and rank-bits, rolling included" {
     run examples_run all
     [ "$status" -eq 0 ]
     grep -qx rolling <<<"$output"
     ! grep -qx percolation <<<"$output"
     ! grep -qx dimer-packing <<<"$output"
+    ! grep -qx rank-bits <<<"$output"
     # every example directory but the opt-in ones is in the default run
     for d in "$REPO"/examples/*/Makefile; do
         e=$(basename "$(dirname "$d")")
-        [ "$e" = percolation ] || [ "$e" = dimer-packing ] && continue
+        [ "$e" = percolation ] || [ "$e" = dimer-packing ] || [ "$e" = rank-bits ] && continue
         grep -qx "$e" <<<"$output" || { echo "missing from make -C examples: $e"; false; }
     done
 }
 
-@test "percolation and dimer-packing are opt-in: their own targets, and 'everything' runs them with the rest" {
+@test "percolation, dimer-packing and rank-bits are opt-in: their own targets, and 'everything' runs them with the rest" {
     run examples_run percolation
     [ "$output" = percolation ]
     run examples_run dimer-packing
     [ "$output" = dimer-packing ]
+    run examples_run rank-bits
+    [ "$output" = rank-bits ]
     run examples_run everything
     grep -qx percolation <<<"$output"
     grep -qx dimer-packing <<<"$output"
+    grep -qx rank-bits <<<"$output"
     grep -qx rolling <<<"$output"
 }
 

@@ -14,7 +14,8 @@
 # with wall = the whole lmp process and loop = LAMMPS' "Loop time", the best of BENCH_REPEAT
 # runs (default 1). The final particles are
 # left in OUTDIR/lammps-TAG.tsv (dem-probe --particles columns), the log in OUTDIR/log.TAG, TAG
-# npNP (granular) or classic-npNP.
+# npNP (granular) or classic-npNP. BENCH_DUMP_EVERY=K (default 0: none) also writes the positions
+# every K steps, in id order and to the last bit, to OUTDIR/traj.TAG.dump.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 BENCH_DIR=$(cd "$HERE/.." && pwd)
@@ -68,7 +69,7 @@ while [ "$k" -lt "${BENCH_REPEAT:-1}" ]; do
         -var data data.settle -var steps "$STEPS" -var dt "$DT" -var skin "$SKIN" \
         -var E "$E" -var nu "$NU" -var mu "$MU" -var etsuji "$etsuji" -var gamman "$gamman" -var g "$G" \
         -var x0 "$X0" -var y0 "$Y0" -var z0 "$Z0" -var x1 "$X1" -var y1 "$Y1" -var z1 "$Z1" \
-        -var dump "final.$tag.dump") || { echo "run.sh: lmp failed, see $out/log.$tag" >&2; exit 1; }
+        -var dump "final.$tag.dump" -var every "${BENCH_DUMP_EVERY:-0}" -var traj "traj.$tag.dump") || { echo "run.sh: lmp failed, see $out/log.$tag" >&2; exit 1; }
     wall=$(elapsed "$t0" "$(now)")
     loop=$(awk '/^Loop time of/ { print $4 }' "$out/log.$tag" | tail -n 1)
     [ -n "$loop" ] || { echo "run.sh: no Loop time in $out/log.$tag" >&2; exit 1; }
