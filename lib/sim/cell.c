@@ -134,26 +134,45 @@ static void clump_fabric_walls(dem_sim *sim, void *acc)
     }
 }
 
+/* clump_fabric's torque and gravity parts. */
+typedef struct {
+    dem_vec3 torque;
+    dem_mat3 gravity;
+} clump_body_sums;
+
+/* dist.h's chain: the members among the particles a process steps, in particle order: their
+ * torques and weights, and at a clump's first member (whose process moves it, clumps.h) the
+ * clump's weight at its centroid. */
+static void clump_fabric_members(dem_sim *sim, void *acc)
+{
+    const sim_particles *P = &sim->p;
+    const struct sim_clumps *cl = sim->cl;
+    clump_body_sums *b = acc;
+    dem_vec3 g = sim->st.gravity, o = sim->b.cell.origin;
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    for (size_t a = p0; a < p1; a++) {
+        if (!(P->flags[a] & SIM_PARTICLE_MEMBER)) continue;
+        b->torque = dem_v3_add(b->torque, P->t[a]);
+        if (dem_v3_is_zero(g)) continue;
+        m3_add_outer(&b->gravity, dem_v3_scale(g, -P->m[a]), dem_v3_sub(P->x[a], o));
+        size_t k = dem_clumps_first_member(sim, a);
+        if (k == SIM_NO_CLUMP) continue;
+        dem_vec3 centre = dem_v3_sub(P->x[a], cl->rw[cl->start[k]]);
+        m3_add_outer(&b->gravity, dem_v3_scale(g, cl->m[k]), dem_v3_sub(centre, o));
+    }
+}
+
 static void clump_fabric(dem_sim *sim)
 {
     sim_fabric *fb = &sim->b.fab;
-    const sim_particles *P = &sim->p;
-    const struct sim_clumps *cl = sim->cl;
-    fb->clumps = fb->gravity = dem_m3_zero();
-    fb->torque = dem_v3_zero();
+    fb->clumps = dem_m3_zero();
     dem_dist_chain_pairs(sim, &fb->clumps, sizeof fb->clumps, clump_fabric_pairs); /* dist.h: in list order on any ranks */
     dem_dist_chain(sim, &fb->clumps, sizeof fb->clumps, clump_fabric_walls); /* then the wall slots', in slot order */
-    dem_vec3 g = sim->st.gravity;
-    for (size_t k = 0; k < cl->n; k++) {
-        for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++) {
-            size_t a = cl->pidx[j];
-            fb->torque = dem_v3_add(fb->torque, P->t[a]);
-            if (!dem_v3_is_zero(g)) m3_add_outer(&fb->gravity, dem_v3_scale(g, -P->m[a]), dem_v3_sub(P->x[a], sim->b.cell.origin));
-        }
-        size_t first = cl->start[k];
-        dem_vec3 centre = dem_v3_sub(P->x[cl->pidx[first]], cl->rw[first]);
-        if (!dem_v3_is_zero(g)) m3_add_outer(&fb->gravity, dem_v3_scale(g, cl->m[k]), dem_v3_sub(centre, sim->b.cell.origin));
-    }
+    clump_body_sums b = {dem_v3_zero(), dem_m3_zero()};
+    dem_dist_chain(sim, &b, sizeof b, clump_fabric_members); /* then the members', in particle order */
+    fb->torque = b.torque;
+    fb->gravity = b.gravity;
 }
 
 /* The sums of the current forces over the contacts, in list order (then the wall slots'). */
@@ -350,6 +369,20 @@ static void dkin_run(dem_sim *sim, void *acc)
     *(double *)acc = dk;
 }
 
+/* dist.h's chain: the kinetic change of the map of each clump whose first member is among the
+ * particles a process steps, in particle order (its process moves it). */
+static void clump_dkin_run(dem_sim *sim, void *acc)
+{
+    size_t p0, p1;
+    dist_stepped(sim, &p0, &p1);
+    double dk = *(double *)acc;
+    for (size_t a = p0; a < p1; a++) {
+        size_t k = dem_clumps_first_member(sim, a);
+        if (k != SIM_NO_CLUMP) dk += sim->cl->dk[k];
+    }
+    *(double *)acc = dk;
+}
+
 void dem_deform_affine(dem_sim *sim, double h)
 {
     dem_cell *c = &sim->b.cell;
@@ -373,8 +406,14 @@ void dem_deform_affine(dem_sim *sim, double h)
     c->h = dem_m3_add(c->h, dem_m3_mul(k, c->h));
     c->deform = dem_m3_add(c->deform, dem_m3_mul(k, c->deform));
     dem_boundary_cell_inverse(sim);
-    /* clumps: their centroids and velocities, then their members in the mapped cell (clumps.h) */
-    if (sim->cl) sim->e.energy[DEM_E_WORK_CELL] += dem_clumps_affine(sim, k, kinv, c->origin);
+    /* clumps: their centroids and velocities, then their members in the mapped cell (clumps.h);
+     * their kinetic change summed in particle order at their first members (dist.h's chain) */
+    if (sim->cl) {
+        dem_clumps_affine(sim, k, kinv, c->origin);
+        double dc = 0.0;
+        dem_dist_chain(sim, &dc, sizeof dc, clump_dkin_run);
+        sim->e.energy[DEM_E_WORK_CELL] += dc;
+    }
 }
 
 void dem_deform_end_step(dem_sim *sim, double p0)

@@ -285,6 +285,7 @@ typedef struct {
     dem_sim *sim;
     dem_mat3 k, kinv;
     dem_vec3 o;
+    const uint32_t *moved; /* the clumps this process moves (dist.h), or NULL: every one */
 } affine_ctx;
 
 /* Clumps [lo, hi) under the field's map (cell.h: the centroid and fluctuation velocity as a free
@@ -294,7 +295,8 @@ static void affine_share(void *ctx, size_t lo, size_t hi, int t)
     const affine_ctx *x = ctx;
     struct sim_clumps *c = x->sim->cl;
     (void)t;
-    for (size_t k = lo; k < hi; k++) {
+    for (size_t e = lo; e < hi; e++) {
+        size_t k = x->moved ? x->moved[e] : e;
         c->x[k] = cell_map_point(c->x[k], x->k, x->o);
         c->dk[k] = cell_map_velocity(&c->v[k], c->m[k], x->kinv);
         members_poses(x->sim, k);
@@ -302,14 +304,11 @@ static void affine_share(void *ctx, size_t lo, size_t hi, int t)
     }
 }
 
-double dem_clumps_affine(dem_sim *sim, dem_mat3 k, dem_mat3 kinv, dem_vec3 o)
+void dem_clumps_affine(dem_sim *sim, dem_mat3 k, dem_mat3 kinv, dem_vec3 o)
 {
-    struct sim_clumps *c = sim->cl;
-    affine_ctx x = {sim, k, kinv, o};
-    dem_par_for(sim->pool, c->n, affine_share, &x);
-    double dk = 0.0;
-    for (size_t q = 0; q < c->n; q++) dk += c->dk[q]; /* in clump order: the same for any thread count */
-    return dk;
+    size_t n;
+    affine_ctx x = {sim, k, kinv, o, dist_clumps_moved(sim, sim->cl->n, &n)};
+    dem_par_for(sim->pool, n, affine_share, &x);
 }
 
 /* Local (non-viscous) damping of a clump's force and torque, per component (Hanley 2019, eq 21;

@@ -84,8 +84,8 @@ typedef struct {
 _Static_assert(sizeof(halo_head) <= DIST_EACH_MAX, "dem_dist_gather_each takes DIST_EACH_MAX bytes a process");
 
 /* A halo particle's bytes in that exchange at most: five vectors (dem_dist_share_halo's
- * halo_fields) and the image counters. */
-#define HALO_MAX_BYTES (5 * sizeof(dem_vec3) + 3 * sizeof(int32_t))
+ * halo_fields), the image counters and a clump member's offset (halo_bytes). */
+#define HALO_MAX_BYTES (6 * sizeof(dem_vec3) + 3 * sizeof(int32_t))
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -155,9 +155,6 @@ static int clump_has(const dem_sim *sim, size_t k, size_t r)
     return 0;
 }
 
-/* Whether process r moves clump k (struct sim_dist): it has one of its members, or every process
- * moves every clump. */
-static int moves_clump(const dem_sim *sim, size_t k, size_t r) { return !sim->dist->clumps_spread || clump_has(sim, k, r); }
 
 static size_t clump_bytes(const dem_sim *sim);
 
@@ -182,7 +179,7 @@ static dem_status clump_owners(dem_sim *sim, dem_error *err)
                 if (pass) d->clumps_own[nown] = (uint32_t)k;
                 nown++;
             }
-            if (moves_clump(sim, k, me)) {
+            if (clump_has(sim, k, me)) { /* it moves the clumps with a member of its own */
                 if (pass) d->clumps_moved[nmoved] = (uint32_t)k;
                 nmoved++;
             }
@@ -240,14 +237,9 @@ static dem_status member_lists(dem_sim *sim, dem_error *err)
                     in[o]++;
                     continue;
                 }
-                for (size_t q = cl->start[k]; d->clumps_spread && q < cl->start[k + 1]; q++) { /* the others that move it */
+                for (size_t q = cl->start[k]; q < cl->start[k + 1]; q++) { /* the others that move it */
                     size_t r = rank_of(d, cl->pidx[q]);
                     if (r == me || !first_of_rank(sim, k, q)) continue;
-                    if (pass) d->msend[out[r]] = a;
-                    out[r]++;
-                }
-                for (size_t r = 0; !d->clumps_spread && r < K; r++) { /* every process moves it */
-                    if (r == me) continue;
                     if (pass) d->msend[out[r]] = a;
                     out[r]++;
                 }
@@ -327,7 +319,6 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     }
     d->recv_at[K] = d->nrecv;
     if (sim->cl) { /* the clumps: who moves which, and their members' exchange */
-        d->clumps_spread = !sim->b.deforming; /* a deforming cell's sums read every clump at every step */
         dem_status st = clump_owners(sim, err);
         if (!st) st = member_lists(sim, err);
         if (st) return st;
@@ -603,13 +594,27 @@ static void merge_head(struct sim_dist *d, const halo_head *h, double *move2, in
     dem_nbr_merge_moves(d->moved, h->moved);
 }
 
-/* A halo particle's fields (nf vectors, then its image counters in a cell) packed at `at`. */
+/* A halo particle's bytes in the exchange: nf vectors, its image counters in a cell, and with
+ * clumps its offset R b from its clump's centroid (the cell's clump sums read it on every
+ * process whose pairs reach the member, and only the processes that own a member of the clump
+ * move it: struct sim_dist). */
+static size_t halo_bytes(const dem_sim *sim, size_t nf)
+{
+    return nf * sizeof(dem_vec3) + (sim->b.cell.flags ? sizeof *sim->p.image : 0) + (sim->cl ? sizeof(dem_vec3) : 0);
+}
+
+/* A halo particle's fields packed at `at` (halo_bytes). */
 static char *pack_halo(const dem_sim *sim, dem_vec3 *const *f, size_t nf, size_t a, char *at)
 {
     for (size_t k = 0; k < nf; k++, at += sizeof(dem_vec3)) memcpy(at, &f[k][a], sizeof(dem_vec3));
     if (sim->b.cell.flags) {
         memcpy(at, sim->p.image[a], sizeof *sim->p.image);
         at += sizeof *sim->p.image;
+    }
+    if (sim->cl) {
+        const dem_vec3 *b = dem_clumps_offset(sim, a), zero = dem_v3_zero();
+        memcpy(at, b ? b : &zero, sizeof(dem_vec3));
+        at += sizeof(dem_vec3);
     }
     return at;
 }
@@ -628,6 +633,11 @@ static const char *unpack_halo(dem_sim *sim, dem_vec3 *const *f, size_t nf, size
             image[a][k] = im[k];
         }
     }
+    if (sim->cl) {
+        uint32_t j = sim->cl->slot[a];
+        if (j != SIM_NO_CLUMP) memcpy(&sim->cl->rw[j], from, sizeof(dem_vec3));
+        from += sizeof(dem_vec3);
+    }
     return from;
 }
 
@@ -638,7 +648,7 @@ static void exchange_halo(dem_sim *sim, int wrap)
 {
     struct sim_dist *d = sim->dist;
     dem_vec3 *f[5];
-    size_t nf = halo_fields(sim, f), each = nf * sizeof(dem_vec3) + (sim->b.cell.flags ? sizeof *sim->p.image : 0);
+    size_t nf = halo_fields(sim, f), each = halo_bytes(sim, nf);
     /* the sends, then the receipts, in the staging buffer that make_halo reserved */
     char *out = d->stage, *in = d->stage + d->nsend * each;
     for (size_t r = 0; r < (size_t)d->comm.size; r++) {
@@ -721,14 +731,14 @@ static size_t clump_bytes(const dem_sim *sim)
     return fields_size(f, sizeof f / sizeof f[0]);
 }
 
-/* Clumps spread over the processes that move them (struct sim_dist): every clump's state from
+/* Own stepping with clumps (struct sim_dist): every clump's state from
  * the process of its first member, which moves it, to every process (root 0) or to process 0
  * (root 1), in clump order. The staging buffer holds them: clump_owners reserved it. */
 static void gather_clumps(dem_sim *sim, int root)
 {
     struct sim_dist *d = sim->dist;
     struct sim_clumps *cl = sim->cl;
-    if (!cl || !d->local || !d->clumps_spread) return; /* else every process moves every clump */
+    if (!cl || !d->local) return; /* else every process moves every clump */
     const field f[] = {CLUMP_FIELDS(cl)};
     size_t nf = sizeof f / sizeof f[0], per = fields_size(f, nf), K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
     size_t *at = d->counts; /* each process's clumps, then where its next is */
@@ -915,13 +925,13 @@ static void migrate_clump(dem_sim *sim, size_t k, const field *f, size_t nf, int
     }
 }
 
-/* The clumps' part of a migration (clumps spread: a process moves those with a member of its
- * own): each clump that a process starts moving at the new cuts comes to it, point to point. */
+/* The clumps' part of a migration (a process moves those with a member of its own): each clump
+ * that a process starts moving at the new cuts comes to it, point to point. */
 static dem_status migrate_clumps(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     const struct sim_clumps *cl = sim->cl;
-    if (!cl || !d->clumps_spread) return DEM_OK; /* every process moves every clump */
+    if (!cl) return DEM_OK;
     const field f[] = {CLUMP_FIELDS(cl)};
     size_t nf = sizeof f / sizeof f[0], per = fields_size(f, nf), K = (size_t)d->comm.size, nout, nin;
     size_t *out = d->counts, *in = d->counts + K;

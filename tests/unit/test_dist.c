@@ -323,18 +323,16 @@ static void test_ranks(int rolling)
 }
 
 /* 300 trimers (rigid clumps of three spheres), randomly oriented in a cubic lattice of their
- * bounding spheres, in random motion above a floor between two side walls, under gravity: a
- * clump's members may belong to different ranks (64-sphere blocks hold no whole number of
- * trimers), whose forces every rank sums and whose contacts decide whether it flies
- * (dem_sim_touching: each rank counts its own clumps, and those across ranks from every rank's
- * flags). */
-static void test_clumps(void)
+ * bounding spheres, 10 x 10 x 3, in random motion: above a floor between two side walls, under
+ * gravity (sheared 0), or in a periodic cell sheared at a constant rate (sheared 1: the cell's
+ * map moves every clump, and its sums, the work of the field, read every clump at every step).
+ * A clump's members may belong to different ranks (64-sphere blocks hold no whole number of
+ * trimers): each rank moves the clumps with a member of its own. */
+static void trimers(dem_system *s, dem_settings *st, int sheared)
 {
-    dem_system s;
-    dem_settings st;
     dem_error err;
-    dem_system_init(&s);
-    dem_material m = bed_material(&s);
+    dem_system_init(s);
+    dem_material m = bed_material(s);
     dem_clump_template t;
     CHECK(dem_clump_template_builtin("trimer", 3e-4, DEM_CLUMP_GRID_DEFAULT, &t, &err) == DEM_OK);
     dem_rng rng;
@@ -344,54 +342,70 @@ static void test_clumps(void)
         for (int j = 0; j < 10; j++)
             for (int i = 0; i < 10; i++) {
                 dem_particle p = dem_particle_default();
-                p.id = s.nparticles + 1;
+                p.id = s->nparticles + 1;
                 p.radius = t.rbound;
                 dem_sphere_mass(p.radius, m.density, &p.mass, &p.inertia);
                 p.pos = dem_v3((i + 0.5) * a, (j + 0.5) * a, (k + 0.5) * a);
                 p.vel = dem_v3(0.3 * dem_rng_normal(&rng), 0.3 * dem_rng_normal(&rng), 0.3 * dem_rng_normal(&rng));
-                CHECK(dem_system_push_particle(&s, &p, &err) == DEM_OK);
+                CHECK(dem_system_push_particle(s, &p, &err) == DEM_OK);
             }
-    CHECK(dem_pack_clumps_at_spheres(&s, 0, &t, 1, 5, &err) == DEM_OK);
+    CHECK(dem_pack_clumps_at_spheres(s, 0, &t, 1, 5, &err) == DEM_OK);
     dem_clump_template_free(&t);
-    floor_and_sides(&s, box);
-    dem_settings_default(&st);
-    st.gravity = dem_v3(0, 0, -9.81);
-    st.local_damping = 0.1;
-    st.sort_every = 150; /* re-sorts within the run: members renumbered among the ranks */
-    CHECK(dem_settings_write(&st, &s, &err) == DEM_OK);
+    dem_settings_default(st);
+    if (sheared) {
+        s->cell = dem_cell_default();
+        s->cell.flags = DEM_CELL_PERIODIC_A | DEM_CELL_PERIODIC_B | DEM_CELL_PERIODIC_C;
+        s->cell.h = dem_m3_diag(box, box, 3 * a);
+        s->cell.vgrad.m[0][1] = 20.0; /* 1/s: simple shear, 0.05 strain in the run */
+    } else {
+        floor_and_sides(s, box);
+        st->gravity = dem_v3(0, 0, -9.81);
+        st->local_damping = 0.1;
+    }
+    st->sort_every = 150; /* re-sorts within the run: members renumbered among the ranks */
+    CHECK(dem_settings_write(st, s, &err) == DEM_OK);
+}
+
+static void test_clumps(int sheared)
+{
+    dem_system s;
+    dem_settings st;
+    trimers(&s, &st, sheared);
     double dt = 4e-6, u1, u;
     int steps = UNDER_TSAN ? 300 : 600;
     size_t len1, len, across, t1[2], tk[2];
     char *one = frame_on(0, 0, 0, &s, &st, dt, steps, &len1, &across, &u1, t1);
     double k1 = last_kinetic;
     CHECK(one && len1 > 0);
-    CHECK_MSG(t1[0] > 10 && t1[1] > 0 && t1[1] < 300, "%zu contacts and %zu flying: the dimers must touch and some fly", t1[0], t1[1]);
+    /* under gravity some fly (a body with a force touching nothing); sheared, none has a force but its contacts' */
+    CHECK_MSG(t1[0] > 10 && (sheared || (t1[1] > 0 && t1[1] < 300)), "%zu contacts and %zu flying: the trimers must touch and some fly", t1[0], t1[1]);
     /* cut by work, skewed, and moving at every rebuild (clumps change the processes that move
      * them), with and without the whole state taken halfway */
     static const struct { int K, balance, midway; } cases[] = {
         {2, DEM_BALANCE_WORK, 0}, {3, DEM_BALANCE_SKEW, 0}, {3, DEM_BALANCE_SHIFT, 1}, {4, DEM_BALANCE_SHIFT, 0}};
-    int ncases = UNDER_TSAN ? 3 : 4;
+    int ncases = UNDER_TSAN || sheared ? 3 : 4;
     for (int c = 0; c < ncases; c++) {
         int K = cases[c].K, balance = cases[c].balance;
         store_midway = cases[c].midway;
         char *f = frame_on(K, balance, 0, &s, &st, dt, steps, &len, &across, &u, tk);
         store_midway = 0;
-        CHECK_MSG(tk[0] == t1[0] && tk[1] == t1[1], "clumps, %d ranks, balance %d: %zu contacts and %zu flying, one process %zu and %zu", K,
-                  balance, tk[0], tk[1], t1[0], t1[1]);
-        CHECK_MSG(same_bits(u, u1), "clumps, %d ranks, balance %d: the unbalanced-force ratio differs", K, balance);
-        CHECK_MSG(same_bits(last_kinetic, k1), "clumps, %d ranks, balance %d: the kinetic energy differs", K, balance);
-        CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "clumps, %d ranks, balance %d: the frame differs from one process's", K, balance);
+        CHECK_MSG(tk[0] == t1[0] && tk[1] == t1[1], "clumps (sheared %d), %d ranks, balance %d: %zu contacts and %zu flying, one process %zu and %zu",
+                  sheared, K, balance, tk[0], tk[1], t1[0], t1[1]);
+        CHECK_MSG(same_bits(u, u1), "clumps (sheared %d), %d ranks, balance %d: the unbalanced-force ratio differs", sheared, K, balance);
+        CHECK_MSG(same_bits(last_kinetic, k1), "clumps (sheared %d), %d ranks, balance %d: the kinetic energy differs", sheared, K, balance);
+        CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "clumps (sheared %d), %d ranks, balance %d: the frame differs from one process's", sheared,
+                  K, balance);
         free(f);
     }
-    printf("  300 trimers between walls, %d steps, re-sorted every 150: the frame, the unbalanced-force ratio, the\n"
-           "  kinetic energy and the %zu contacts and %zu bodies touching nothing of 2 ranks (cut by work), 3 (skewed;\n"
-           "  cut anew at every rebuild, the whole state taken halfway) and 4 (cut anew) are one process's\n",
-           steps, t1[0], t1[1]);
+    printf("  300 trimers %s, %d steps, re-sorted every 150: the frame, the unbalanced-force\n"
+           "  ratio, the kinetic energy and the %zu contacts and %zu bodies touching nothing of 2 ranks (cut by\n"
+           "  work), 3 (skewed; cut anew at every rebuild, the whole state taken halfway)%s are one process's\n",
+           sheared ? "in a periodic cell sheared at 20/s" : "between walls under gravity", steps, t1[0], t1[1],
+           ncases > 3 ? " and 4 (cut anew)" : "");
     free(one);
     dem_system_free(&s);
 }
 
-/* What the group refuses, and a group that is not one. */
 static void test_refusals(void)
 {
     dem_system s;
@@ -426,7 +440,8 @@ int main(void)
 {
     test_ranks(0);
     test_ranks(1);
-    test_clumps();
+    test_clumps(0);
+    test_clumps(1);
     test_refusals();
     UNIT_DONE();
 }

@@ -84,11 +84,11 @@ void dem_clumps_kick(dem_sim *sim, double h);
  * particles), then its members' poses; the largest squared surface step of a member into *move2,
  * a non-finite one into *nonfinite. */
 void dem_clumps_drift(dem_sim *sim, double h, double gd, int reverse, double *move2, int *nonfinite);
-/* The deforming cell's map of every clump over a half step (cell.c's K = M - I and Kinv = M^-1 - I
- * about the origin o), after the cell's H: centroid and fluctuation velocity mapped, members placed
- * from the pose and given their velocities. Returns the kinetic energy the map changed, J, summed
- * in clump order. */
-double dem_clumps_affine(dem_sim *sim, dem_mat3 k, dem_mat3 kinv, dem_vec3 o);
+/* The deforming cell's map of every clump (this process's: dist.h) over a half step (cell.c's K = M
+ * - I and Kinv = M^-1 - I about the origin o), after the cell's H: centroid and fluctuation velocity
+ * mapped, members placed from the pose and given their velocities; the kinetic energy the map
+ * changed in dk (cell.c sums it in particle order, each clump at its first member). */
+void dem_clumps_affine(dem_sim *sim, dem_mat3 k, dem_mat3 kinv, dem_vec3 o);
 /* A deforming cell: fails when it has become narrower along a periodic axis than a clump's extent
  * (a clump would touch its own image, which it never does). */
 DEM_MUST_CHECK dem_status dem_clumps_check_cell(const dem_sim *sim, dem_error *err);

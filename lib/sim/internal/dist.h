@@ -51,16 +51,16 @@ struct sim_dist {
     uint32_t *blk_rank;       /* the process of each block (the halo's making, the kept records' delivery) */
     uint64_t *keys;           /* the halo's making: (process, particle) of the sends */
     size_t cap_keys;
-    /* With clumps (own stepping): a clump is moved (kicked, drifted, its members' forces summed
-     * to it) by every process that owns one of its members, alike (clumps_spread), or, in a
-     * deforming cell, whose sums read every clump at every step, by every process. A process
-     * moves clumps_moved (in clump order) and exchanges its members' forces and torques point to
-     * point with the other processes that move their clumps: it sends msend (by process: msend_at)
-     * and receives mrecv (mrecv_at), each process's in clump then member order. The other clumps'
-     * state goes stale here: a process that starts moving a clump at new cuts receives it from the
-     * process that held its first member (dem_dist_decompose's migration); dem_dist_whole and
-     * dem_dist_to_root bring every clump from the process of its first member. */
-    int clumps_spread;
+    /* With clumps (own stepping): a clump is moved (kicked, drifted, mapped by a deforming cell,
+     * its members' forces summed to it) by every process that owns one of its members, alike. A
+     * process moves clumps_moved (in clump order) and exchanges its members' forces and torques
+     * point to point with the other processes that move their clumps: it sends msend (by process:
+     * msend_at) and receives mrecv (mrecv_at), each process's in clump then member order. The
+     * sums over the clumps go in particle order, each clump at its first member (whose process
+     * moves it). The other clumps' state goes stale here: a process that starts moving a clump
+     * at new cuts receives it from the process that held its first member (dem_dist_decompose's
+     * migration); dem_dist_whole and dem_dist_to_root bring every clump from the process of its
+     * first member. */
     uint32_t *clumps_moved;
     size_t nclumps_moved;
     uint32_t *msend, *mrecv;
@@ -173,13 +173,13 @@ DEM_MUST_CHECK dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, 
  * otherwise (one process, or every process holding the whole state) run once, over all. */
 typedef void (*dist_chain_fn)(dem_sim *sim, void *acc);
 void dem_dist_chain(dem_sim *sim, void *acc, size_t len, dist_chain_fn run);
-/* The clumps this process moves (struct sim_dist): with own stepping and clumps spread, the *n
- * of the list returned; else NULL, and *n is every clump (all). */
+/* The clumps this process moves (struct sim_dist): with own stepping, the *n of the list
+ * returned; else NULL, and *n is every clump (all). */
 static inline const uint32_t *dist_clumps_moved(const dem_sim *sim, size_t all, size_t *n)
 {
-    int spread = dist_local(sim) && sim->dist->clumps_spread;
-    *n = spread ? sim->dist->nclumps_moved : all;
-    return spread ? sim->dist->clumps_moved : NULL;
+    int own = dist_local(sim);
+    *n = own ? sim->dist->nclumps_moved : all;
+    return own ? sim->dist->clumps_moved : NULL;
 }
 /* Own stepping with clumps: the clumps with a force that touch nothing (dem_sim_touching's count),
  * this process's part of it (summed over the processes after): touches(sim, a) says whether
