@@ -835,10 +835,10 @@ void dem_dist_for_rebuild(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
     if (!d || !d->stale) return;
-    /* what the grid reads (positions), the bonds' exclusions (image counters) and the wall slots'
-     * rebuild (every slot's record): the rest stays with the owners, who hand it on at the new
-     * cuts (dem_dist_decompose's migration) */
-    const field f[] = {{sim->p.x, sizeof *sim->p.x, bound_particle}, {sim->p.image, sizeof *sim->p.image, bound_particle}, SLOT_FIELDS(sim)};
+    /* what the grid and the wall slots' layout read (positions) and the bonds' exclusions (image
+     * counters): the rest stays with the owners, who hand it on at the new cuts (dem_dist_decompose's
+     * migration), the wall slots' records with their particles (dem_dist_keep_own) */
+    const field f[] = {{sim->p.x, sizeof *sim->p.x, bound_particle}, {sim->p.image, sizeof *sim->p.image, bound_particle}};
     share_fields(sim, f, sizeof f / sizeof f[0]);
     d->partial = 1;
     d->stats.rebuild_gathers++;
@@ -950,57 +950,68 @@ static dem_status migrate_clumps(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+/* Particle k and its wall slots (the new layout's) copied to (out) or from the bytes at *at. */
+static void copy_particle(const dem_sim *sim, const field *f, size_t nf, const field *w, size_t nw, size_t k, char **at, int out)
+{
+    copy_entry(f, nf, k, at, out);
+    for (size_t q = sim->c.wstart[k]; q < sim->c.wstart[k + 1]; q++) copy_entry(w, nw, q, at, out);
+}
+
 /* After a rebuild or a re-sort that gathered only positions (dem_dist_for_rebuild): each particle
- * whose process changed comes whole from the one that held it, particle by particle in index
- * order (a re-sort scatters them), point to point; then the new halo's velocities. */
+ * whose process changed comes whole from the one that held it, with its wall slots, particle by
+ * particle in index order (a re-sort scatters them), point to point; then the clumps that a
+ * process starts moving, and the new halo. */
 static dem_status migrate(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, n = sim->p.n, per = 0, nout, nin;
+    const size_t *ws = sim->c.wstart;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, n = sim->p.n, nout, nin, moved = 0;
     d->partial = 0;
-    const field f[] = {PARTICLE_FIELDS(sim)};
-    size_t nf = sizeof f / sizeof f[0];
-    for (size_t k = 0; k < nf; k++) per += f[k].base ? f[k].elem : 0; /* an array this run has not: NULL */
-    size_t *out = d->counts, *in = d->counts + K; /* particles to and from each process */
+    const field f[] = {PARTICLE_FIELDS(sim)}, w[] = {SLOT_FIELDS(sim)};
+    size_t nf = sizeof f / sizeof f[0], nw = sizeof w / sizeof w[0], per = fields_size(f, nf), slot = fields_size(w, nw);
+    size_t *out = d->counts, *in = d->counts + K; /* bytes to and from each process */
     /* the particles this process may hand on: those it held, or after a re-sort any */
     size_t s0 = d->from ? 0 : block_particle(sim, d->old_bcut[me]), s1 = d->from ? n : block_particle(sim, d->old_bcut[me + 1]);
     for (size_t r = 0; r < K; r++) out[r] = in[r] = 0;
     for (size_t k = s0; k < s1; k++) {
         size_t now = rank_of(d, k);
-        if (now != me && held_by(d, k) == me) out[now]++;
+        if (now != me && held_by(d, k) == me) out[now] += per + (ws[k + 1] - ws[k]) * slot;
     }
     for (size_t k = d->p0; k < d->p1; k++) {
         size_t was = held_by(d, k);
-        if (was != me) in[was]++;
+        if (was != me) {
+            in[was] += per + (ws[k + 1] - ws[k]) * slot;
+            moved++;
+        }
     }
-    dem_status st = DEM_OK;
-    if (!count_segments(d, out, in, per, &nout, &nin)) {
-        st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu particles that change process", nout + nin);
-    } else {
-        for (size_t k = s0; k < s1; k++) { /* by process, each's in index order */
-            size_t now = rank_of(d, k);
-            if (now == me || held_by(d, k) != me) continue;
-            char *at = d->stage + d->off[now];
-            copy_entry(f, nf, k, &at, 1);
-            d->off[now] += per;
-        }
-        for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
-            d->off[r] = at * per;
-            at += out[r];
-        }
-        sendrecv(d, d->stage, d->stage + nout * per);
-        for (size_t r = 0; r < K; r++) d->roff[r] += nout * per; /* where each process's receipts begin */
-        for (size_t k = d->p0; k < d->p1; k++) {
-            size_t was = held_by(d, k);
-            if (was == me) continue;
-            char *at = d->stage + d->roff[was];
-            copy_entry(f, nf, k, &at, 0);
-            d->roff[was] += per;
-        }
-        d->stats.migrated += nin;
-        st = migrate_clumps(sim, err);
-        if (!st) exchange_halo(sim, 0);
+    if (!count_segments(d, out, in, 1, &nout, &nin)) {
+        free(d->from);
+        d->from = NULL;
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu bytes of the particles that change process", nout + nin);
     }
+    for (size_t k = s0; k < s1; k++) { /* by process, each's in index order */
+        size_t now = rank_of(d, k);
+        if (now == me || held_by(d, k) != me) continue;
+        char *at = d->stage + d->off[now];
+        copy_particle(sim, f, nf, w, nw, k, &at, 1);
+        d->off[now] = (size_t)(at - d->stage);
+    }
+    for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
+        d->off[r] = at;
+        at += out[r];
+    }
+    sendrecv(d, d->stage, d->stage + nout);
+    for (size_t r = 0; r < K; r++) d->roff[r] += nout; /* where each process's receipts begin */
+    for (size_t k = d->p0; k < d->p1; k++) {
+        size_t was = held_by(d, k);
+        if (was == me) continue;
+        char *at = d->stage + d->roff[was];
+        copy_particle(sim, f, nf, w, nw, k, &at, 0);
+        d->roff[was] = (size_t)(at - d->stage);
+    }
+    d->stats.migrated += moved;
+    dem_status st = migrate_clumps(sim, err);
+    if (!st) exchange_halo(sim, 0);
     free(d->from);
     d->from = NULL;
     return st;
@@ -1017,6 +1028,18 @@ void dem_dist_keep_own(dem_sim *sim)
     for (size_t p = 0; p < c->npairs; p++)
         if (p < p0 || p >= p1) c->pairs[p].flags = 0;
     d->deliver = 1;
+    /* the wall slots of the other processes' particles likewise, when only the positions were
+     * gathered (their stale copies would be kept): each process carries its own into the new
+     * layout, and they go with their particles to the processes that own them at the new cuts
+     * (migrate) */
+    if (d->partial) {
+        size_t q0 = c->wstart[d->p0], q1 = c->wstart[d->p1];
+        for (size_t q = 0; q < c->nwslots; q++)
+            if (q < q0 || q >= q1) {
+                c->wtouch[q] = 0;
+                c->whist[q].flags = 0;
+            }
+    }
 }
 
 /* After a rebuild's merge (each process carried its own kept records into the new list: the

@@ -118,7 +118,10 @@ void dem_dist_share_pairs(dem_sim *sim, int records);
 /* Before a rebuild: the records of other processes' pairs lose their flags, so that each process
  * carries its own kept records (those with flags: a history) into the new list; after the new
  * cuts (dem_dist_decompose), each carried record goes to the processes that then evaluate its
- * pair (a rebuild keeps nothing else: the results restart from zeros). */
+ * pair (a rebuild keeps nothing else: the results restart from zeros). After a gather of the
+ * positions alone (dem_dist_for_rebuild), the wall slots of other processes' particles likewise
+ * lose their touch and flags: each process carries its own particles' into the new layout, and
+ * they migrate with their particles. */
 void dem_dist_keep_own(dem_sim *sim);
 /* After the sums: the particles' forces, torques, dissipation and kicks, the wall slots; the
  * counts (wall contacts lost, particles past the guard) summed over the processes. */
@@ -159,9 +162,9 @@ void dem_dist_whole(dem_sim *sim);
  * result from its owner. Collective. */
 void dem_dist_to_root(dem_sim *sim);
 /* Own stepping, before a rebuild or a re-sort: what they read of every particle (positions,
- * image counters) and every wall slot, from the owners, when the state is stale; the particles
- * that change process at the new cuts (or numbers) then come whole from their old process, and
- * the new halo from its (dem_dist_decompose). Collective. */
+ * image counters), from the owners, when the state is stale; the particles that change process
+ * at the new cuts (or numbers) then come whole from their old process with their wall slots,
+ * and the new halo from its (dem_dist_decompose). Collective. */
 void dem_dist_for_rebuild(dem_sim *sim);
 /* A re-sort renumbered the particles: new index k was from[k] (after dem_dist_for_rebuild, the
  * particles then come from the processes that held from[k] at the old cuts). */
