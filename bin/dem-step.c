@@ -795,13 +795,14 @@ static void report_ranks(const dem_sim *sim, int threads)
 {
     dem_dist_stats d;
     dem_sim_dist_stats(sim, &d);
-    char how[500], clumps[120] = "";
+    char how[640], clumps[120] = "";
     if (d.own && d.clumps)
         snprintf(clumps, sizeof clumps, ", moving %zu clumps (%llu received at new cuts)", d.clumps, (unsigned long long)d.clumps_migrated);
     if (d.own)
         snprintf(how, sizeof how,
-                 "stepping its own particles%s, %zu of them in the halo, receiving %zu of other ranks'; the positions gathered for %llu rebuilds, %llu particles received at new cuts, %llu frames' states sent to rank 0, the whole state gathered %llu times",
-                 clumps, d.halo, d.halo_in, (unsigned long long)d.rebuild_gathers, (unsigned long long)d.migrated,
+                 "stepping its own particles%s, %zu of them in the halo, receiving %zu of other ranks'; %llu rebuilds from the ranks' states (%llu receiving only the %llu positions next to its cells, the others every position), %llu particles received at new cuts, %llu frames' states sent to rank 0, the whole state gathered %llu times",
+                 clumps, d.halo, d.halo_in, (unsigned long long)d.rebuild_gathers, (unsigned long long)d.near_rebuilds,
+                 (unsigned long long)d.near_received, (unsigned long long)d.migrated,
                  (unsigned long long)d.root_gathers, (unsigned long long)d.gathers);
     else
         snprintf(how, sizeof how, "every rank stepping every particle");

@@ -403,6 +403,22 @@ static void wall_slot_new(dem_contact_rec *h, size_t a, size_t k)
     h->j = (uint32_t)k;
 }
 
+/* Slot q of particle a laid out empty, its wall unknown here (another process's particle:
+ * dem_store_wall_slots). */
+static void wall_slot_empty(dem_sim *sim, size_t q, size_t a)
+{
+    sim_store *c = &sim->c;
+    c->wowner[q] = (uint32_t)a;
+    c->wwall[q] = UINT32_MAX;
+    wall_slot_new(&c->whist[q], a, UINT32_MAX);
+    memset(&c->wout[q], 0, sizeof c->wout[q]);
+    c->wtouch[q] = 0;
+    if (c->wroll) memset(&c->wroll[q], 0, sizeof c->wroll[q]);
+    if (c->whooke) c->whooke[q][0] = c->whooke[q][1] = 0.0;
+    sim->e.wlost[q] = 0.0;
+    if (sim->e.wrlost) sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
+}
+
 static dem_status grow_wall_slots(dem_sim *sim, size_t need, dem_error *err)
 {
     sim_store *c = &sim->c;
@@ -424,6 +440,7 @@ typedef struct {
     dem_sim *sim;
     const wall_keep *keep;
     size_t nkeep;
+    size_t first; /* the first particle laid out (a process's own: dist.h; 0 in one process) */
 } wall_slot_args;
 
 /* Particles [lo, hi): wstart[a + 1] = the walls in reach of a (summed into offsets after). */
@@ -433,6 +450,8 @@ static PAR_RANGE void wall_count_share(void *ctx, size_t lo, size_t hi, int t)
     dem_sim *sim = wa->sim;
     size_t nw = sim->b.nwalls;
     (void)t;
+    lo += wa->first;
+    hi += wa->first;
     for (size_t a = lo; a < hi; a++) {
         size_t m = 0;
         for (size_t k = 0; k < nw; k++) m += (size_t)dem_nbr_wall_near(sim, a, k);
@@ -448,8 +467,10 @@ static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
     dem_sim *sim = wa->sim;
     sim_store *c = &sim->c;
     const wall_keep *keep = wa->keep;
-    size_t nw = sim->b.nwalls, nkeep = wa->nkeep, q = c->wstart[lo], e = 0, top = nkeep;
     (void)t;
+    lo += wa->first;
+    hi += wa->first;
+    size_t nw = sim->b.nwalls, nkeep = wa->nkeep, q = c->wstart[lo], e = 0, top = nkeep;
     while (e < top) { /* the first kept slot of particle lo or later */
         size_t mid = e + (top - e) / 2;
         if (keep[mid].a < lo) e = mid + 1;
@@ -480,7 +501,7 @@ static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
         }
 }
 
-dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err)
+dem_status dem_store_wall_slots(dem_sim *sim, size_t p0, size_t p1, store_share_counts_fn share, dem_error *err)
 {
     sim_store *c = &sim->c;
     size_t nkeep = 0;
@@ -503,16 +524,22 @@ dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err)
     int sorted = 1; /* the slots are in particle then wall order unless the particles were renumbered */
     for (size_t k = 1; k < nkeep && sorted; k++) sorted = cmp_wall_keep(&keep[k - 1], &keep[k]) < 0;
     if (!sorted) qsort(keep, nkeep, sizeof *keep, cmp_wall_keep);
-    /* on the pool: each particle's count of walls in reach, their offsets, then the slots */
-    wall_slot_args wa = {sim, keep, nkeep};
+    /* on the pool: each particle's count of walls in reach, their offsets, then the slots (of
+     * particles [p0, p1), the others' counts shared) */
     size_t n = sim->p.n;
-    dem_par_for(sim->pool, n, wall_count_share, &wa);
+    int own = share != NULL;
+    wall_slot_args wa = {sim, keep, nkeep, p0};
+    dem_par_for(sim->pool, p1 - p0, wall_count_share, &wa);
+    if (share) share(sim, c->wstart + 1);
     c->wstart[0] = 0;
     for (size_t a = 0; a < n; a++) c->wstart[a + 1] += c->wstart[a];
     dem_status st = grow_wall_slots(sim, c->wstart[n], err); /* the kept slots are copied out: free to move */
     if (!st) {
-        dem_par_for(sim->pool, n, wall_fill_share, &wa);
+        dem_par_for(sim->pool, p1 - p0, wall_fill_share, &wa);
         c->nwslots = c->wstart[n];
+        for (size_t a = 0; own && a < n; a++) /* the other processes' particles: empty slots */
+            if (a < p0 || a >= p1)
+                for (size_t q = c->wstart[a]; q < c->wstart[a + 1]; q++) wall_slot_empty(sim, q, a);
     }
     free(keep);
     return st;

@@ -502,11 +502,14 @@ static void share_fields(dem_sim *sim, const field *f, size_t nf)
 }
 
 /* A wall slot's state, in an exchange's fields: its record and result, whether it touches, the
- * friction it lost, its rolling and twisting record and lost energy (those two only with them). */
+ * friction it lost, its rolling and twisting record and lost energy (those two only with them),
+ * its wall and hooke's stiffnesses (with hooke): a process lays out only its own particles' slots
+ * at a rebuild (dem_store_wall_slots), the others' walls unknown there. */
 #define SLOT_FIELDS(sim)                                                                                                    \
     {(sim)->c.whist, sizeof *(sim)->c.whist, bound_slot}, {(sim)->c.wout, sizeof *(sim)->c.wout, bound_slot},                 \
         {(sim)->c.wtouch, sizeof *(sim)->c.wtouch, bound_slot}, {(sim)->e.wlost, sizeof *(sim)->e.wlost, bound_slot},         \
-        {(sim)->c.wroll, sizeof *(sim)->c.wroll, bound_slot}, {(sim)->e.wrlost, sizeof *(sim)->e.wrlost, bound_slot}
+        {(sim)->c.wroll, sizeof *(sim)->c.wroll, bound_slot}, {(sim)->e.wrlost, sizeof *(sim)->e.wrlost, bound_slot},         \
+        {(sim)->c.wwall, sizeof *(sim)->c.wwall, bound_slot}, {(sim)->c.whooke, sizeof *(sim)->c.whooke, bound_slot}
 
 /* Own stepping with clumps: the members' forces and torques, point to point, to the other
  * processes that move their clumps (member_lists), which then sum them to the clumps (clumps.h). */
@@ -831,17 +834,235 @@ void dem_dist_to_root(dem_sim *sim)
     d->stats.root_gathers++;
 }
 
-void dem_dist_for_rebuild(dem_sim *sim)
+void dem_dist_for_rebuild(dem_sim *sim, int sort)
 {
     struct sim_dist *d = sim->dist;
     if (!d || !d->stale) return;
+    d->partial = 1;
+    d->stats.rebuild_gathers++;
+    if (!sort && !dem_nbr_uses_multi(sim)) { /* the grid's binning receives what it reaches */
+        d->near = 1;
+        d->stats.near_rebuilds++;
+        return;
+    }
     /* what the grid and the wall slots' layout read (positions) and the bonds' exclusions (image
      * counters): the rest stays with the owners, who hand it on at the new cuts (dem_dist_decompose's
      * migration), the wall slots' records with their particles (dem_dist_keep_own) */
     const field f[] = {{sim->p.x, sizeof *sim->p.x, bound_particle}, {sim->p.image, sizeof *sim->p.image, bound_particle}};
     share_fields(sim, f, sizeof f / sizeof f[0]);
-    d->partial = 1;
-    d->stats.rebuild_gathers++;
+}
+
+static int count_segments(struct sim_dist *d, const size_t *out, const size_t *in, size_t size, size_t *nout, size_t *nin);
+
+int dem_dist_near_pending(const dem_sim *sim) { return sim->dist && sim->dist->near == 1; }
+
+/* After the near positions alone (a re-sort, or a gather of every position, lays out every
+ * particle's slots: every rank's copy of a particle it held carries its kept slots, whatever its
+ * new number, and migrate takes them from there). */
+int dem_dist_slots_own(const dem_sim *sim) { return sim->dist && sim->dist->near == 2; }
+
+void dem_dist_share_slot_counts(dem_sim *sim, size_t *counts)
+{
+    struct sim_dist *d = sim->dist;
+    size_t n = sim->p.n;
+    if (sim->b.nwalls == 0) { /* no walls: no slots anywhere */
+        for (size_t a = 0; a < n; a++) counts[a] = 0;
+        return;
+    }
+    /* as 16-bit counts when they fit (a particle has at most one slot a wall): 2 bytes a particle */
+    uint16_t *c16 = sim->b.nwalls <= UINT16_MAX ? malloc((n ? n : 1) * sizeof *c16) : NULL;
+    if (!c16) {
+        share(sim, counts, sizeof *counts, bound_particle);
+        return;
+    }
+    for (size_t a = d->p0; a < d->p1; a++) c16[a] = (uint16_t)counts[a];
+    share(sim, c16, sizeof *c16, bound_particle);
+    for (size_t a = 0; a < n; a++)
+        if (a < d->p0 || a >= d->p1) counts[a] = c16[a];
+    free(c16);
+}
+
+void dem_dist_extent(dem_sim *sim, double lo[3], double hi[3])
+{
+    struct sim_dist *d = sim->dist;
+    double mine[6] = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
+    const double *all = dem_dist_gather_each(sim, mine, sizeof mine);
+    for (size_t r = 0; r < (size_t)d->comm.size; r++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], all[6 * r + k]);
+            hi[k] = fmax(hi[k], all[6 * r + 3 + k]);
+        }
+}
+
+/* Whether cell coordinate c along an axis of n cells lies in [lo - 1, hi + 1], through the
+ * periodic faces where the axis is periodic. */
+static int near_span(int c, int lo, int hi, int n, int periodic)
+{
+    if (lo > hi) return 0; /* no cell there */
+    if (c >= lo - 1 && c <= hi + 1) return 1;
+    return periodic && ((c + n >= lo - 1 && c + n <= hi + 1) || (c - n >= lo - 1 && c - n <= hi + 1));
+}
+
+/* Whether box a's cells lie next to (or in) box b's along every axis (cells_box's boxes: an
+ * axis's span may run past its last cell). */
+static int boxes_near(const dem_sim *sim, const nbr_grid *g, const int32_t *a, const int32_t *b)
+{
+    for (int k = 0; k < 3; k++) {
+        if (a[k] > a[3 + k] || b[k] > b[3 + k]) return 0; /* no cell there */
+        int n = g->n[k], hit = 0;
+        for (int s = sim->b.periodic[k] ? -1 : 0; s <= (sim->b.periodic[k] ? 1 : 0) && !hit; s++)
+            hit = (int64_t)a[k] + (int64_t)s * n <= (int64_t)b[3 + k] + 1 && (int64_t)a[3 + k] + (int64_t)s * n >= (int64_t)b[k] - 1;
+        if (!hit) return 0;
+    }
+    return 1;
+}
+
+/* The cell coordinates of cell index c in g. */
+static void cell_coords(const nbr_grid *g, uint32_t c, int x[3])
+{
+    x[0] = (int)(c % (uint32_t)g->n[0]);
+    x[1] = (int)(c / (uint32_t)g->n[0] % (uint32_t)g->n[1]);
+    x[2] = (int)(c / (uint32_t)g->n[0] / (uint32_t)g->n[1]);
+}
+
+/* The box of this process's cells in g: along each axis lo (box[k]) to hi (box[3 + k]), lo > hi
+ * for none; along a periodic axis the shortest arc of cells that holds them all, which may run
+ * past the last cell (hi >= n: through the periodic face), so that particles that have crossed
+ * the face since the sort do not stretch the box over the whole cell. 0 if out of memory. */
+static int cells_box(const dem_sim *sim, const nbr_grid *g, const int32_t (*xyz)[3], size_t nown, int32_t box[6])
+{
+    for (int k = 0; k < 3; k++) {
+        box[k] = INT32_MAX;
+        box[3 + k] = INT32_MIN;
+    }
+    for (size_t e = 0; e < nown; e++)
+        for (int k = 0; k < 3; k++) {
+            if (xyz[e][k] < box[k]) box[k] = xyz[e][k];
+            if (xyz[e][k] > box[3 + k]) box[3 + k] = xyz[e][k];
+        }
+    for (int k = 0; k < 3; k++) {
+        int n = g->n[k];
+        if (!sim->b.periodic[k] || box[k] > box[3 + k] || n < 3) continue;
+        uint8_t *used = calloc((size_t)n, 1);
+        if (!used) return 0;
+        for (size_t e = 0; e < nown; e++) used[xyz[e][k]] = 1;
+        /* the longest run of empty cells, around the face; the box is the rest */
+        int best = 0, end = -1;
+        for (int i = 0, run = 0; i < 2 * n; i++) {
+            run = used[i % n] ? 0 : run + 1;
+            if (run > best && run <= n) {
+                best = run;
+                end = i % n;
+            }
+        }
+        free(used);
+        if (best == 0) continue; /* every cell along the axis */
+        box[k] = (end + 1) % n;
+        box[3 + k] = box[k] + (n - best) - 1;
+    }
+    return 1;
+}
+
+/* A near particle in the exchange: its index, position and image counters. */
+typedef struct {
+    uint32_t a;
+    dem_vec3 x;
+    int32_t image[3];
+} near_item;
+
+dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof, const uint32_t **near, size_t *nnear, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, nout, nin;
+    d->near = 2; /* done: the wall slots are laid out for this process's particles (dem_dist_slots_own) */
+    /* the cells of this process's particles, their box, and every process's */
+    size_t nown = d->p1 - d->p0;
+    int32_t box[6], (*xyz)[3] = malloc((nown ? nown : 1) * sizeof *xyz), *all = malloc(K * sizeof box);
+    for (size_t e = 0; xyz && e < nown; e++) {
+        int x[3];
+        cell_coords(g, cellof[d->p0 + e], x);
+        for (int k = 0; k < 3; k++) xyz[e][k] = x[k];
+    }
+    int ok = xyz && all && cells_box(sim, g, (const int32_t(*)[3])xyz, nown, box);
+    if (!ok) box[0] = box[3] = INT32_MIN, box[1] = box[4] = INT32_MAX; /* a box no process has: its failure */
+    const int32_t *boxes = dem_dist_gather_each(sim, box, sizeof box); /* collective: every process fails alike */
+    size_t failed = K;
+    for (size_t r = 0; r < K && failed == K; r++)
+        if (boxes[6 * r] == INT32_MIN && boxes[6 * r + 3] == INT32_MIN && boxes[6 * r + 1] == INT32_MAX) failed = r;
+    if (failed < K) {
+        free(xyz);
+        free(all);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the rebuild's cells on process %zu of %zu", failed, K);
+    }
+    memcpy(all, boxes, K * sizeof box);
+    /* the processes whose cells lie next to this one's (a few: the cuts' neighbours), to which
+     * its particles next to their cells go: counted, then sent */
+    size_t *out = d->counts, *in = d->counts + K, *next = d->counts + 2 * K, nnext = 0;
+    for (size_t r = 0; r < K; r++)
+        if (r != me && boxes_near(sim, g, box, all + 6 * r)) next[nnext++] = r;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            /* each process's count to each other: both sides then know every message's size */
+            for (size_t r = 0; r < K; r++) {
+                d->off[r] = r * sizeof(size_t);
+                d->len[r] = r == me ? 0 : sizeof(size_t);
+                d->roff[r] = r * sizeof(size_t);
+                d->rlen[r] = r == me ? 0 : sizeof(size_t);
+            }
+            sendrecv(d, out, in);
+            in[me] = 0;
+            if (!count_segments(d, out, in, sizeof(near_item), &nout, &nin)) {
+                free(all);
+                free(xyz);
+                return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the positions of %zu particles near the processes' cuts", nout + nin);
+            }
+        } else {
+            memset(out, 0, K * sizeof *out);
+        }
+        for (size_t a = d->p0; a < d->p1; a++) {
+            const int32_t *x = xyz[a - d->p0];
+            for (size_t e = 0; e < nnext; e++) {
+                size_t r = next[e];
+                const int32_t *b = all + 6 * r;
+                int near_r = 1;
+                /* z first: the cuts of the spatial order (z, y, x) are mostly across z */
+                for (int k = 2; k >= 0 && near_r; k--) near_r = near_span(x[k], b[k], b[3 + k], g->n[k], sim->b.periodic[k]);
+                if (!near_r) continue;
+                if (!pass) {
+                    out[r]++;
+                    continue;
+                }
+                near_item it = {(uint32_t)a, sim->p.x[a], {sim->p.image[a][0], sim->p.image[a][1], sim->p.image[a][2]}};
+                memcpy(d->stage + d->off[r], &it, sizeof it);
+                d->off[r] += sizeof it;
+            }
+        }
+    }
+    free(all);
+    free(xyz);
+    for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
+        d->off[r] = at * sizeof(near_item);
+        at += out[r];
+    }
+    sendrecv(d, d->stage, d->stage + nout * sizeof(near_item));
+    if (nin > d->cap_near) {
+        uint32_t *l = realloc(d->near_list, nin * sizeof *l);
+        if (!l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles near the processes' cuts", nin);
+        d->near_list = l;
+        d->cap_near = nin;
+    }
+    const char *from = d->stage + nout * sizeof(near_item);
+    for (size_t e = 0; e < nin; e++, from += sizeof(near_item)) {
+        near_item it;
+        memcpy(&it, from, sizeof it);
+        sim->p.x[it.a] = it.x;
+        memcpy(sim->p.image[it.a], it.image, sizeof it.image);
+        d->near_list[e] = it.a;
+    }
+    d->stats.near_received += nin;
+    *near = d->near_list;
+    *nnear = nin;
+    return DEM_OK;
 }
 
 /* A point-to-point exchange of items of `size` bytes, out[r] to and in[r] from each process r:
@@ -966,7 +1187,7 @@ static dem_status migrate(dem_sim *sim, dem_error *err)
     struct sim_dist *d = sim->dist;
     const size_t *ws = sim->c.wstart;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, n = sim->p.n, nout, nin, moved = 0;
-    d->partial = 0;
+    d->partial = d->near = 0;
     const field f[] = {PARTICLE_FIELDS(sim)}, w[] = {SLOT_FIELDS(sim)};
     size_t nf = sizeof f / sizeof f[0], nw = sizeof w / sizeof w[0], per = fields_size(f, nf), slot = fields_size(w, nw);
     size_t *out = d->counts, *in = d->counts + K; /* bytes to and from each process */
@@ -1292,6 +1513,7 @@ void dem_dist_free(dem_sim *sim)
     free(d->msend_at);
     free(d->mrecv_at);
     free(d->clumps_moved);
+    free(d->near_list);
     free(d->clumps_own);
     free(d->clumps_across);
     free(d->blk_rank);

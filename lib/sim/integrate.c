@@ -203,7 +203,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
     if (sim->step == UINT64_MAX)
         return dem_fail(err, DEM_ERR_LIMIT, "the step counter is at its largest value, 2^64 - 1: no further step can be counted");
     if (sim->nbr.sort_every && sim->step % sim->nbr.sort_every == 0 && sim->nbr.sorted_step != sim->step) {
-        dem_dist_for_rebuild(sim); /* dist.h: what the sort and the rebuild read of every particle */
+        dem_dist_for_rebuild(sim, 1); /* dist.h: what the sort and the rebuild read of every particle */
         dem_deform_keep_sums(sim);
         dem_books_flush(sim);
         if ((st = dem_nbr_rebuild(sim, 1, err))) return st;
@@ -227,7 +227,7 @@ static dem_status vv_step(dem_sim *sim, dem_error *err)
         return st;
     if (flipped || dem_nbr_needs_rebuild(sim)) {
         /* a blown-up state would ask for a rebuild: say why, rather than grid it */
-        dem_dist_for_rebuild(sim); /* dist.h: what the rebuild reads of every particle (a flip gathered the whole) */
+        dem_dist_for_rebuild(sim, 0); /* dist.h: what the rebuild reads (a flip gathered the whole) */
         if ((st = dem_guard_check_finite(sim, err))) return st;
         dem_books_flush(sim);
         if ((st = dem_nbr_rebuild(sim, 0, err))) return st;

@@ -57,11 +57,15 @@ static dem_status empty_grid(grid *g)
     return DEM_OK;
 }
 
-dem_status dem_nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, grid *g, dem_error *err)
+/* The extent of particles [p0, p1) in the grid's coordinates (the cell's fractional ones, or
+ * metres), lo and hi (+inf and -inf for none). */
+static void grid_extent(const dem_sim *sim, size_t p0, size_t p1, double lo[3], double hi[3])
 {
-    if (sim->p.n == 0) return empty_grid(g);
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t a = 0; a < sim->p.n; a++) {
+    for (int k = 0; k < 3; k++) {
+        lo[k] = INFINITY;
+        hi[k] = -INFINITY;
+    }
+    for (size_t a = p0; a < p1; a++) {
         dem_vec3 s = cell_frac(sim, sim->p.x[a]);
         for (int k = 0; k < 3; k++) {
             double c = dem_v3_get(s, k);
@@ -69,6 +73,23 @@ dem_status dem_nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, 
             if (c > hi[k]) hi[k] = c;
         }
     }
+}
+
+static dem_status grid_over(const dem_sim *sim, double cutoff, size_t nitems, const double lo[3], const double hi[3], grid *g,
+                            dem_error *err);
+
+dem_status dem_nbr_grid_setup(const dem_sim *sim, double cutoff, size_t nitems, grid *g, dem_error *err)
+{
+    if (sim->p.n == 0) return empty_grid(g);
+    double lo[3], hi[3];
+    grid_extent(sim, 0, sim->p.n, lo, hi);
+    return grid_over(sim, cutoff, nitems, lo, hi, g, err);
+}
+
+/* The grid over the extent lo, hi (dem_nbr_grid_setup). */
+static dem_status grid_over(const dem_sim *sim, double cutoff, size_t nitems, const double lo[3], const double hi[3], grid *g,
+                            dem_error *err)
+{
     /* Limit the grid to a few cells per particle so that a stray particle far away does not
      * make it huge. The counts are worked out in doubles and cast only once they are that small
      * (a particle 1e12 m away must not overflow an int). */
@@ -114,9 +135,18 @@ static inline int grid_index(const grid *g, int k, double c)
     return i;
 }
 
-/* Bin the particles: cell_start (counts, then offsets) and cell_items (particles by cell);
- * cellof[a] the cell of particle a. */
-static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_error *err)
+static uint32_t grid_cell(const dem_sim *sim, const grid *g, size_t a)
+{
+    dem_vec3 s = cell_frac(sim, sim->p.x[a]);
+    int ix = grid_index(g, 0, s.x), iy = grid_index(g, 1, s.y), iz = grid_index(g, 2, s.z);
+    return (uint32_t)(((size_t)iz * g->n[1] + iy) * g->n[0] + ix);
+}
+
+/* Bin particles [p0, p1) and the nmore of more (or every particle: p1 = n, nmore 0):
+ * cell_start (counts, then offsets) and cell_items (particles by cell, each cell's in the order
+ * given); cellof[a] the cell of particle a (set here). */
+static dem_status grid_bin_some(dem_sim *sim, const grid *g, uint32_t *cellof, size_t p0, size_t p1, const uint32_t *more, size_t nmore,
+                                dem_error *err)
 {
     size_t ncells = (size_t)g->n[0] * g->n[1] * g->n[2];
     if (ncells + 1 > sim->nbr.cap_cells) {
@@ -127,19 +157,41 @@ static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_er
     }
     size_t *cs = sim->nbr.cell_start, *items = sim->nbr.cell_items;
     memset(cs, 0, (ncells + 1) * sizeof *cs);
-    for (size_t a = 0; a < sim->p.n; a++) {
-        dem_vec3 s = cell_frac(sim, sim->p.x[a]);
-        int ix = grid_index(g, 0, s.x), iy = grid_index(g, 1, s.y), iz = grid_index(g, 2, s.z);
-        cellof[a] = (uint32_t)(((size_t)iz * g->n[1] + iy) * g->n[0] + ix);
-        cs[cellof[a] + 1]++;
-    }
+    for (size_t a = p0; a < p1; a++) cs[(cellof[a] = grid_cell(sim, g, a)) + 1]++;
+    for (size_t e = 0; e < nmore; e++) cs[(cellof[more[e]] = grid_cell(sim, g, more[e])) + 1]++;
     for (size_t c = 0; c < ncells; c++) cs[c + 1] += cs[c];
     size_t *fill = malloc((ncells + 1) * sizeof *fill);
     if (!fill) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
     memcpy(fill, cs, (ncells + 1) * sizeof *fill);
-    for (size_t a = 0; a < sim->p.n; a++) items[fill[cellof[a]]++] = a;
+    for (size_t a = p0; a < p1; a++) items[fill[cellof[a]]++] = a;
+    for (size_t e = 0; e < nmore; e++) items[fill[cellof[more[e]]]++] = more[e];
     free(fill);
     return DEM_OK;
+}
+
+/* Bin every particle (grid_bin_some). */
+static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_error *err)
+{
+    return grid_bin_some(sim, g, cellof, 0, sim->p.n, NULL, 0, err);
+}
+
+/* A group of processes' rebuild without a re-sort (dist.h's dem_dist_near): the grid over the
+ * group's extent, this process's particles binned, and those of the others that lie in cells
+ * next to its own, received and binned: all that its particles' scan reaches. */
+static dem_status grid_bin_near(dem_sim *sim, double cutoff, grid *g, uint32_t *cellof, dem_error *err)
+{
+    if (sim->p.n == 0) return empty_grid(g);
+    size_t p0, p1, nnear = 0;
+    dist_particles(sim, &p0, &p1);
+    double lo[3], hi[3];
+    grid_extent(sim, p0, p1, lo, hi);
+    dem_dist_extent(sim, lo, hi);
+    dem_status st = grid_over(sim, cutoff, sim->p.n, lo, hi, g, err);
+    if (st) return st;
+    for (size_t a = p0; a < p1; a++) cellof[a] = grid_cell(sim, g, a);
+    const uint32_t *near = NULL;
+    if ((st = dem_dist_near(sim, g, cellof, &near, &nnear, err))) return st;
+    return grid_bin_some(sim, g, cellof, p0, p1, near, nnear, err);
 }
 
 dem_status dem_nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err)
@@ -282,10 +334,11 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     /* the single-level grid orders the particles for either backend (the sort decides the order
      * of every sum, so both must sort alike to give the same bits); multi needs it only then */
     if (!multi || sort) {
-        if ((st = dem_nbr_grid_setup(sim, cutoff, sim->p.n, &g, err))) return st;
+        int near = dem_dist_near_pending(sim); /* dist.h: the positions of the cells next to this process's alone */
+        if (!near && (st = dem_nbr_grid_setup(sim, cutoff, sim->p.n, &g, err))) return st;
         cellof = malloc((sim->p.n ? sim->p.n : 1) * sizeof *cellof);
         if (!cellof) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
-        if ((st = grid_bin(sim, &g, cellof, err))) { free(cellof); return st; }
+        if ((st = near ? grid_bin_near(sim, cutoff, &g, cellof, err) : grid_bin(sim, &g, cellof, err))) { free(cellof); return st; }
     }
     size_t *items = sim->nbr.cell_items;
     /* particles into cell order; then the cell of particle k is the k-th of the sorted list.
@@ -314,7 +367,10 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     memcpy(sim->nbr.x_build, sim->p.x, sim->p.n * sizeof *sim->p.x);
     sim->nbr.h_build = sim->b.cell.h;
     for (size_t k = 0; k < sim->b.nwalls; k++) sim->nbr.wall_build[k] = sim->b.walls[k].point;
-    if ((st = dem_store_wall_slots(sim, err))) return st;
+    size_t p0 = 0, p1 = sim->p.n;
+    int own = dem_dist_slots_own(sim); /* dist.h: each process lays out its own particles' slots */
+    if (own) dist_particles(sim, &p0, &p1);
+    if ((st = dem_store_wall_slots(sim, p0, p1, own ? dem_dist_share_slot_counts : NULL, err))) return st;
     sim->nbr.rebuilds++;
     return dem_dist_decompose(sim, err); /* dist.h: new cuts on the new list */
 }

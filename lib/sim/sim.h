@@ -110,7 +110,10 @@ typedef struct {
     size_t halo;                        /* then: its particles other processes receive each step */
     size_t halo_in;                     /* and the other processes' particles it receives each step */
     uint64_t gathers;                   /* own stepping: the whole state gathered so far */
-    uint64_t rebuild_gathers;           /* the positions alone gathered for a rebuild so far */
+    uint64_t rebuild_gathers;           /* rebuilds and re-sorts from a stale state so far: the positions
+                                         * alone gathered, or (near_rebuilds of them) not even those */
+    uint64_t near_rebuilds;             /* rebuilds that received only the positions next to its cells */
+    uint64_t near_received;             /* the positions those received, in all */
     uint64_t migrated;                  /* particles received from other processes at new cuts so far */
     uint64_t root_gathers;              /* frames' states sent to process 0 (dem_sim_put) so far */
     size_t clumps;                      /* own stepping: the clumps it moved at the last rebuild */

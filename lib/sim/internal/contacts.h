@@ -32,8 +32,12 @@ DEM_MUST_CHECK dem_status dem_store_keys_reserve(store_keys *b, size_t n, dem_er
 size_t dem_store_key_size(void);
 DEM_MUST_CHECK dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
 /* The slots of the walls each particle can reach before the next rebuild (dem_nbr_wall_near). Slots
- * that touch or hold a history keep them. */
-DEM_MUST_CHECK dem_status dem_store_wall_slots(dem_sim *sim, dem_error *err);
+ * that touch or hold a history keep them. In a group of processes whose positions are not all
+ * here (dist.h), only particles [p0, p1) are laid out: share(sim, counts) gives the others' counts
+ * of slots (counts[a], a outside [p0, p1)) and their slots are laid out empty, their walls unknown;
+ * else p0 = 0, p1 = n and share NULL. */
+typedef void (*store_share_counts_fn)(dem_sim *sim, size_t *counts);
+DEM_MUST_CHECK dem_status dem_store_wall_slots(dem_sim *sim, size_t p0, size_t p1, store_share_counts_fn share, dem_error *err);
 
 /* Each touching contact, the pairs in list order and then the wall slots, with its pair
  * properties: fn(sim, p, q, wall), q the index in the pair list or among the wall slots. */

@@ -18,6 +18,7 @@
 #ifndef DEM_SIM_DIST_H
 #define DEM_SIM_DIST_H
 
+#include "sim/internal/neighbor.h"
 #include "sim/internal/state.h"
 
 struct sim_dist {
@@ -43,6 +44,11 @@ struct sim_dist {
     int local, stale;
     int partial;              /* a rebuild gathered only the positions (dem_dist_for_rebuild): the
                                * particles that change process at its cuts migrate */
+    int near;                 /* ... and not even those: 1, the rebuild's grid will receive the
+                               * positions in the cells next to this process's (dem_dist_near); 2,
+                               * it has, and the wall slots are laid out for its own particles */
+    uint32_t *near_list;      /* dem_dist_near's: the particles it received */
+    size_t cap_near;
     int deliver;              /* a rebuild carried each process's own kept records (dem_dist_keep_own) */
     uint32_t *from;           /* a partial gather's re-sort: new index k was particle from[k] (NULL: none) */
     uint32_t *send, *recv;
@@ -161,11 +167,31 @@ void dem_dist_whole(dem_sim *sim);
  * and wall slots (in place: the other processes' copies stay stale), and every pair's record and
  * result from its owner. Collective. */
 void dem_dist_to_root(dem_sim *sim);
-/* Own stepping, before a rebuild or a re-sort: what they read of every particle (positions,
- * image counters), from the owners, when the state is stale; the particles that change process
- * at the new cuts (or numbers) then come whole from their old process with their wall slots,
- * and the new halo from its (dem_dist_decompose). Collective. */
-void dem_dist_for_rebuild(dem_sim *sim);
+/* Own stepping, before a rebuild or a re-sort (sort), when the state is stale: for a re-sort (and
+ * the hierarchical grid's rebuild) what they read of every particle (positions, image counters),
+ * from the owners; for a rebuild of the single-level grid nothing yet: the grid's binning will
+ * receive the positions in the cells next to this process's (dem_dist_near). The particles that
+ * change process at the new cuts (or numbers) then come whole from their old process with their
+ * wall slots, and the new halo from its (dem_dist_decompose). Collective. */
+void dem_dist_for_rebuild(dem_sim *sim, int sort);
+/* A rebuild whose grid receives the positions near this process's particles alone (see above). */
+int dem_dist_near_pending(const dem_sim *sim);
+/* lo, hi (a rebuild grid's extent: dem_nbr_grid_setup) made the group's: the smallest lo and the
+ * largest hi of the processes (exact). Collective. */
+void dem_dist_extent(dem_sim *sim, double lo[3], double hi[3]);
+/* The rebuild's near positions: given the grid and the cells of this process's particles
+ * (cellof[a], a in [p0, p1)), every process sends each other one the positions and image
+ * counters of its particles in the cells next to (or in) the box of that process's cells, point
+ * to point; this process's copies of those it receives are set, and *near lists them (valid
+ * until the next rebuild). A particle within the grid's cutoff of one of this process's lies in
+ * a cell next to its cell, so its scan finds every pair one process's finds. Collective. */
+DEM_MUST_CHECK dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof, const uint32_t **near, size_t *nnear,
+                                        dem_error *err);
+/* A rebuild's wall slots laid out by each process for its own particles (after a gather of
+ * positions alone, or none: dem_dist_for_rebuild), the counts shared by
+ * dem_dist_share_slot_counts: counts[a] for particle a from its process (contacts.h's share). */
+int dem_dist_slots_own(const dem_sim *sim);
+void dem_dist_share_slot_counts(dem_sim *sim, size_t *counts);
 /* A re-sort renumbered the particles: new index k was from[k] (after dem_dist_for_rebuild, the
  * particles then come from the processes that held from[k] at the old cuts). */
 DEM_MUST_CHECK dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, dem_error *err);
