@@ -76,7 +76,8 @@ ids_above() { dem-probe --particles "$1" | awk -F'\t' -v h="$2" 'NR > 1 && $7 > 
 @test "--delete above=z,H removes those ids and their contacts, keeps every other record exactly, and dem-step goes on" {
     ids_above "$BED" 0.0018 > "$TMP/gone"
     n=$(wc -l < "$TMP/gone")
-    [ "$n" -ge 10 ] && [ "$n" -le 140 ] # the cut is inside the bed
+    [ "$n" -ge 10 ]
+    [ "$n" -le 140 ] # the cut is inside the bed
     dem-pack --from "$BED" --delete above=z,0.0018 -v -o "$TMP/cut.dem" 2> "$TMP/err"
     grep -q "deleted $n particles" "$TMP/err"
     grep -q "the energy budget restarts here" "$TMP/err"

@@ -159,7 +159,8 @@ cols() {
 @test "unit slips: dem-pack warns (not refuses) when a material parameter is outside any real granular material" {
     cd "$TMP"
     run --separate-stderr dem-pack --random 20 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --enclose --young 70 -o y.dem
-    [ "$status" -eq 0 ] && [ -s y.dem ]
+    [ "$status" -eq 0 ]
+    [ -s y.dem ]
     [[ "$stderr" == *"dem-pack: warning: material 0 'default': young = 70 Pa is below any real granular material"*"did you mean 70e9 Pa (GPa)?"* ]]
     run --separate-stderr dem-pack --random 20 --box 0,0,0,0.01,0.01,0.02 --radius 5e-4 --density 2.5 -o d.dem
     [[ "$stderr" == *"density = 2.5 kg/m^3 is below"*"did you mean 2.5e3 kg/m^3 (g/cm^3)?"* ]]

@@ -90,7 +90,8 @@ setup() {
     dem-pack --from two.dem --material $'name=\x1b[31mred,twisting_friction=0.2' > mat.dem
     run --separate-stderr dem-step -n 1 --dt 1e-7 mat.dem -o /dev/null
     [ "$status" -eq 0 ]
-    [[ "$stderr" == *"(material '\\x1b[31mred')"* ]] && [[ "$stderr" != *$'\x1b'* ]]
+    [[ "$stderr" == *"(material '\\x1b[31mred')"* ]]
+    [[ "$stderr" != *$'\x1b'* ]]
     # and an option's value
     run --separate-stderr dem-step --until $'ke=\x1b[2J' esc.dem
     [ "$status" -eq 2 ] && [[ "$stderr" == *"'\\x1b[2J' is not a finite number"* ]] && [[ "$stderr" != *$'\x1b'* ]]

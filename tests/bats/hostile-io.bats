@@ -39,7 +39,8 @@ PY
     [ "$(tail -c 26 a.dem | od -An -tx1 | tr -d ' \n')" = "1f8b080400000000000304004445000003000000000000000000" ]
     zcat a.dem > /dev/null                              # an empty gzip member to gzip
     run --separate-stderr dem-probe a.dem
-    [ "$status" -eq 0 ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     # cut exactly at the frame boundary: still read, but said
     head -c -26 a.dem > cut.dem
     run --separate-stderr dem-probe cut.dem
@@ -48,7 +49,9 @@ PY
     # a concatenation: the marker between the parts is skipped, frames numbered on
     cat a.dem a.dem > ab.dem
     run --separate-stderr dem-probe ab.dem
-    [ "$status" -eq 0 ] && [ -z "$stderr" ] && [ "${#lines[@]}" -eq 3 ]
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "${#lines[@]}" -eq 3 ]
     # a marker alone is no stream
     tail -c 26 a.dem > only.dem
     run --separate-stderr dem-probe only.dem
@@ -56,7 +59,8 @@ PY
     [ "$stderr" = "dem-probe: empty stream: an end-of-stream marker and no frame" ]
     # the independent reader agrees
     run --separate-stderr python3 "$REPO/tests/independent/demread.py" --summary cut.dem
-    [ "$status" -eq 0 ] && [[ "$stderr" == *"no end-of-stream marker after frame 0"* ]]
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"no end-of-stream marker after frame 0"* ]]
     run --separate-stderr python3 "$REPO/tests/independent/demread.py" --summary ab.dem
     [ "$status" -eq 0 ] && [ -z "$stderr" ]
 }
@@ -96,7 +100,8 @@ PY
     [ "$(stat -c %a pair.dem)" = "$(printf '%o' $((0666 & ~$(umask))))" ]
     dem-step -q -n 5 --dt 1e-7 -o out.dem pair.dem
     dem-reverse -q -n 5 --force -o back.dem out.dem
-    [ -f out.dem ] && [ -f back.dem ]
+    [ -f out.dem ]
+    [ -f back.dem ]
     # a run stopped by a guard: no out2.dem, no temporary
     run --separate-stderr dem-step -q -n 5 --dt 1e-7 --stop-overlap 0.01 -o out2.dem pair.dem
     [ "$status" -eq 1 ]
@@ -163,13 +168,15 @@ kill_when_writing() {
     # a packing that jams and then tries a billion positions for its last sphere: minutes
     st=$(kill_when_writing TERM jam.dem dem-pack --random 5000 --box 0,0,0,0.01,0.01,0.01 --radius 5e-4 --max-attempts 1000000000 -o jam.dem)
     [ "$st" -eq 143 ]
-    [ ! -e jam.dem ] && [ "$(ls | grep -c tmp-)" -eq 0 ]
+    [ ! -e jam.dem ]
+    [ "$(ls | grep -c tmp-)" -eq 0 ]
     # readers blocked on a pipe that stays open (this shell holds its write end)
     mkfifo pipe
     exec {wfd}<> pipe
     cat one.dem >&$wfd
-    st=$(kill_when_writing HUP ed.dem dem-pack --from pipe --delete 1 -o ed.dem)
-    [ "$st" -eq 129 ] && [ "$(ls | grep -c tmp-)" -eq 0 ]
+    st=$(kill_when_writing HUP ed.dem dem-pack --from pipe --delete ids=1 -o ed.dem)
+    [ "$st" -eq 129 ]
+    [ "$(ls | grep -c tmp-)" -eq 0 ]
     cat one.dem >&$wfd
     st=$(kill_when_writing TERM sal.dem dem-probe --salvage -o sal.dem pipe)
     exec {wfd}>&-

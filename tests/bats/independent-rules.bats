@@ -28,7 +28,8 @@ refused() {
 @test "both readers accept the unbroken frames" {
     for f in walled.dem cell.dem; do
         run --separate-stderr "${READ[@]}" --summary $f
-        [ "$status" -eq 0 ] && [ -z "$stderr" ]
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
         dem-probe $f > /dev/null
     done
 }

@@ -89,7 +89,8 @@ print(len(fr), len(fr[0].particles))'
 @test "make uninstall removes what make install put there" {
     user_make -s -C "$REPO" uninstall PREFIX="$PREFIX_DIR" PYTHONDIR="$PREFIX_DIR/python"
     for p in $PROGRAMS; do
-        [ ! -e "$PREFIX_DIR/bin/$p" ] && [ ! -e "$PREFIX_DIR/share/man/man1/$p.1" ]
+        [ ! -e "$PREFIX_DIR/bin/$p" ]
+        [ ! -e "$PREFIX_DIR/share/man/man1/$p.1" ]
     done
     [ ! -e "$PREFIX_DIR/python/demstream.py" ]
     [ ! -e "$PREFIX_DIR/share/doc/dem" ]

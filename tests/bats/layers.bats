@@ -26,7 +26,8 @@ load helpers
     for f in $output; do
         [[ "$f" == "$REPO/lib/sim/"* ]] || { echo "$f includes an internal header of the simulator"; return 1; }
     done
-    [ -f "$REPO/lib/sim/sim.h" ] && [ ! -f "$REPO/lib/sim/state.h" ]
+    [ -f "$REPO/lib/sim/sim.h" ]
+    [ ! -f "$REPO/lib/sim/state.h" ]
     command -v nm > /dev/null || skip "nm not installed"
     [ -d "$REPO/build/lib/sim" ] || skip "not built"
     bad=$(for o in "$REPO"/build/lib/*/*.o; do

@@ -107,7 +107,8 @@ crystal() {
     [ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
     [[ "$stderr" == *"--minimize: 0 iterations, 1 force evaluations: "*"(6.10832e-15 N at the start; tolerance 8.62357e-14 N)"* ]]
     run --separate-stderr timeout 60 dem-step --minimize $HOOKE m1.dem -o m2.dem
-    [ "$status" -eq 0 ] && [[ "$stderr" != *"NOT converged"* ]]
+    [ "$status" -eq 0 ]
+    [[ "$stderr" != *"NOT converged"* ]]
     # a tolerance below the round-off is the user's to give, with a warning
     run --separate-stderr dem-step --minimize $HOOKE --ftol 1e-20 --max-iter 3 m1.dem -o m3.dem
     [ "$status" -eq 0 ]
@@ -121,7 +122,8 @@ crystal() {
     run --separate-stderr timeout 60 dem-step --minimize $HOOKE --gravity 0,0,-9.81 two.dem -o g.dem
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"dem-step: --minimize: the potential energy has no minimum: in iteration 1 the particles moved a million times the system's size"*"(gravity 9.81 m/s^2 with no wall or fixed particle below them?); nothing is written" ]]
-    [ ! -e g.dem ] && [ "$(ls | grep -c tmp-)" -eq 0 ]
+    [ ! -e g.dem ]
+    [ "$(ls | grep -c tmp-)" -eq 0 ]
     # with a floor it settles
     dem-pack --from two.dem --wall z=-0.002 | dem-step -q --minimize $HOOKE --gravity 0,0,-9.81 > f.dem
 }

@@ -83,13 +83,18 @@ same_for_ranks() {
         cmp g1.dem "g$k.dem"
         grep -q 'rank 0 .*stepping its own particles' "g$k.err"
     done
-    # its rebuilds gather the positions alone, and the spheres that change rank at the new cuts
-    # (every rebuild moves them, cut by shift) come from their old rank: the same bytes
+    # its rebuilds receive only the positions next to each rank's cells (the re-sort at step 1000,
+    # every position), and the spheres that change rank at the new cuts (every rebuild moves
+    # them, cut by shift) come from their old rank: the same bytes
     DEM_MPI_BALANCE=shift DEM_MPI_STDERR=1 mpirun --oversubscribe -np 3 dem-step-mpi -n 1000 --every 500 --dt 2e-6 gas.dem \
         -o g3.dem 2> g3.err
     cmp g1.dem g3.dem
-    rebuilds=$(sed -n 's/.*rank 1 .*the positions gathered for \([0-9]*\) rebuilds, \([0-9]*\) particles received.*/\1 \2/p' g3.err)
-    [ "${rebuilds% *}" -gt 5 ] && [ "${rebuilds#* }" -gt 100 ]
+    read -r nreb nnear npos nmig <<< "$(sed -n 's/.*rank 1 .*; \([0-9]*\) rebuilds from the ranks. states (\([0-9]*\) receiving only the \([0-9]*\) positions next to its cells, the others every position), \([0-9]*\) particles received at new cuts.*/\1 \2 \3 \4/p' g3.err)"
+    [ "$nreb" -gt 5 ]
+    [ "$nnear" -eq "$nreb" ] # no re-sort within the run (the next at step 1000)
+    [ "$nmig" -gt 100 ]
+    # fewer than every other rank's 1000 positions at each
+    [ "$npos" -lt $((nnear * 1000)) ]
     # the report names the way: each rank its own, or (DEM_MPI_REPLICATE=1) all
     DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o own.dem 2> own.err
     [ "$(grep -c 'stepping its own particles, [0-9]* of them in the halo' own.err)" -eq 2 ]
@@ -97,7 +102,8 @@ same_for_ranks() {
     [ "$(grep -c 'every rank stepping every particle' all.err)" -eq 2 ]
     cmp own.dem all.dem
     DEM_MPI_REPLICATE=2 run mpirun --oversubscribe -np 2 dem-step-mpi -n 5 bed.dem -o x.dem
-    [ "$status" -ne 0 ] && [[ "$output" == *"DEM_MPI_REPLICATE='2'"* ]]
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"DEM_MPI_REPLICATE='2'"* ]]
     # --progress: the ranks agree when a line is due (its measures gather the state); rank 0 prints
     dem-step -q -n 300 --dt 5e-6 bed.dem > p1.dem
     on_ranks 3 p3.dem -n 300 --dt 5e-6 --progress 1e-9 bed.dem 2> p3.err

@@ -128,7 +128,8 @@ state() {
     pruned=$(tests --neighbor multi --ignore 2:2)
     bigs=$(tests --neighbor multi --ignore 1:2,2:2)
     [ "$pruned" -lt "$all" ]
-    [ "$bigs" -gt 0 ] && [ "$bigs" -le 55 ]     # at most once per pair of the 11
+    [ "$bigs" -gt 0 ]
+    [ "$bigs" -le 55 ]     # at most once per pair of the 11
     [ $((pruned - bigs)) -le $((589 * 11)) ]
     # and the single-level grid, whose cells are sized for the large spheres, tests ten times more
     [ $((10 * all)) -lt "$(tests --neighbor bin)" ]

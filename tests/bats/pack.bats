@@ -114,7 +114,8 @@ rows() { dem-count "$1" "$2" < "$OUT"; }
 @test "--spacing opens the lattice to centre distance D" {
     pack --lattice sc --cells 2,1,1 --radius 0.5 --spacing 1.25
     run rows particle x
-    [ "${lines[0]}" = 0.5 ] && [ "${lines[1]}" = 1.75 ]
+    [ "${lines[0]}" = 0.5 ]
+    [ "${lines[1]}" = 1.75 ]
     pack --lattice fcc --cells 1,1,1 --radius 0.5 --spacing 2
     run rows particle x,y,z
     # the second fcc site (1/2,1/2,0) of a = 2 sqrt2: sqrt2 further along x and y

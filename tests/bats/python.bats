@@ -52,8 +52,10 @@ for row in rows:
         key = re.sub(r"\[.*\]$", "", name)
         if key in ("frame", "step", "time"):
             continue
-        value = rec[key]
-        if mode == "walls" and key == "kind":
+        value = k if mode == "walls" and key == "wall" else rec[key]  # dem-probe's wall index: its place in the frame
+        if mode == "walls" and key == "wall":
+            ok = int(text) == k
+        elif mode == "walls" and key == "kind":
             ok = {"plane": 1, "cylinder": 2}[text] == value
         elif isinstance(value, float) or getattr(value, "dtype", None) is not None and value.dtype.kind == "f":
             ok = bits(text) == bits(value)
@@ -87,7 +89,8 @@ EOF
     python3 compare.py box-run.dem contacts bc.tsv
     dem-probe --walls box-run.dem > bw.tsv
     run python3 compare.py box-run.dem walls bw.tsv
-    [ "$status" -eq 0 ] && [ "$output" = "$((2 * 2 * 24)) values equal" ]
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    [ "$output" = "$((2 * 2 * 24)) values equal" ]
     # the comparison itself fails on a changed last bit
     python3 -c 'import math, sys
 lines = open("p.tsv").read().split("\n")
@@ -137,7 +140,8 @@ EOF
     python3 -c 'import demstream, sys; print(sum(1 for f in demstream.frames(open("sh.dem", "rb"))))' > n.txt
     [ "$(cat n.txt)" = 2 ]
     run python3 -m demstream --help
-    [ "$status" -eq 0 ] && [[ "$output" == "usage: python3 -m demstream FILE|-"* ]]
+    [ "$status" -eq 0 ]
+    [[ "$output" == "usage: python3 -m demstream FILE|-"* ]]
     run python3 -m demstream
     [ "$status" -eq 2 ]
 }
@@ -160,7 +164,8 @@ EOF
     cp sh.dem bad.dem
     printf '\xff\xff\xff\xff' | dd of=bad.dem bs=1 seek=$((s0 + 200)) conv=notrunc 2> /dev/null
     run --separate-stderr python3 -m demstream bad.dem
-    [ "$status" -eq 1 ] && [ "${#lines[@]}" -eq 2 ]
+    [ "$status" -eq 1 ]
+    [ "${#lines[@]}" -eq 2 ]
     [[ "$stderr" == "demstream: frame 1, offset $s0: corrupt data: "* ]]
     # not gzip after the frames; and the Python exception's attributes
     { cat sh.dem; echo garbage; } > tail.dem
@@ -176,7 +181,8 @@ EOF
     [ "$output" = "[0, 1] 2 not gzip data" ]
     # empty input; a stream without its end-of-stream marker warns
     run --separate-stderr python3 -m demstream /dev/null
-    [ "$status" -eq 1 ] && [ "$stderr" = "demstream: frame 0, offset 0: empty input: no byte at all" ]
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "demstream: frame 0, offset 0: empty input: no byte at all" ]
     head -c $(( $(wc -c < sh.dem) - 26 )) sh.dem > nomarker.dem
     run --separate-stderr python3 -m demstream nomarker.dem
     [ "$status" -eq 0 ] && [ "${#lines[@]}" -eq 3 ] && [[ "$stderr" == *"DemStreamWarning: the input ends after frame 1 without an end-of-stream marker"* ]]
@@ -188,7 +194,8 @@ EOF
     run --separate-stderr python3 -m demstream u.dem
     [ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
     run python3 -c 'import demstream; print(demstream.read_last("u.dem").materials["name"][1])'
-    [ "$status" -eq 0 ] && [ "$output" = "Stahl_ü" ]
+    [ "$status" -eq 0 ]
+    [ "$output" = "Stahl_ü" ]
     # the name's two bytes of ü replaced by 0xff 0xfe: the frame is refused, naming the material
     python3 - <<'PY'
 import gzip, zlib
@@ -219,7 +226,8 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 PY
     read -r n mb < <(python3 rss.py skip.dem)
     echo "skippable: $n frame(s), peak $mb MB"
-    [ "$n" = 1 ] && [ "$mb" -lt 150 ]          # 800 MB before: the payload, then a join
+    [ "$n" = 1 ]
+    [ "$mb" -lt 150 ]          # 800 MB before: the payload, then a join
     run python3 rss.py after.dem
     echo "$output"
     [[ "$output" == "frame 0, offset 0: malformed frame: bytes after END at payload byte "*" "* ]]

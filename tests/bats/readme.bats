@@ -28,7 +28,9 @@ setup() { setup_tmp; }
     dem-probe --last --box 0,0,0.0008,0.01,0.01,0.004 bed.dem |
         awk -F'\t' 'NR == 2 { exit !($8 > 0.5 && $8 < 0.6) }'
     # looked at: VTK with the prefix and the walls, a LAMMPS dump, Python
-    [ -s vtk/bed_particles.pvd ] && [ -s vtk/bed_walls.pvd ] && grep -q '^ITEM: ATOMS id' bed.dump
+    [ -s vtk/bed_particles.pvd ]
+    [ -s vtk/bed_walls.pvd ]
+    grep -q '^ITEM: ATOMS id' bed.dump
     if [ $have_numpy = 1 ]; then grep -q '^0.166051337089680.* 1000 ' out.txt; fi
     # edited: the platen (wall 5) moved down and touched the bed
     dem-probe --walls --last press.dem | awk -F'\t' '$4 == 5 { exit !($10 < 0.0057 && $23 > 0) }'

@@ -229,7 +229,8 @@ sphere() {
     for m in "--rolling sds --rolling-stiffness" "--twisting sds --twisting-stiffness"; do
         # the normal law's auto dt (4.6e-6 s with kn 1e3) is 1.46 half periods of a spring 1e4 times the default
         run --separate-stderr dem-step -n 10 --normal hooke --kn 1e3 --dt 4.6e-6 $m 1e4 fcc.dem -o x.dem
-        [ "$status" -eq 1 ] && [ ! -e x.dem ]
+        [ "$status" -eq 1 ]
+        [ ! -e x.dem ]
         [[ "$stderr" == *"dem-step: dt = 4.6e-06 s is "*" times the collision time "*" s of the smallest pair (here the half period of the stiffest rolling or twisting spring, pi sqrt(I*/k_theta): --rolling-stiffness, --twisting-stiffness): collisions would be skipped or blow up"* ]]
         # --dt auto follows it: 1/50 of that half period
         run --separate-stderr dem-step -n 1 --normal hooke --kn 1e3 $m 1e4 fcc.dem -o y.dem

@@ -27,13 +27,17 @@ setup() { setup_tmp; cd "$TMP"; }
     [ "$status" -eq 2 ]
     [[ "$output" == *"--level-ratio: setting neighbor.level_ratio = 1 must lie in (1, 1e6]"* ]]
     run dem-step -n 1 --drag 0 one.dem
-    [ "$status" -eq 2 ] && [[ "$output" == *"damping.drag = 0 must lie in (0, 1]"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"damping.drag = 0 must lie in (0, 1]"* ]]
     run dem-step -n 1 --newton-max 2.5 one.dem
-    [ "$status" -eq 2 ] && [[ "$output" == *"must be a whole number in 1..1e6"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"must be a whole number in 1..1e6"* ]]
     run dem-step -n 1 --jacobian diagonal one.dem
-    [ "$status" -eq 2 ] && [[ "$output" == *"--jacobian: unknown 'diagonal' (symmetric, full)"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--jacobian: unknown 'diagonal' (symmetric, full)"* ]]
     run dem-step -n 1 --kn-from springs one.dem
-    [ "$status" -eq 2 ] && [[ "$output" == *"--kn-from: unknown 'springs' (given, hertz, yade, overlap)"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--kn-from: unknown 'springs' (given, hertz, yade, overlap)"* ]]
     # --jacobian full is stored as the frame's variational.full_jacobian 1
     dem-step -q -n 1 --dt 1e-7 --integrator variational --normal hooke --kn 1e3 --tangential none --jacobian full one.dem > v.dem 2> /dev/null
     command -v python3 > /dev/null || skip "python3 not installed"
@@ -59,9 +63,11 @@ setup() { setup_tmp; cd "$TMP"; }
     run dem-step --rolling-stifness 3 -n 1
     [[ "$output" == *"did you mean --rolling-stiffness?"* ]]
     run dem-probe --partcles
-    [ "$status" -eq 2 ] && [[ "$output" == *"did you mean --particles?"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"did you mean --particles?"* ]]
     run dem-pack --radus 1
-    [ "$status" -eq 2 ] && [[ "$output" == *"did you mean --radius?"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"did you mean --radius?"* ]]
     # nothing near: no guess
     run dem-step --frobnicate 1 -n 1
     [ "$status" -eq 2 ]

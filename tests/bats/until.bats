@@ -89,7 +89,8 @@ lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
     lt "$(ratio_of b.dem)" 1e-2
     # -n is the most the run takes
     dem-step -q -n 1000 "${RUN[@]}" --until ke=1e-12 --until unbalanced=1e-2 --every 400 bed.dem > c.dem
-    [ "$(stop_of c.dem)" = steps ] && [ "$(step_of c.dem)" = 1000 ]
+    [ "$(stop_of c.dem)" = steps ]
+    [ "$(step_of c.dem)" = 1000 ]
     "${READ[@]}" --dump c.dem | grep -c "meta.stop${T}running" | grep -qx 2
 }
 

@@ -100,11 +100,14 @@ LAW="--normal hooke --kn 1000 --tangential none"
 
 @test "variational: what it does not do is refused" {
     run dem-step --integrator variational --normal hertz --tangential none -n 1 pair.dem -o x.dem
-    [ "$status" -eq 1 ] && [[ "$output" == *"Hookean"* ]]
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"Hookean"* ]]
     run dem-step --integrator variational --normal hooke --kn 1e3 --tangential history -n 1 pair.dem -o x.dem
-    [ "$status" -eq 1 ] && [[ "$output" == *"--tangential none"* ]]
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"--tangential none"* ]]
     run dem-step --integrator vv --alpha 0 -n 1 pair.dem -o x.dem
-    [ "$status" -eq 2 ] && [[ "$output" == *"--alpha: applies to --integrator variational"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--alpha: applies to --integrator variational"* ]]
     run dem-step --integrator variational --alpha 0.3 -n 1 pair.dem -o x.dem
     [ "$status" -eq 2 ]
 }

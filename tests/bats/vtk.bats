@@ -34,7 +34,9 @@ pressed() {
 @test "--vtk walls: a cylinder's mantle of 48 quads at its radius between its end planes, the ends as quads" {
     silo
     run --separate-stderr dem-probe --vtk out silo.dem
-    [ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+    [ -z "$stderr" ]
     [ "$(ls out | tr '\n' ' ')" = "contacts.pvd contacts_000000.vtp particles.pvd particles_000000.vtp walls.pvd walls_000000.vtp " ]
     grep -q '<DataSet timestep="0" group="" part="0" file="walls_000000.vtp"/>' out/walls.pvd
     run vtpcheck out/walls_000000.vtp
@@ -179,7 +181,8 @@ Lines offsets Int64 1 12" ]
     # the checker itself: a wrong value, a damaged file and a missing one fail
     awk -F'\t' -v OFS='\t' 'NR > 1 && $1 == 1 && $4 == 1 { $23 = $23 + 1 } 1' bw.tsv > bad.tsv
     run python3 "$VTKCHECK" walls bad.tsv b/walls_000001.vtp 1
-    [ "$status" -eq 1 ] && [[ "$output" == *"(wall 1) force: VTK has"* ]]
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"(wall 1) force: VTK has"* ]]
     head -c -60 c/cell_000001.vtp > c/cut.vtp   # the appended block cut short
     run python3 "$VTKCHECK" summary c/cut.vtp
     [ "$status" -eq 1 ]
