@@ -1,7 +1,9 @@
-# bats-lint.awk - assertions a bats test cannot fail on. Under bats' errexit a failing command
-# stops a test only where it is the last of an && list: in `[ a ] && [ b ]` followed by more
-# commands, a false `[ a ]` is skipped over silently. This names every line made only of tests
-# joined by && ([ ], [[ ]], grep -q, cmp) that is not the test's last line.
+# bats-lint.awk - assertions a bats test cannot fail on. Bash's errexit, which bats uses to fail
+# a test, skips a failing command that is not the last of an && list, and a negated one: in
+# `[ a ] && [ b ]` or `! grep -q x f` followed by more commands, a false assertion passes
+# silently. This names every line made only of tests joined by && ([ ], [[ ]], grep -q, cmp), and
+# every line that starts with `! ` without a fallback (`! cmd || false` fails as meant), that is
+# not the test's last line.
 #
 # Usage: awk -f tools/bats-lint.awk tests/bats/*.bats   (exit status 1 if any, each as FILE:LINE)
 function flush_pending() {
@@ -28,6 +30,6 @@ FNR == 1 { flush_pending() }
     if (pending != "") { if ($0 !~ /^[ \t]*}[ \t]*$/) flush_pending(); else pending = "" }
     line = $0
     sub(/[ \t]+#[^"']*$/, "", line) # a trailing comment
-    if (line !~ /\|\|/ && tests_only(line)) pending = FILENAME ":" FNR ": " $0
+    if (line !~ /\|\|/ && (tests_only(line) || line ~ /^[ \t]*! /)) pending = FILENAME ":" FNR ": " $0
 }
 END { flush_pending(); exit bad }

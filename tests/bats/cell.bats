@@ -149,13 +149,13 @@ fcc_iso() {
     near "$(last_col "sxz[Pa]" < b.tsv)" "$(awk -v v="$(last_col "syz[Pa]" < a.tsv)" 'BEGIN { printf "%.17g", -v }')" "$s" 1e-6
     # the standard velocity-Verlet lags the turning normal (Vyas et al. 2025): it does not keep the stress
     dem-step -q -n 1000 --integrator vv --local-damping 0 --cell-still --cell-rate "xy=-$W,yx=$W" load.dem | dem-stress > c.tsv
-    ! near "$(last_col "szz[Pa]" < c.tsv)" "$s" "$s" 1e-3
+    ! near "$(last_col "szz[Pa]" < c.tsv)" "$s" "$s" 1e-3 || false
     # without the twirl (Kuhn et al. 2020, eq 23) it does not either (measured 4.3e-2), nor with the
     # projection and rescaling for the carry (first order: 4.9e-6 of szz in yz)
     dem-step -q -n 1000 --carry project-only --local-damping 0 --cell-still --cell-rate "xy=-$W,yx=$W" load.dem | dem-stress > d.tsv
-    ! near "$(last_col "szz[Pa]" < d.tsv)" "$s" "$s" 1e-3
+    ! near "$(last_col "szz[Pa]" < d.tsv)" "$s" "$s" 1e-3 || false
     dem-step -q -n 1000 --carry rescale --local-damping 0 --cell-still --cell-rate "xy=-$W,yx=$W" load.dem | dem-stress > e.tsv
-    ! near "$(last_col "syz[Pa]" < e.tsv)" "$(last_col "sxz[Pa]" < a.tsv)" "$s" 2e-6
+    ! near "$(last_col "syz[Pa]" < e.tsv)" "$(last_col "sxz[Pa]" < a.tsv)" "$s" 2e-6 || false
     # the frames say how they carried
     dem-step -q -n 1 --carry project load.dem | "${READ[@]}" --dump /dev/stdin | grep -q "model.carry${T}project"
     run --separate-stderr dem-step -n 1 --carry sideways load.dem

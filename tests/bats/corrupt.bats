@@ -52,6 +52,6 @@ CORPUS="$BATS_TEST_DIRNAME/../corrupt"
 }
 
 @test "standard tools see the damage too: gzip -t rejects the CRC and truncation cases" {
-    ! gzip -t < "$CORPUS/crc-mismatch.dem" 2>/dev/null
+    ! gzip -t < "$CORPUS/crc-mismatch.dem" 2>/dev/null || false
     ! gzip -t < "$CORPUS/truncated-member.dem" 2>/dev/null
 }

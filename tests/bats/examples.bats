@@ -13,9 +13,9 @@ examples_run() {
     run examples_run all
     [ "$status" -eq 0 ]
     grep -qx rolling <<<"$output"
-    ! grep -qx percolation <<<"$output"
-    ! grep -qx dimer-packing <<<"$output"
-    ! grep -qx rank-bits <<<"$output"
+    ! grep -qx percolation <<<"$output" || false
+    ! grep -qx dimer-packing <<<"$output" || false
+    ! grep -qx rank-bits <<<"$output" || false
     # every example directory but the opt-in ones is in the default run
     for d in "$REPO"/examples/*/Makefile; do
         e=$(basename "$(dirname "$d")")
