@@ -372,7 +372,7 @@ static void test_clumps(int sheared)
     dem_settings st;
     trimers(&s, &st, sheared);
     double dt = 4e-6, u1, u;
-    int steps = UNDER_TSAN ? 300 : 600;
+    int steps = UNDER_TSAN || sheared ? 300 : 600; /* sheared: 300 steps pass 3 rebuilds and a re-sort */
     size_t len1, len, across, t1[2], tk[2];
     char *one = frame_on(0, 0, 0, &s, &st, dt, steps, &len1, &across, &u1, t1);
     double k1 = last_kinetic;
@@ -385,6 +385,7 @@ static void test_clumps(int sheared)
         {2, DEM_BALANCE_WORK, 0}, {3, DEM_BALANCE_SKEW, 0}, {3, DEM_BALANCE_SHIFT, 1}, {4, DEM_BALANCE_SHIFT, 0}};
     int ncases = UNDER_TSAN || sheared ? 3 : 4;
     for (int c = 0; c < ncases; c++) {
+        if (sheared && c == 1) continue; /* sheared: the skewed cut left out (the time of the suite) */
         int K = cases[c].K, balance = cases[c].balance;
         store_midway = cases[c].midway;
         char *f = frame_on(K, balance, 0, &s, &st, dt, steps, &len, &across, &u, tk);
@@ -399,9 +400,9 @@ static void test_clumps(int sheared)
     }
     printf("  300 trimers %s, %d steps, re-sorted every 150: the frame, the unbalanced-force\n"
            "  ratio, the kinetic energy and the %zu contacts and %zu bodies touching nothing of 2 ranks (cut by\n"
-           "  work), 3 (skewed; cut anew at every rebuild, the whole state taken halfway)%s are one process's\n",
+           "  work), 3 (%scut anew at every rebuild, the whole state taken halfway)%s are one process's\n",
            sheared ? "in a periodic cell sheared at 20/s" : "between walls under gravity", steps, t1[0], t1[1],
-           ncases > 3 ? " and 4 (cut anew)" : "");
+           sheared ? "" : "skewed; ", ncases > 3 ? " and 4 (cut anew)" : "");
     free(one);
     dem_system_free(&s);
 }
