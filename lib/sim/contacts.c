@@ -179,6 +179,87 @@ dem_status dem_store_keys_reserve(store_keys *b, size_t n, dem_error *err)
 
 size_t dem_store_key_size(void) { return sizeof(store_key); }
 
+/* The packed keys (dem_store_keys_pack): varints of 7 bits a byte, low first, of zigzagged
+ * differences (i from the key before, j from i) and the image shift in one byte when each of
+ * its components is -1, 0 or 1 (most pairs: 0 0 0), else 27 and three zigzagged varints. */
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    for (; v >= 0x80; v >>= 7) p[n++] = (uint8_t)(v | 0x80);
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+        uint8_t b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0); }
+static int64_t unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
+
+size_t dem_store_keys_pack_max(size_t n) { return n * (2 * 10 + 1 + 3 * 5); }
+
+size_t dem_store_keys_pack(const store_keys *b, uint8_t *out)
+{
+    uint8_t *p = out;
+    int64_t last = 0;
+    for (size_t e = 0; e < b->n; e++) {
+        const store_key *k = &b->k[e];
+        p += put_varint(p, zigzag((int64_t)k->i - last));
+        p += put_varint(p, zigzag((int64_t)k->j - (int64_t)k->i));
+        last = k->i;
+        int small = 1;
+        for (int c = 0; c < 3; c++) small &= k->s[c] >= -1 && k->s[c] <= 1;
+        if (small) {
+            *p++ = (uint8_t)(9 * (k->s[0] + 1) + 3 * (k->s[1] + 1) + (k->s[2] + 1));
+        } else {
+            *p++ = 27;
+            for (int c = 0; c < 3; c++) p += put_varint(p, zigzag(k->s[c]));
+        }
+    }
+    return (size_t)(p - out);
+}
+
+int dem_store_keys_unpack(store_keys *b, size_t at, size_t n, const uint8_t *in, size_t len)
+{
+    const uint8_t *p = in, *end = in + len;
+    int64_t last = 0;
+    for (size_t e = 0; e < n; e++) {
+        store_key *k = &b->k[at + e];
+        uint64_t di, dj, v;
+        if (!get_varint(&p, end, &di) || !get_varint(&p, end, &dj) || p >= end) return 0;
+        int64_t i = last + unzigzag(di), j = i + unzigzag(dj);
+        if (i < 0 || i > UINT32_MAX || j < 0 || j > UINT32_MAX) return 0;
+        k->i = (uint32_t)i;
+        k->j = (uint32_t)j;
+        last = i;
+        uint8_t code = *p++;
+        if (code < 27) {
+            k->s[0] = code / 9 - 1;
+            k->s[1] = code / 3 % 3 - 1;
+            k->s[2] = code % 3 - 1;
+        } else {
+            for (int c = 0; c < 3; c++) {
+                if (code != 27 || !get_varint(&p, end, &v)) return 0;
+                int64_t sc = unzigzag(v);
+                if (sc < INT32_MIN || sc > INT32_MAX) return 0;
+                k->s[c] = (int32_t)sc;
+            }
+        }
+    }
+    return p == end;
+}
+
 dem_status dem_store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
 {
     if (b->n == b->cap) {

@@ -1325,27 +1325,40 @@ dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err)
     if (!d) return st;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, ks = dem_store_key_size();
     store_keys *keys = &sim->c.keys;
-    size_t mine[3] = {st ? 0 : keys->n, (size_t)sim->nbr.tests, st != DEM_OK};
-    share_words(d, mine, 3);
-    size_t total = 0, before = 0, failed = K;
+    /* this process's keys packed (about 4 bytes a key, not 20: dem_store_keys_pack) */
+    uint8_t *packed = st ? NULL : malloc(dem_store_keys_pack_max(keys->n) + 1);
+    if (!st && !packed) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the neighbour search's %zu keys", keys->n);
+    size_t mine[4] = {st ? 0 : keys->n, (size_t)sim->nbr.tests, st != DEM_OK, st ? 0 : dem_store_keys_pack(keys, packed)};
+    const size_t *all = dem_dist_gather_each(sim, mine, sizeof mine);
+    size_t total = 0, before = 0, bytes = 0, failed = K;
     uint64_t tests = 0;
     for (size_t r = 0; r < K; r++) {
-        if (r < me) before += d->counts[3 * r];
-        total += d->counts[3 * r];
-        tests += d->counts[3 * r + 1];
-        if (d->counts[3 * r + 2] && failed == K) failed = r;
+        if (r < me) before += all[4 * r];
+        total += all[4 * r];
+        tests += all[4 * r + 1];
+        if (all[4 * r + 2] && failed == K) failed = r;
+        d->off[r] = bytes;
+        d->len[r] = all[4 * r + 3];
+        d->counts[r] = all[4 * r]; /* each process's count of keys, for the unpacking */
+        bytes += all[4 * r + 3];
     }
-    if (st) return st;
-    if (failed < K)
-        return dem_fail(err, DEM_ERR_LIMIT, "the neighbour search failed on process %zu of %zu (its message is in its standard error)", failed, K);
-    if ((st = dem_store_keys_reserve(keys, total ? total : 1, err))) return st; /* on every process alike: a failure here is each one's */
+    if (!st && failed < K)
+        st = dem_fail(err, DEM_ERR_LIMIT, "the neighbour search failed on process %zu of %zu (its message is in its standard error)", failed, K);
+    if (!st) st = dem_store_keys_reserve(keys, total ? total : 1, err); /* on every process alike: a failure here is each one's */
+    if (!st && !stage_reserve(d, bytes)) st = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu bytes of the processes' keys", bytes);
+    if (st) {
+        free(packed);
+        return st;
+    }
+    memcpy(d->stage + d->off[me], packed, d->len[me]);
+    free(packed);
+    allgather(d, d->stage);
     memmove((char *)keys->k + before * ks, keys->k, keys->n * ks);
     for (size_t r = 0, at = 0; r < K; r++) {
-        d->off[r] = at * ks;
-        d->len[r] = d->counts[3 * r] * ks;
-        at += d->counts[3 * r];
+        if (r != me && !dem_store_keys_unpack(keys, at, d->counts[r], (const uint8_t *)d->stage + d->off[r], d->len[r]))
+            return dem_fail(err, DEM_ERR_LIMIT, "internal error: process %zu's %zu keys do not unpack from its %zu bytes", r, d->counts[r], d->len[r]);
+        at += d->counts[r];
     }
-    allgather(d, keys->k);
     keys->n = total;
     sim->nbr.tests = tests;
     return DEM_OK;

@@ -30,6 +30,12 @@ DEM_MUST_CHECK dem_status dem_store_keys_append(dem_sim *sim, store_keys *b, dem
 /* Room for n keys in b (its keys kept); the bytes of one key (dist.c moves them between processes). */
 DEM_MUST_CHECK dem_status dem_store_keys_reserve(store_keys *b, size_t n, dem_error *err);
 size_t dem_store_key_size(void);
+/* A rebuild's keys for another process (dist.c): b's n keys packed into out (at most
+ * dem_store_keys_pack_max(n) bytes; about 4 a key), their length returned; and n keys unpacked
+ * from in (len bytes) into b's keys at, 0 if the bytes are not n keys exactly. */
+size_t dem_store_keys_pack_max(size_t n);
+size_t dem_store_keys_pack(const store_keys *b, uint8_t *out);
+DEM_MUST_CHECK int dem_store_keys_unpack(store_keys *b, size_t at, size_t n, const uint8_t *in, size_t len);
 DEM_MUST_CHECK dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
 /* The slots of the walls each particle can reach before the next rebuild (dem_nbr_wall_near). Slots
  * that touch or hold a history keep them. In a group of processes whose positions are not all
