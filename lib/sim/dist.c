@@ -146,12 +146,14 @@ static int halo_reserve(struct sim_dist *d, size_t n)
 /* The process of particle a (own stepping: after make_halo's blk_rank). */
 static size_t rank_of(const struct sim_dist *d, size_t a) { return d->blk_rank[a / PAIR_BLOCK]; }
 
-/* Whether clump k has a member of process r. */
-static int clump_has(const dem_sim *sim, size_t k, size_t r)
+/* Whether clump k has a member of process r: its process now (rank_of) or before the new cuts
+ * (held_by: which then moved it, its state current there). */
+typedef size_t (*particle_rank_fn)(const struct sim_dist *d, size_t a);
+static int clump_has(const dem_sim *sim, size_t k, size_t r, particle_rank_fn rank)
 {
     const struct sim_clumps *cl = sim->cl;
     for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++)
-        if (rank_of(sim->dist, cl->pidx[j]) == r) return 1;
+        if (rank(sim->dist, cl->pidx[j]) == r) return 1;
     return 0;
 }
 
@@ -179,7 +181,7 @@ static dem_status clump_owners(dem_sim *sim, dem_error *err)
                 if (pass) d->clumps_own[nown] = (uint32_t)k;
                 nown++;
             }
-            if (clump_has(sim, k, me)) { /* it moves the clumps with a member of its own */
+            if (clump_has(sim, k, me, rank_of)) { /* it moves the clumps with a member of its own */
                 if (pass) d->clumps_moved[nmoved] = (uint32_t)k;
                 nmoved++;
             }
@@ -840,7 +842,8 @@ void dem_dist_for_rebuild(dem_sim *sim, int sort)
     if (!d || !d->stale) return;
     d->partial = 1;
     d->stats.rebuild_gathers++;
-    if (!sort && !dem_nbr_uses_multi(sim)) { /* the grid's binning receives what it reaches */
+    if (!sort && !sim->nbr.used_multi) { /* the grid's binning receives what it reaches (the radii, so the
+                                            * backend, are the last rebuild's) */
         d->near = 1;
         d->stats.near_rebuilds++;
         return;
@@ -853,6 +856,8 @@ void dem_dist_for_rebuild(dem_sim *sim, int sort)
 }
 
 static int count_segments(struct sim_dist *d, const size_t *out, const size_t *in, size_t size, size_t *nout, size_t *nin);
+static void exchange_counts(struct sim_dist *d, const size_t *out, size_t *in);
+static void rewind_offsets(struct sim_dist *d, const size_t *out, size_t size);
 
 int dem_dist_near_pending(const dem_sim *sim) { return sim->dist && sim->dist->near == 1; }
 
@@ -894,26 +899,22 @@ void dem_dist_extent(dem_sim *sim, double lo[3], double hi[3])
         }
 }
 
-/* Whether cell coordinate c along an axis of n cells lies in [lo - 1, hi + 1], through the
- * periodic faces where the axis is periodic. */
-static int near_span(int c, int lo, int hi, int n, int periodic)
+/* Whether the cells a0 .. a1 and b0 .. b1 along an axis of n cells lie next to (or on) one
+ * another, through the periodic faces where the axis is periodic (a span may run past the last
+ * cell: cells_box's); a0 > a1 or b0 > b1: no cell there. */
+static int spans_near(int64_t a0, int64_t a1, int64_t b0, int64_t b1, int n, int periodic)
 {
-    if (lo > hi) return 0; /* no cell there */
-    if (c >= lo - 1 && c <= hi + 1) return 1;
-    return periodic && ((c + n >= lo - 1 && c + n <= hi + 1) || (c - n >= lo - 1 && c - n <= hi + 1));
+    if (a0 > a1 || b0 > b1) return 0;
+    for (int64_t s = periodic ? -1 : 0; s <= (periodic ? 1 : 0); s++)
+        if (a0 + s * n <= b1 + 1 && a1 + s * n >= b0 - 1) return 1;
+    return 0;
 }
 
-/* Whether box a's cells lie next to (or in) box b's along every axis (cells_box's boxes: an
- * axis's span may run past its last cell). */
+/* Whether the cells of box a (cells_box's: lo[3], hi[3]) lie next to box b's along every axis. */
 static int boxes_near(const dem_sim *sim, const nbr_grid *g, const int32_t *a, const int32_t *b)
 {
-    for (int k = 0; k < 3; k++) {
-        if (a[k] > a[3 + k] || b[k] > b[3 + k]) return 0; /* no cell there */
-        int n = g->n[k], hit = 0;
-        for (int s = sim->b.periodic[k] ? -1 : 0; s <= (sim->b.periodic[k] ? 1 : 0) && !hit; s++)
-            hit = (int64_t)a[k] + (int64_t)s * n <= (int64_t)b[3 + k] + 1 && (int64_t)a[3 + k] + (int64_t)s * n >= (int64_t)b[k] - 1;
-        if (!hit) return 0;
-    }
+    for (int k = 0; k < 3; k++)
+        if (!spans_near(a[k], a[3 + k], b[k], b[3 + k], g->n[k], sim->b.periodic[k])) return 0;
     return 1;
 }
 
@@ -1002,15 +1003,7 @@ dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof
         if (r != me && boxes_near(sim, g, box, all + 6 * r)) next[nnext++] = r;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
-            /* each process's count to each other: both sides then know every message's size */
-            for (size_t r = 0; r < K; r++) {
-                d->off[r] = r * sizeof(size_t);
-                d->len[r] = r == me ? 0 : sizeof(size_t);
-                d->roff[r] = r * sizeof(size_t);
-                d->rlen[r] = r == me ? 0 : sizeof(size_t);
-            }
-            sendrecv(d, out, in);
-            in[me] = 0;
+            exchange_counts(d, out, in);
             if (!count_segments(d, out, in, sizeof(near_item), &nout, &nin)) {
                 free(all);
                 free(xyz);
@@ -1026,7 +1019,7 @@ dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof
                 const int32_t *b = all + 6 * r;
                 int near_r = 1;
                 /* z first: the cuts of the spatial order (z, y, x) are mostly across z */
-                for (int k = 2; k >= 0 && near_r; k--) near_r = near_span(x[k], b[k], b[3 + k], g->n[k], sim->b.periodic[k]);
+                for (int k = 2; k >= 0 && near_r; k--) near_r = spans_near(x[k], x[k], b[k], b[3 + k], g->n[k], sim->b.periodic[k]);
                 if (!near_r) continue;
                 if (!pass) {
                     out[r]++;
@@ -1040,10 +1033,7 @@ dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof
     }
     free(all);
     free(xyz);
-    for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
-        d->off[r] = at * sizeof(near_item);
-        at += out[r];
-    }
+    rewind_offsets(d, out, sizeof(near_item));
     sendrecv(d, d->stage, d->stage + nout * sizeof(near_item));
     if (nin > d->cap_near) {
         uint32_t *l = realloc(d->near_list, nin * sizeof *l);
@@ -1082,6 +1072,29 @@ static int count_segments(struct sim_dist *d, const size_t *out, const size_t *i
     return stage_reserve(d, (*nout + *nin) * size);
 }
 
+/* Each process's counts out[r] of what it sends to process r, point to point: in[r], what r
+ * sends here (both sides then know every message's size); in[me] = 0. */
+static void exchange_counts(struct sim_dist *d, const size_t *out, size_t *in)
+{
+    size_t me = (size_t)d->comm.rank;
+    for (size_t r = 0; r < (size_t)d->comm.size; r++) {
+        d->off[r] = d->roff[r] = r * sizeof(size_t);
+        d->len[r] = d->rlen[r] = r != me ? sizeof(size_t) : 0;
+    }
+    sendrecv(d, out, in);
+    in[me] = 0;
+}
+
+/* The sends' offsets (count_segments') again after a packing moved them on: out[r] items of
+ * size bytes to each process r. */
+static void rewind_offsets(struct sim_dist *d, const size_t *out, size_t size)
+{
+    for (size_t r = 0, at = 0; r < (size_t)d->comm.size; r++) {
+        d->off[r] = at * size;
+        at += out[r];
+    }
+}
+
 dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
@@ -1109,15 +1122,6 @@ static size_t old_owner(const struct sim_dist *d, size_t a)
 /* The process that held particle k before the new cuts (and, after a re-sort, its new number). */
 static size_t held_by(const struct sim_dist *d, size_t k) { return old_owner(d, d->from ? d->from[k] : k); }
 
-/* Whether process r held a member of clump k before the new cuts (so moved it, its state current there). */
-static int held_clump(const dem_sim *sim, size_t k, size_t r)
-{
-    const struct sim_clumps *cl = sim->cl;
-    for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++)
-        if (held_by(sim->dist, cl->pidx[j]) == r) return 1;
-    return 0;
-}
-
 /* Clump k's part of the clumps' migration: to each process that moves it now and did not
  * before, from the process that held its first member (which moved it), counted (mode 0),
  * packed (1) or unpacked (2); d->counts: to, then from each process (counts or byte offsets). */
@@ -1129,7 +1133,7 @@ static void migrate_clump(dem_sim *sim, size_t k, const field *f, size_t nf, int
     size_t *out = d->counts, *in = d->counts + K, per = fields_size(f, nf);
     for (size_t j = cl->start[k]; j < cl->start[k + 1]; j++) {
         size_t r = rank_of(d, cl->pidx[j]);
-        if ((src != me && r != me) || !first_of_rank(sim, k, j) || held_clump(sim, k, r)) continue;
+        if ((src != me && r != me) || !first_of_rank(sim, k, j) || clump_has(sim, k, r, held_by)) continue;
         if (mode == 0) {
             if (src == me) out[r]++;
             else in[src]++;
@@ -1217,10 +1221,7 @@ static dem_status migrate(dem_sim *sim, dem_error *err)
         copy_particle(sim, f, nf, w, nw, k, &at, 1);
         d->off[now] = (size_t)(at - d->stage);
     }
-    for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
-        d->off[r] = at;
-        at += out[r];
-    }
+    rewind_offsets(d, out, 1);
     sendrecv(d, d->stage, d->stage + nout);
     for (size_t r = 0; r < K; r++) d->roff[r] += nout; /* where each process's receipts begin */
     for (size_t k = d->p0; k < d->p1; k++) {
@@ -1282,12 +1283,7 @@ static dem_status deliver_kept(dem_sim *sim, dem_error *err)
         if (ri != me) out[ri]++;
         if (rj != me && rj != ri) out[rj]++;
     }
-    for (size_t r = 0; r < K; r++) {
-        d->off[r] = r * sizeof *out;
-        d->roff[r] = r * sizeof *in;
-        d->len[r] = d->rlen[r] = r != me ? sizeof *out : 0;
-    }
-    sendrecv(d, out, in);
+    exchange_counts(d, out, in);
     size_t nout, nin;
     if (!count_segments(d, out, in, rs, &nout, &nin))
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu contacts the processes exchange", nout + nin);
@@ -1304,10 +1300,7 @@ static dem_status deliver_kept(dem_sim *sim, dem_error *err)
             d->off[to[e]] += rs;
         }
     }
-    for (size_t r = 0, at = 0; r < K; r++) { /* the offsets again, moved on by the packing */
-        d->off[r] = at * rs;
-        at += out[r];
-    }
+    rewind_offsets(d, out, rs);
     sendrecv(d, d->stage, d->stage + nout * rs);
     const char *from = d->stage + nout * rs;
     for (size_t k = 0; k < nin; k++, from += rs) {

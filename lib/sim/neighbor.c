@@ -142,9 +142,9 @@ static uint32_t grid_cell(const dem_sim *sim, const grid *g, size_t a)
     return (uint32_t)(((size_t)iz * g->n[1] + iy) * g->n[0] + ix);
 }
 
-/* Bin particles [p0, p1) and the nmore of more (or every particle: p1 = n, nmore 0):
- * cell_start (counts, then offsets) and cell_items (particles by cell, each cell's in the order
- * given); cellof[a] the cell of particle a (set here). */
+/* Bin particles [p0, p1) and the nmore of more (or every particle: p1 = n, nmore 0), whose
+ * cells cellof[a] are set (grid_cells): cell_start (counts, then offsets) and cell_items
+ * (particles by cell, each cell's in the order given). */
 static dem_status grid_bin_some(dem_sim *sim, const grid *g, uint32_t *cellof, size_t p0, size_t p1, const uint32_t *more, size_t nmore,
                                 dem_error *err)
 {
@@ -157,8 +157,8 @@ static dem_status grid_bin_some(dem_sim *sim, const grid *g, uint32_t *cellof, s
     }
     size_t *cs = sim->nbr.cell_start, *items = sim->nbr.cell_items;
     memset(cs, 0, (ncells + 1) * sizeof *cs);
-    for (size_t a = p0; a < p1; a++) cs[(cellof[a] = grid_cell(sim, g, a)) + 1]++;
-    for (size_t e = 0; e < nmore; e++) cs[(cellof[more[e]] = grid_cell(sim, g, more[e])) + 1]++;
+    for (size_t a = p0; a < p1; a++) cs[cellof[a] + 1]++;
+    for (size_t e = 0; e < nmore; e++) cs[cellof[more[e]] + 1]++;
     for (size_t c = 0; c < ncells; c++) cs[c + 1] += cs[c];
     size_t *fill = malloc((ncells + 1) * sizeof *fill);
     if (!fill) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
@@ -169,9 +169,17 @@ static dem_status grid_bin_some(dem_sim *sim, const grid *g, uint32_t *cellof, s
     return DEM_OK;
 }
 
-/* Bin every particle (grid_bin_some). */
+/* cellof[a] for particles [p0, p1) and the nmore of more. */
+static void grid_cells(const dem_sim *sim, const grid *g, uint32_t *cellof, size_t p0, size_t p1, const uint32_t *more, size_t nmore)
+{
+    for (size_t a = p0; a < p1; a++) cellof[a] = grid_cell(sim, g, a);
+    for (size_t e = 0; e < nmore; e++) cellof[more[e]] = grid_cell(sim, g, more[e]);
+}
+
+/* Bin every particle (grid_bin_some), its cell in cellof[a]. */
 static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_error *err)
 {
+    grid_cells(sim, g, cellof, 0, sim->p.n, NULL, 0);
     return grid_bin_some(sim, g, cellof, 0, sim->p.n, NULL, 0, err);
 }
 
@@ -188,9 +196,10 @@ static dem_status grid_bin_near(dem_sim *sim, double cutoff, grid *g, uint32_t *
     dem_dist_extent(sim, lo, hi);
     dem_status st = grid_over(sim, cutoff, sim->p.n, lo, hi, g, err);
     if (st) return st;
-    for (size_t a = p0; a < p1; a++) cellof[a] = grid_cell(sim, g, a);
+    grid_cells(sim, g, cellof, p0, p1, NULL, 0);
     const uint32_t *near = NULL;
     if ((st = dem_dist_near(sim, g, cellof, &near, &nnear, err))) return st;
+    grid_cells(sim, g, cellof, 0, 0, near, nnear);
     return grid_bin_some(sim, g, cellof, p0, p1, near, nnear, err);
 }
 
