@@ -185,10 +185,16 @@ void dem_books_flush(dem_sim *sim)
     dem_books_finish(sim);
 }
 
+/* dist.h's chain: the setup's accounting of pairs [p0, p1). */
+static void setup_pairs_run(const dem_sim *sim, size_t p0, size_t p1, void *acc)
+{
+    dem_books_account_pairs(sim, p0, p1, sim->p.v, sim->p.w, 1, acc);
+}
+
 double dem_books_contacts_setup(dem_sim *sim)
 {
     double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
-    dem_books_account_pairs(sim, 0, sim->c.npairs, sim->p.v, sim->p.w, 1, s);
+    dem_dist_chain_pairs(sim, s, sizeof s, setup_pairs_run); /* dist.h: in list order, each pair at its owner */
     dem_books_account_walls(sim, 1, s);
     if (sim->e.rsum) {
         double e[3] = {0.0, 0.0, 0.0};

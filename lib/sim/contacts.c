@@ -33,12 +33,6 @@ void dem_store_free(dem_sim *sim)
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
 }
 
-/* A candidate pair of a rebuild: the key of its record. */
-typedef struct store_key_s {
-    uint32_t i, j;
-    int32_t s[3];
-} store_key;
-
 static int key_order(uint32_t ai, uint32_t aj, const int32_t as[3], uint32_t bi, uint32_t bj, const int32_t bs[3])
 {
     if (ai != bi) return ai < bi ? -1 : 1;
@@ -80,7 +74,7 @@ static dem_status grow_pairs(dem_sim *sim, size_t need, dem_error *err)
 {
     if (need <= sim->c.cap_pairs) return DEM_OK;
     size_t cap = sim->c.cap_pairs ? sim->c.cap_pairs : 1024;
-    while (cap < need) cap = cap + cap / 2;
+    while (cap < need) cap += cap / 2 + 1; /* from any capacity (a slim list may have 1) */
     dem_contact_rec *p = realloc(sim->c.pairs, cap * sizeof *p);
     if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", need);
     sim->c.pairs = p;
@@ -124,19 +118,26 @@ dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
     size_t k = 0;
-    int sorted = 1;
     for (size_t p = 0; p < c->npairs; p++) {
         if (!c->pairs[p].flags) continue;
         if (k != p) {
             c->pairs[k] = c->pairs[p];
             if (c->roll) c->roll[k] = c->roll[p];
         }
-        if (k && sorted) sorted = cmp_pair_key(&c->pairs[k - 1], &c->pairs[k]) < 0;
         k++;
     }
     c->npairs = k;
     c->keys.n = 0;
-    if (sorted || k < 2) return DEM_OK;
+    return dem_store_sort_kept(sim, err);
+}
+
+dem_status dem_store_sort_kept(dem_sim *sim, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    size_t k = c->npairs;
+    int sorted = 1;
+    for (size_t q = 1; q < k && sorted; q++) sorted = cmp_pair_key(&c->pairs[q - 1], &c->pairs[q]) < 0;
+    if (sorted) return DEM_OK;
     if (!c->roll) {
         qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
         return DEM_OK;
@@ -166,6 +167,8 @@ dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err)
     free(o); free(t); free(r);
     return DEM_OK;
 }
+
+dem_status dem_store_reserve_pairs(dem_sim *sim, size_t n, dem_error *err) { return grow_pairs(sim, n, err); }
 
 dem_status dem_store_keys_reserve(store_keys *b, size_t n, dem_error *err)
 {
@@ -263,7 +266,7 @@ int dem_store_keys_unpack(store_keys *b, size_t at, size_t n, const uint8_t *in,
 dem_status dem_store_keys_add(store_keys *b, uint32_t i, uint32_t j, const int32_t s[3], dem_error *err)
 {
     if (b->n == b->cap) {
-        size_t cap = b->cap ? b->cap + b->cap / 2 : 1024;
+        size_t cap = b->cap ? b->cap + b->cap / 2 + 1 : 1024;
         store_key *k = realloc(b->k, cap * sizeof *k);
         if (!k) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu neighbour pairs", b->n + 1);
         b->k = k;
@@ -454,9 +457,77 @@ dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err)
     free(c->keys.k); /* the keys live only during a rebuild */
     memset(&c->keys, 0, sizeof c->keys);
     if (st) return st;
-    if ((st = build_adjacency(sim, err))) return st;
-    pair_blocks_bounds(sim);
-    return DEM_OK;
+    return dem_store_index(sim, err);
+}
+
+dem_status dem_store_index(dem_sim *sim, dem_error *err)
+{
+    dem_status st = build_adjacency(sim, err);
+    if (!st) pair_blocks_bounds(sim);
+    return st;
+}
+
+dem_status dem_store_select(dem_sim *sim, const uint32_t *pick, size_t n, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    for (size_t k = 0; k < n; k++) { /* forwards: pick[k] >= k */
+        size_t p = pick[k];
+        if (p == k) continue;
+        c->pairs[k] = c->pairs[p];
+        c->out[k] = c->out[p];
+        c->ptouch[k] = c->ptouch[p];
+        if (c->roll) c->roll[k] = c->roll[p];
+        if (c->hooke) memcpy(c->hooke[k], c->hooke[p], sizeof c->hooke[k]);
+    }
+    c->npairs = n;
+    /* the room given back: the arrays at the size of what is kept (a rebuild grows them again) */
+    size_t cap = n ? n : 1;
+    dem_contact_rec *pr = realloc(c->pairs, cap * sizeof *pr);
+    if (pr) c->pairs = pr;
+    if (c->roll) {
+        dem_roll_rec *r = realloc(c->roll, cap * sizeof *r);
+        if (r) c->roll = r;
+    }
+    if (c->hooke) {
+        double (*h)[2] = realloc(c->hooke, cap * sizeof *h);
+        if (h) c->hooke = h;
+    }
+    c->cap_pairs = pr ? cap : c->cap_pairs;
+    dem_contact_out *o = aligned_alloc(64, cap * sizeof *o);
+    if (o) {
+        memcpy(o, c->out, n * sizeof *o);
+        free(c->out);
+        c->out = o;
+        uint8_t *t = realloc(c->ptouch, cap);
+        if (t) c->ptouch = t;
+        c->cap_out = t ? cap : n;
+    }
+    uint32_t *a = realloc(c->jadj, cap * sizeof *a);
+    if (a) {
+        c->jadj = a;
+        c->cap_adj = cap;
+    }
+    return dem_store_index(sim, err);
+}
+
+void dem_store_swap_pairs(sim_store *a, sim_store *b)
+{
+    sim_store t = *a;
+    a->pairs = b->pairs, a->npairs = b->npairs, a->cap_pairs = b->cap_pairs;
+    a->out = b->out, a->ptouch = b->ptouch, a->cap_out = b->cap_out;
+    a->jadj = b->jadj, a->jadj_start = b->jadj_start, a->istart = b->istart, a->cap_adj = b->cap_adj;
+    a->pblk = b->pblk, a->hooke = b->hooke, a->roll = b->roll;
+    b->pairs = t.pairs, b->npairs = t.npairs, b->cap_pairs = t.cap_pairs;
+    b->out = t.out, b->ptouch = t.ptouch, b->cap_out = t.cap_out;
+    b->jadj = t.jadj, b->jadj_start = t.jadj_start, b->istart = t.istart, b->cap_adj = t.cap_adj;
+    b->pblk = t.pblk, b->hooke = t.hooke, b->roll = t.roll;
+}
+
+void dem_store_free_pairs(sim_store *c)
+{
+    void *ptrs[] = {c->pairs, c->out, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk, c->hooke, c->roll};
+    for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
+    memset(c, 0, sizeof *c);
 }
 
 /* ---- particle-wall slots ------------------------------------------------------------------ */

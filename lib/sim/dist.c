@@ -13,33 +13,34 @@
 #include "sim/internal/contacts.h"
 #include "sim/internal/neighbor.h"
 
-/* The work of blocks [0, b): their pairs and half a pair per particle (forces.c's split of the
- * pass over threads, the same measure). */
-static size_t blocks_work(const dem_sim *sim, size_t b) { return sim->c.pblk[b] + b * (PAIR_BLOCK / 2); }
+/* The work of blocks [0, b) of a list whose blocks begin at pblk: their pairs and half a pair
+ * per particle (forces.c's split of the pass over threads, the same measure). */
+static size_t blocks_work(const size_t *pblk, size_t b) { return pblk[b] + b * (PAIR_BLOCK / 2); }
 
-static void cut_blocks(dem_sim *sim)
+/* The cuts (cut[0 .. K]) of the blocks of the whole list (pblk: its pairs before each block). */
+static void cut_blocks(const dem_sim *sim, const size_t *pblk, size_t *cut)
 {
-    struct sim_dist *d = sim->dist;
-    size_t nb = sim->c.nblk, K = (size_t)d->comm.size, total = blocks_work(sim, nb);
-    d->bcut[0] = 0;
-    d->bcut[K] = nb;
+    const struct sim_dist *d = sim->dist;
+    size_t nb = sim->c.nblk, K = (size_t)d->comm.size, total = blocks_work(pblk, nb);
+    cut[0] = 0;
+    cut[K] = nb;
     for (size_t r = 1; r < K; r++) {
         if (d->comm.balance == DEM_BALANCE_COUNT) {
-            d->bcut[r] = nb * r / K;
+            cut[r] = nb * r / K;
         } else if (d->comm.balance == DEM_BALANCE_SKEW || (d->comm.balance == DEM_BALANCE_SHIFT && sim->nbr.rebuilds % 2 == 0)) {
-            d->bcut[r] = nb * (r * (r + 1) / 2) / (K * (K + 1) / 2); /* process r: r + 1 shares */
+            cut[r] = nb * (r * (r + 1) / 2) / (K * (K + 1) / 2); /* process r: r + 1 shares */
         } else if (d->comm.balance == DEM_BALANCE_SHIFT) { /* process r: K - r shares */
-            d->bcut[r] = nb * (r * K - r * (r - 1) / 2) / (K * (K + 1) / 2); /* shares K, K-1, ..., K-r+1 before it */
+            cut[r] = nb * (r * K - r * (r - 1) / 2) / (K * (K + 1) / 2); /* shares K, K-1, ..., K-r+1 before it */
         } else { /* the first block whose work before it reaches r / K of the total */
-            size_t target = (size_t)((double)total * (double)r / (double)K), lo = d->bcut[r - 1], hi = nb;
+            size_t target = (size_t)((double)total * (double)r / (double)K), lo = cut[r - 1], hi = nb;
             while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
-                if (blocks_work(sim, mid) < target) lo = mid + 1;
+                if (blocks_work(pblk, mid) < target) lo = mid + 1;
                 else hi = mid;
             }
-            d->bcut[r] = lo;
+            cut[r] = lo;
         }
-        if (d->bcut[r] < d->bcut[r - 1]) d->bcut[r] = d->bcut[r - 1];
+        if (cut[r] < cut[r - 1]) cut[r] = cut[r - 1];
     }
 }
 
@@ -344,7 +345,9 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     if (!d) return DEM_OK;
     const sim_store *c = &sim->c;
     memcpy(d->old_bcut, d->bcut, ((size_t)d->comm.size + 1) * sizeof *d->bcut); /* a migration's (below) */
-    cut_blocks(sim);
+    if (d->have_next) memcpy(d->bcut, d->next_bcut, ((size_t)d->comm.size + 1) * sizeof *d->bcut); /* deliver_keys' */
+    else cut_blocks(sim, c->pblk, d->bcut);
+    d->have_next = 0;
     d->b0 = d->bcut[d->comm.rank];
     d->b1 = d->bcut[d->comm.rank + 1];
     d->p0 = block_particle(sim, d->b0);
@@ -821,19 +824,23 @@ static void to_root(dem_sim *sim, void *base, size_t elem, bound_fn at)
     sendrecv(d, base, base);
 }
 
-void dem_dist_to_root(dem_sim *sim)
+static dem_status gather_touching(dem_sim *sim, int all, dem_error *err);
+
+dem_status dem_dist_to_root(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
-    if (!d) return;
+    if (!d) return DEM_OK;
     if (d->stale) {
         const field f[] = {PARTICLE_FIELDS(sim), SLOT_FIELDS(sim)};
         each_array(sim, f, sizeof f / sizeof f[0], to_root);
         gather_clumps(sim, 1);
         if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
     }
+    d->stats.root_gathers++;
+    if (d->slim) return gather_touching(sim, 0, err);
     const field p[] = {PAIR_FIELDS(sim, 1)};
     each_array(sim, p, sizeof p / sizeof p[0], to_root);
-    d->stats.root_gathers++;
+    return DEM_OK;
 }
 
 void dem_dist_for_rebuild(dem_sim *sim, int sort)
@@ -1312,10 +1319,13 @@ static dem_status deliver_kept(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+static dem_status deliver_keys(dem_sim *sim, dem_status st, int all, dem_error *err);
+
 dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     if (!d) return st;
+    if (d->slim) return deliver_keys(sim, st, 0, err);
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, ks = dem_store_key_size();
     store_keys *keys = &sim->c.keys;
     /* this process's keys packed (about 4 bytes a key, not 20: dem_store_keys_pack) */
@@ -1354,6 +1364,365 @@ dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err)
     }
     keys->n = total;
     sim->nbr.tests = tests;
+    return DEM_OK;
+}
+
+/* ---- the slim store (struct sim_dist) ----------------------------------------------------- */
+
+/* The first process whose ok is 0 (every process's, exact), or K: a failure on one process
+ * (memory) fails every process at the same point instead of leaving the others waiting. */
+static size_t first_failed(dem_sim *sim, int ok)
+{
+    size_t mine = ok != 0, K = (size_t)sim->dist->comm.size;
+    const size_t *each = dem_dist_gather_each(sim, &mine, sizeof mine);
+    for (size_t r = 0; r < K; r++)
+        if (!each[r]) return r;
+    return K;
+}
+
+dem_status dem_dist_slim(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d || !d->local || d->slim) return DEM_OK;
+    sim_store *c = &sim->c;
+    size_t q0 = c->pblk[d->b0], q1 = c->pblk[d->b1], nf = d->nforeign, n = nf + (q1 - q0);
+    uint32_t *pick = malloc((n ? n : 1) * sizeof *pick);
+    size_t failed = first_failed(sim, pick != NULL);
+    if (failed < (size_t)d->comm.size) {
+        free(pick);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the pair list of process %zu of %d", failed, d->comm.size);
+    }
+    for (size_t k = 0; k < nf; k++) pick[k] = d->foreign[k]; /* before the own ones: their i is before p0 */
+    for (size_t p = q0; p < q1; p++) pick[nf + p - q0] = (uint32_t)p;
+    for (size_t b = d->b0; b < d->b1; b++) /* the guard's worst pair of each own block, at its new place */
+        if (sim->g.bworst_pair && sim->g.bworst_pair[b] >= q0) sim->g.bworst_pair[b] = sim->g.bworst_pair[b] - q0 + nf;
+    dem_status st = dem_store_select(sim, pick, n, err);
+    free(pick);
+    if (st) return st;
+    for (size_t k = 0; k < nf; k++) d->foreign[k] = (uint32_t)k;
+    d->slim = 1;
+    return DEM_OK;
+}
+
+/* The process of particle a at the cuts deliver_keys chose (next_bcut). */
+static size_t next_rank(const struct sim_dist *d, size_t a)
+{
+    size_t b = a / PAIR_BLOCK, lo = 0, hi = (size_t)d->comm.size; /* the last r with next_bcut[r] <= b */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->next_bcut[mid] <= b) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The new cuts from the blocks' counts of pairs: this process's blocks' counts (its keys, i in
+ * its particles) to every process, 4 bytes a block; every process then holds the whole list's
+ * bounds (gpblk) and cuts them as one list (the same cuts as a whole list's). */
+static dem_status cut_from_counts(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    const store_keys *keys = &sim->c.keys;
+    size_t nb = sim->c.nblk, K = (size_t)d->comm.size;
+    if (nb + 1 > d->cap_gpblk) {
+        size_t *g = realloc(d->gpblk, (nb + 1) * sizeof *g);
+        if (g) {
+            d->gpblk = g;
+            d->cap_gpblk = nb + 1;
+        }
+    }
+    if (!d->next_bcut) d->next_bcut = calloc(K + 1, sizeof *d->next_bcut);
+    int ok = d->cap_gpblk >= nb + 1 && d->next_bcut && stage_reserve(d, nb * sizeof(uint32_t));
+    size_t failed = first_failed(sim, ok);
+    if (failed < K) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the blocks' counts of pairs on process %zu of %zu", failed, K);
+    uint32_t *cnt = (uint32_t *)(void *)d->stage;
+    for (size_t b = d->b0; b < d->b1; b++) cnt[b] = 0;
+    for (size_t k = 0; k < keys->n; k++) cnt[keys->k[k].i / PAIR_BLOCK]++;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = d->bcut[r] * sizeof *cnt;
+        d->len[r] = (d->bcut[r + 1] - d->bcut[r]) * sizeof *cnt;
+    }
+    allgather(d, d->stage);
+    d->gpblk[0] = 0;
+    for (size_t b = 0; b < nb; b++) d->gpblk[b + 1] = d->gpblk[b] + cnt[b];
+    cut_blocks(sim, d->gpblk, d->next_bcut);
+    d->have_next = 1;
+    return DEM_OK;
+}
+
+/* The keys of this process's scan (i its own at the old cuts) to the processes of their i and j
+ * at the new ones, packed (dem_store_keys_pack), point to point; the keys received, with this
+ * process's own, in process order (the order of one process's scan). */
+static dem_status route_keys(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    store_keys *keys = &sim->c.keys;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, nk = keys->n;
+    size_t *outk = d->counts, *ink = outk + K, *outb = ink + K, *inb = outb + K, *at = inb + K; /* 6K + 1 words */
+    store_key *mine = NULL;
+    uint8_t *packed = NULL;
+    size_t total = 0, bytes = 0, nin = 0, inbytes = 0;
+    {
+        for (size_t r = 0; r < K; r++) outk[r] = 0;
+        for (size_t k = 0; k < nk; k++) {
+            size_t ri = next_rank(d, keys->k[k].i), rj = next_rank(d, keys->k[k].j);
+            outk[ri]++;
+            if (rj != ri) outk[rj]++;
+        }
+        for (size_t r = 0; r < K; r++) total += outk[r];
+        mine = malloc((total ? total : 1) * sizeof *mine); /* by process, each's in scan order */
+        packed = malloc(dem_store_keys_pack_max(total) + 1);
+    }
+    int ok = mine && packed;
+    if (ok) {
+        for (size_t r = 0, a = 0; r <= K; r++) {
+            at[r] = a;
+            if (r < K) a += outk[r];
+        }
+        for (size_t k = 0; k < nk; k++) {
+            size_t ri = next_rank(d, keys->k[k].i), rj = next_rank(d, keys->k[k].j);
+            mine[at[ri]++] = keys->k[k];
+            if (rj != ri) mine[at[rj]++] = keys->k[k];
+        }
+        for (size_t r = 0, a = 0; r < K; r++) { /* each process's packed apart */
+            store_keys seg = {mine + a, outk[r], outk[r]};
+            outb[r] = r == me ? 0 : dem_store_keys_pack(&seg, packed + bytes);
+            bytes += outb[r];
+            a += outk[r];
+        }
+    } else { /* nothing sent: the others learn of the failure below */
+        for (size_t r = 0; r < K; r++) outk[r] = outb[r] = 0;
+    }
+    size_t mineme = outk[me];
+    outk[me] = 0; /* not sent */
+    exchange_counts(d, outk, ink);
+    exchange_counts(d, outb, inb);
+    for (size_t r = 0; r < K; r++) {
+        nin += ink[r];
+        inbytes += inb[r];
+    }
+    if (ok) ok = !dem_store_keys_reserve(keys, nin + mineme ? nin + mineme : 1, err) && stage_reserve(d, inbytes);
+    size_t failed = first_failed(sim, ok);
+    if (failed < K) {
+        free(mine);
+        free(packed);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the rebuild's keys on process %zu of %zu", failed, K);
+    }
+    for (size_t r = 0, ob = 0, ib = 0; r < K; r++) {
+        d->off[r] = ob;
+        d->len[r] = outb[r];
+        d->roff[r] = ib;
+        d->rlen[r] = inb[r];
+        ob += outb[r];
+        ib += inb[r];
+    }
+    sendrecv(d, packed, d->stage);
+    dem_status st = DEM_OK;
+    size_t a = 0, mine_at = 0;
+    for (size_t r = 0; r < me; r++) mine_at += outk[r];
+    for (size_t r = 0, ib = 0; r < K && !st; r++) {
+        if (r == me) {
+            memcpy(keys->k + a, mine + mine_at, mineme * sizeof *mine);
+            a += mineme;
+            continue;
+        }
+        if (!dem_store_keys_unpack(keys, a, ink[r], (const uint8_t *)d->stage + ib, inb[r]))
+            st = dem_fail(err, DEM_ERR_LIMIT, "internal error: process %zu's %zu keys do not unpack from its %zu bytes", r, ink[r], inb[r]);
+        a += ink[r];
+        ib += inb[r];
+    }
+    keys->n = a;
+    free(mine);
+    free(packed);
+    return st;
+}
+
+/* This process's kept records (dem_store_begin_pairs: its own pairs' with a history, in key
+ * order) to the processes of their i and j at the new cuts; those that stay here and those
+ * received, in key order again (dem_store_sort_kept): what dem_store_end_pairs merges. */
+static dem_status route_kept(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    sim_store *c = &sim->c;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    size_t rs = sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0);
+    size_t *out = d->counts, *in = d->counts + K, nout = 0, nin = 0, stay = 0;
+    for (size_t r = 0; r < K; r++) out[r] = 0;
+    for (size_t p = 0; p < c->npairs; p++) {
+        size_t ri = next_rank(d, c->pairs[p].i), rj = next_rank(d, c->pairs[p].j);
+        if (ri != me) out[ri]++;
+        if (rj != me && rj != ri) out[rj]++;
+        stay += ri == me || rj == me;
+    }
+    exchange_counts(d, out, in);
+    for (size_t r = 0; r < K; r++) {
+        nout += out[r];
+        nin += in[r];
+    }
+    int ok = stage_reserve(d, (nout + nin) * rs) && !dem_store_reserve_pairs(sim, stay + nin, err);
+    size_t failed = first_failed(sim, ok); /* (its exchange moves the offsets: the segments after) */
+    if (failed < K) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the kept contacts on process %zu of %zu", failed, K);
+    (void)count_segments(d, out, in, rs, &nout, &nin); /* the room is there */
+    size_t q = 0;
+    for (size_t p = 0; p < c->npairs; p++) { /* packed by process; those that stay, forwards in place */
+        size_t ri = next_rank(d, c->pairs[p].i), rj = next_rank(d, c->pairs[p].j), to[2] = {ri, rj};
+        for (int e = 0; e < 2; e++) {
+            if (to[e] == me || (e == 1 && rj == ri)) continue;
+            char *at = d->stage + d->off[to[e]];
+            memcpy(at, &c->pairs[p], sizeof *c->pairs);
+            if (c->roll) memcpy(at + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
+            d->off[to[e]] += rs;
+        }
+        if (ri != me && rj != me) continue;
+        if (q != p) {
+            c->pairs[q] = c->pairs[p];
+            if (c->roll) c->roll[q] = c->roll[p];
+        }
+        q++;
+    }
+    rewind_offsets(d, out, rs);
+    sendrecv(d, d->stage, d->stage + nout * rs);
+    const char *from = d->stage + nout * rs;
+    for (size_t k = 0; k < nin; k++, from += rs, q++) {
+        memcpy(&c->pairs[q], from, sizeof *c->pairs);
+        if (c->roll) memcpy(&c->roll[q], from + sizeof *c->pairs, sizeof *c->roll);
+    }
+    c->npairs = q;
+    return dem_store_sort_kept(sim, err);
+}
+
+/* The slim store's rebuild after the scan (dem_dist_gather_keys): the scans' statuses and tests
+ * (all: every process scanned every particle, the hierarchical grid: its tests are the whole's,
+ * and it keeps its own particles' keys), the new cuts, the keys and the kept records to the
+ * processes that evaluate their pairs at them. */
+static dem_status deliver_keys(dem_sim *sim, dem_status st, int all, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    store_keys *keys = &sim->c.keys;
+    size_t K = (size_t)d->comm.size;
+    if (all && !st) { /* the keys whose i is this process's (at the old cuts) */
+        size_t n = 0;
+        for (size_t k = 0; k < keys->n; k++)
+            if (keys->k[k].i >= d->p0 && keys->k[k].i < d->p1) keys->k[n++] = keys->k[k];
+        keys->n = n;
+    }
+    size_t mine[2] = {(size_t)sim->nbr.tests, st != DEM_OK};
+    const size_t *each = dem_dist_gather_each(sim, mine, sizeof mine);
+    uint64_t tests = 0;
+    size_t failed = K;
+    for (size_t r = 0; r < K; r++) {
+        tests += each[2 * r];
+        if (each[2 * r + 1] && failed == K) failed = r;
+    }
+    if (!st && failed < K)
+        st = dem_fail(err, DEM_ERR_LIMIT, "the neighbour search failed on process %zu of %zu (its message is in its standard error)", failed, K);
+    if (st) return st;
+    if (!all) sim->nbr.tests = tests;
+    d->deliver = 0; /* the kept records go with the keys, before the merge */
+    if ((st = cut_from_counts(sim, err)) || (st = route_keys(sim, err))) return st;
+    return route_kept(sim, err);
+}
+
+dem_status dem_dist_scanned_all(dem_sim *sim, dem_error *err)
+{
+    if (!sim->dist || !sim->dist->slim) return DEM_OK;
+    return deliver_keys(sim, DEM_OK, 1, err);
+}
+
+/* The touching pairs of every process (at root alone, or at every one: all), with their results
+ * and side records, into a list of them all, in list order, swapped in for this process's own
+ * (dem_dist_frame_done swaps it back). */
+static dem_status gather_touching(dem_sim *sim, int all, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    sim_store *c = &sim->c;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    size_t rs = sizeof *c->pairs + sizeof *c->out + (c->roll ? sizeof *c->roll : 0);
+    size_t q0 = c->pblk[d->b0], q1 = c->pblk[d->b1], n = 0;
+    for (size_t p = q0; p < q1; p++) n += c->ptouch[p] != 0;
+    share_words(d, &n, 1);
+    size_t total = 0, before = 0;
+    for (size_t r = 0; r < K; r++) {
+        if (r < me) before += d->counts[3 * r];
+        total += d->counts[3 * r];
+    }
+    int take = all || me == 0;
+    int ok = stage_reserve(d, (take ? total : n) * rs);
+    sim_store *f = &d->frame;
+    dem_store_free_pairs(f);
+    if (ok && take) {
+        size_t np = sim->p.n + 1, cap = total ? total : 1;
+        f->pairs = malloc(cap * sizeof *f->pairs);
+        f->out = aligned_alloc(64, cap * sizeof *f->out);
+        f->ptouch = malloc(cap);
+        f->roll = c->roll ? malloc(cap * sizeof *f->roll) : NULL;
+        f->jadj = malloc(cap * sizeof *f->jadj);
+        f->jadj_start = malloc(np * sizeof *f->jadj_start);
+        f->istart = malloc(np * sizeof *f->istart);
+        f->pblk = malloc((c->nblk + 1) * sizeof *f->pblk);
+        f->cap_pairs = f->cap_out = f->cap_adj = cap;
+        ok = f->pairs && f->out && f->ptouch && (f->roll || !c->roll) && f->jadj && f->jadj_start && f->istart && f->pblk;
+    }
+    size_t failed = first_failed(sim, ok);
+    if (failed < K) {
+        dem_store_free_pairs(f);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame's contacts on process %zu of %zu", failed, K);
+    }
+    size_t mine_at = take ? before * rs : 0; /* where this process's lie: at their place in the list where the list is made here */
+    char *at = d->stage + mine_at;
+    for (size_t p = q0; p < q1; p++) {
+        if (!c->ptouch[p]) continue;
+        memcpy(at, &c->pairs[p], sizeof *c->pairs);
+        memcpy(at + sizeof *c->pairs, &c->out[p], sizeof *c->out);
+        if (c->roll) memcpy(at + sizeof *c->pairs + sizeof *c->out, &c->roll[p], sizeof *c->roll);
+        at += rs;
+    }
+    for (size_t r = 0, a = 0; r < K; r++) { /* each process's segment at its place in the list */
+        d->off[r] = d->roff[r] = a * rs;
+        d->len[r] = d->rlen[r] = d->counts[3 * r] * rs;
+        a += d->counts[3 * r];
+    }
+    if (all) {
+        allgather(d, d->stage);
+    } else { /* to process 0 alone */
+        for (size_t r = 0; r < K; r++) {
+            d->len[r] = r == 0 && me != 0 ? n * rs : 0;
+            if (r == 0) d->off[0] = mine_at;
+            if (me != 0 || r == 0) d->rlen[r] = 0;
+        }
+        sendrecv(d, d->stage, d->stage);
+    }
+    if (!take) return DEM_OK;
+    const char *from = d->stage;
+    for (size_t k = 0; k < total; k++, from += rs) {
+        memcpy(&f->pairs[k], from, sizeof *f->pairs);
+        memcpy(&f->out[k], from + sizeof *f->pairs, sizeof *f->out);
+        if (f->roll) memcpy(&f->roll[k], from + sizeof *f->pairs + sizeof *f->out, sizeof *f->roll);
+        f->ptouch[k] = 1;
+    }
+    f->npairs = total;
+    dem_store_swap_pairs(c, f);
+    d->framed = 1;
+    dem_status st = dem_store_index(sim, err);
+    if (st) dem_dist_frame_done(sim);
+    return st;
+}
+
+void dem_dist_frame_done(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d || !d->framed) return;
+    dem_store_swap_pairs(&sim->c, &d->frame);
+    dem_store_free_pairs(&d->frame);
+    d->framed = 0;
+}
+
+dem_status dem_dist_every_pair(dem_sim *sim, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return DEM_OK;
+    if (d->slim) return gather_touching(sim, 1, err);
+    dem_dist_share_pairs(sim, 1);
     return DEM_OK;
 }
 
@@ -1524,6 +1893,9 @@ void dem_dist_free(dem_sim *sim)
     free(d->clumps_across);
     free(d->blk_rank);
     free(d->each);
+    free(d->next_bcut);
+    free(d->gpblk);
+    dem_dist_frame_done(sim);
     free(d);
     sim->dist = NULL;
 }
@@ -1549,7 +1921,7 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     d->old_bcut = calloc(K + 1, sizeof *d->old_bcut);
     d->off = calloc(K, sizeof *d->off);
     d->len = calloc(K, sizeof *d->len);
-    d->counts = calloc(3 * K, sizeof *d->counts); /* 3 words a process (share_words), or 2 (deliver_kept) */
+    d->counts = calloc(6 * K + 1, sizeof *d->counts); /* 3 words a process (share_words), 2 (deliver_kept), 6 and one (route_keys) */
     d->send_at = calloc(K + 1, sizeof *d->send_at);
     d->recv_at = calloc(K + 1, sizeof *d->recv_at);
     d->roff = calloc(K, sizeof *d->roff);

@@ -542,7 +542,6 @@ void dem_forces_setup(dem_sim *sim)
     sim->forces_current = 1;
     sim->hdt = sim->h;
     dem_dist_whole(sim); /* dist.h: the forces just taken (own stepping keeps them with their owners) */
-    dem_dist_share_pairs(sim, 1); /* dist.h: the setup's books read every pair */
     dem_books_setup(sim, dem_books_wall_power(sim), sim->p.nfixed ? drive_power(sim) : 0.0);
 }
 

@@ -366,7 +366,7 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     sim->nbr.tests = 0;
     sim->nbr.used_multi = multi;
     if (multi) {
-        if ((st = dem_nbr_multi_pairs(sim, err))) { free(cellof); return st; }
+        if ((st = dem_nbr_multi_pairs(sim, err)) || (st = dem_dist_scanned_all(sim, err))) { free(cellof); return st; } /* dist.h */
     } else if ((st = scan_all(sim, &g, cellof, err))) {
         free(cellof);
         return st;

@@ -158,6 +158,7 @@ int dem_sim_threads(const dem_sim *sim) { return sim->threads; }
 void dem_sim_free(dem_sim *sim)
 {
     if (!sim) return;
+    dem_dist_free(sim); /* first: a frame's list swapped in goes back into the store, which frees it */
     dem_par_pool_free(sim->pool);
     free(sim->part);
     dem_particles_free(sim);
@@ -169,7 +170,6 @@ void dem_sim_free(dem_sim *sim)
     dem_bonds_free(sim);
     dem_clumps_free(sim);
     dem_vi_free(sim);
-    dem_dist_free(sim);
     free(sim->b.wrapped);
     free(sim->b.dkin);
     free(sim->b.walls);
@@ -230,7 +230,8 @@ void dem_sim_neighbor_info(const dem_sim *sim, dem_neighbor_info *info)
 
 dem_status dem_sim_step(dem_sim *sim, dem_error *err)
 {
-    return sim->integ->step(sim, err);
+    dem_status st = dem_dist_slim(sim, err); /* dist.h: a group's processes keep their own pairs from the first step */
+    return st ? st : sim->integ->step(sim, err);
 }
 
 /* Particles alike for the collision time: radius, mass, material, group mask, fixed. */
@@ -386,12 +387,20 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
             k[sim->bd.i[b]] += sim->bd.kb[b];
             k[sim->bd.j[b]] += sim->bd.kb[b];
         }
-        for (size_t a = 0; a < sim->p.n; a++)
+        /* dist.h: a slim store holds every pair of this process's particles, and of no other
+         * whole; each process takes its own, then the least of the processes' (exact) */
+        size_t a0 = 0, a1 = sim->p.n;
+        if (dist_slim(sim)) dist_particles(sim, &a0, &a1);
+        for (size_t a = a0; a < a1; a++)
             if (k[a] > 0.0) {
                 double t = sqrt(2.0 * sim->p.m[a] / k[a]);
                 if (t < est->stiffness) est->stiffness = t;
             }
         free(k);
+    }
+    if (dist_slim(sim)) {
+        const double *each = dem_dist_gather_each(sim, &est->stiffness, sizeof est->stiffness);
+        for (int r = 0; r < sim->dist->comm.size; r++) est->stiffness = fmin(est->stiffness, each[r]);
     }
     double rec = est->contact_time / 50.0;
     if (uses_e && 0.2 * est->pwave < rec) rec = 0.2 * est->pwave;
@@ -409,9 +418,8 @@ static dem_status complete_state(dem_sim *sim, int root, dem_error *err)
     if (!root) dem_dist_whole(sim); /* dist.h: with own stepping, every process's particles */
     dem_books_flush(sim);
     if (!sim->forces_current) dem_forces_setup(sim);
-    if (root) dem_dist_to_root(sim);
-    else dem_dist_share_pairs(sim, 1);
-    return dem_guard_check_finite(sim, err);
+    dem_status st = root ? dem_dist_to_root(sim, err) : dem_dist_every_pair(sim, err); /* dem_dist_frame_done after */
+    return st ? st : dem_guard_check_finite(sim, err);
 }
 
 /* The frame's state but its contacts; its particle table too if particles (allocated if the frame
@@ -442,9 +450,10 @@ static dem_status store_state(dem_sim *sim, dem_system *out, int particles, int 
 
 dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
 {
-    dem_status st;
-    if ((st = store_state(sim, out, 1, 0, err))) return st;
-    return dem_store_write(sim, out, err);
+    dem_status st = store_state(sim, out, 1, 0, err);
+    if (!st) st = dem_store_write(sim, out, err);
+    dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
+    return st;
 }
 
 /* The frame's contact table goes: its contacts are the store's now. */
@@ -499,12 +508,14 @@ dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error
     dem_particle_source psrc = {sim->p.n, fill_particles, sim};
     if (sim->dist && (!w || sim->dist->comm.rank != 0)) { /* dist.h: a process that writes no frame takes part */
         dem_status st = complete_state(sim, 1, err);
+        dem_dist_frame_done(sim); /* process 0 without a writer gathered one all the same */
         if (!st && w) st = dem_fail(err, DEM_ERR_ARG, "in a group of processes, process 0 writes the frames (process %d was given a writer)", sim->dist->comm.rank);
         return st;
     }
     dem_status st = store_streamed(sim, frame, 0, &ss, &src, err);
     if (!st) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
     dem_store_stream_close(ss);
+    dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
     return st;
 }
 
@@ -515,6 +526,7 @@ dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_s
     dem_status st = store_streamed(sim, frame, 1, &ss, &src, err);
     if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
     dem_store_stream_close(ss);
+    dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
     return st;
 }
 

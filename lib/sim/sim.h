@@ -129,7 +129,8 @@ typedef struct {
     double rmax[DEM_NEIGHBOR_MAX_LEVELS];   /* each level's largest radius, m (coarsest first) */
     size_t count[DEM_NEIGHBOR_MAX_LEVELS];  /* its particles */
     uint64_t tests;         /* distance tests of the last build: the candidates the masks let through */
-    size_t pairs;           /* pairs in the list */
+    size_t pairs;           /* pairs in the list (in a group of processes, from its first step: this process's
+                             * own and foreign pairs, dem_dist_stats) */
 } dem_neighbor_info;
 void dem_sim_neighbor_info(const dem_sim *sim, dem_neighbor_info *info);
 /* Set the time step (s > 0). */

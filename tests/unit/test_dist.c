@@ -45,6 +45,7 @@ typedef struct {
     int store_midway;       /* every rank takes the whole state (dem_sim_store) halfway, then steps on */
     double kinetic;         /* dem_sim_kinetic_energy at the end (a sum in particle order) */
     uint64_t midway;        /* a hash of the clumps' state that dem_sim_store gave this rank halfway */
+    double stiffness;       /* dem_sim_estimate_dt's global-stiffness time at the end (each rank's pairs, then the least) */
 } rank_run;
 
 /* FNV-1a over n bytes, on from h. */
@@ -70,6 +71,10 @@ static uint64_t clumps_hash(const dem_system *s)
  * kinetic energy in last_kinetic. */
 static int store_midway;
 static double last_kinetic;
+/* The last one-process run's start and its stiffness time, which every group's from that start
+ * must give (dem_sim_estimate_dt after the steps: each rank's pairs are its own then). */
+static const dem_system *one_start;
+static double one_stiffness;
 
 /* dem_comm's exchange among the threads: every rank's array has the same layout, so rank r's
  * range is copied from its buffer to the same place in each other rank's. */
@@ -135,6 +140,9 @@ static void *run_rank(void *arg)
     me->unbalanced = sim && me->ok ? dem_sim_unbalanced(sim) : NAN;
     me->touching = sim && me->ok ? dem_sim_touching(sim, &me->flying) : 0;
     me->kinetic = sim && me->ok ? dem_sim_kinetic_energy(sim, NULL) : NAN;
+    dem_dt_estimates est;
+    if (sim && me->ok) dem_sim_estimate_dt(sim, &est); /* collective: after the steps, from each rank's own pairs alone */
+    me->stiffness = sim && me->ok ? est.stiffness : NAN;
     FILE *f = NULL;
     dem_writer *w = NULL;
     if (me->ok && me->rank == 0) {
@@ -179,7 +187,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     memset(g.mismatched, 0, sizeof g.mismatched);
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -192,12 +200,18 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
         CHECK_MSG(run[r].touching == run[0].touching && run[r].flying == run[0].flying, "%d ranks: rank %d's contacts differ from rank 0's", K, r);
         CHECK_MSG(same_bits(run[r].kinetic, run[0].kinetic), "%d ranks: rank %d's kinetic energy differs from rank 0's", K, r);
         CHECK_MSG(run[r].midway == run[0].midway, "%d ranks: the clumps rank %d stored halfway differ from rank 0's", K, r);
+        CHECK_MSG(K == 0 || start != one_start || same_bits(run[r].stiffness, one_stiffness),
+                  "%d ranks: rank %d's stiffness time %.17g differs from one process's %.17g", K, r, run[r].stiffness, one_stiffness);
         CHECK_MSG(!run[r].ok || run[r].put_elsewhere, "%d ranks: rank %d: a writer on rank 1 was not refused there alone", K, r);
     }
     *unbalanced = run[0].unbalanced;
     touching[0] = run[0].touching;
     touching[1] = run[0].flying;
     last_kinetic = run[0].kinetic;
+    if (K == 0) {
+        one_start = start;
+        one_stiffness = run[0].stiffness;
+    }
     pthread_barrier_destroy(&g.bar);
     CHECK_MSG(ok, "%d ranks, balance %d: a rank failed", K, balance);
     for (int r = 0; r < n; r++)
@@ -418,7 +432,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN};
     dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL};

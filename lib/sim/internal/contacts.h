@@ -9,6 +9,12 @@
 #include "io/stream.h"
 #include "sim/internal/state.h"
 
+/* A candidate pair of a rebuild: the key of its record. */
+typedef struct store_key_s {
+    uint32_t i, j;
+    int32_t s[3];
+} store_key;
+
 DEM_MUST_CHECK dem_status dem_store_alloc(dem_sim *sim, dem_error *err);
 void dem_store_free(dem_sim *sim);
 
@@ -37,6 +43,20 @@ size_t dem_store_keys_pack_max(size_t n);
 size_t dem_store_keys_pack(const store_keys *b, uint8_t *out);
 DEM_MUST_CHECK int dem_store_keys_unpack(store_keys *b, size_t at, size_t n, const uint8_t *in, size_t len);
 DEM_MUST_CHECK dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
+/* The kept records (pairs[0 .. npairs) between begin and end) in key order, their side records
+ * with them (records handed on by other processes join them: dist.c); room for n records. */
+DEM_MUST_CHECK dem_status dem_store_sort_kept(dem_sim *sim, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_reserve_pairs(dem_sim *sim, size_t n, dem_error *err);
+/* The list's adjacency and blocks (jadj, istart, pblk) from its records. */
+DEM_MUST_CHECK dem_status dem_store_index(dem_sim *sim, dem_error *err);
+/* Only pairs pick[0 .. n) (increasing) kept, in order, with their results and side records; the
+ * arrays shrunk to them and the list indexed again (a process's own and foreign pairs: dist.c). */
+DEM_MUST_CHECK dem_status dem_store_select(dem_sim *sim, const uint32_t *pick, size_t n, dem_error *err);
+/* The pair list's arrays (records, results, touch flags, side records, adjacency, blocks) of a
+ * and b exchanged, the wall slots left (a frame's list of every process's pairs: dist.c); and
+ * freed (c zeroed). */
+void dem_store_swap_pairs(sim_store *a, sim_store *b);
+void dem_store_free_pairs(sim_store *c);
 /* The slots of the walls each particle can reach before the next rebuild (dem_nbr_wall_near). Slots
  * that touch or hold a history keep them. In a group of processes whose positions are not all
  * here (dist.h), only particles [p0, p1) are laid out: share(sim, counts) gives the others' counts

@@ -1,6 +1,8 @@
 /* dist.h - one simulation on a group of processes (dist.c; the public side is sim.h's dem_comm).
  *
- * Every process holds the whole state. The contacts are cut by blocks of particles (PAIR_BLOCK):
+ * Every process holds every particle's state (its copies of others' stale between gathers) and,
+ * every process stepping every particle, every pair's record; each stepping its own, from the
+ * first step, its own and foreign pairs' only (the slim store, below). The contacts are cut by blocks of particles (PAIR_BLOCK):
  * process r owns blocks [bcut[r], bcut[r+1]), their particles and the pairs whose i is in them
  * (contiguous in the list sorted by i), evaluates those and the "foreign" pairs whose j is one of
  * its particles (the same inputs on both sides of a cut: the same bits, the history included),
@@ -81,10 +83,24 @@ struct sim_dist {
     int wrap_failed;          /* a particle's wrap failed: on this process, then (after the
                                * halo's exchange) on any (boundary.c) */
     size_t cap_blk;
+    /* The slim store (own stepping, from the first step: dem_dist_slim): the pair list holds this
+     * process's own pairs and its foreign ones only, in list order (foreign first: their i is
+     * another's, before p0), with global particle indices; its blocks' bounds pblk are of that
+     * list. A rebuild's keys and kept records then go point to point to the processes that will
+     * evaluate their pairs at the new cuts, which the scanning processes agree on from the
+     * blocks' counts of pairs (gpblk: the whole list's pairs before each block) before the list
+     * is made (next_bcut, have_next); a frame's pairs come to process 0 alone, swapped in for the
+     * writing (frame, framed: dem_dist_frame_done). */
+    int slim, have_next, framed;
+    size_t *next_bcut, *gpblk, cap_gpblk;
+    sim_store frame;
 };
 
 /* This process steps its own particles only (see struct sim_dist). */
 static inline int dist_local(const dem_sim *sim) { return sim->dist && sim->dist->local; }
+
+/* The pair list holds this process's own and foreign pairs only (struct sim_dist's slim store). */
+static inline int dist_slim(const dem_sim *sim) { return sim->dist && sim->dist->slim; }
 
 /* This process's blocks and particles ([0, nblk) and [0, n) in one process). */
 static inline void dist_blocks(const dem_sim *sim, size_t *b0, size_t *b1)
@@ -119,8 +135,21 @@ static inline void dist_stepped_slots(const dem_sim *sim, size_t *q0, size_t *q1
  * the halo. */
 DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
 /* Every pair's result line and touch flag (and records: its record and side arrays) from the
- * process that owns its block. */
+ * process that owns its block (not with the slim store: dem_dist_every_pair). */
 void dem_dist_share_pairs(dem_sim *sim, int records);
+/* Own stepping, at the first step: the store made slim (struct sim_dist): this process keeps its
+ * own and foreign pairs only, and gives the room of the others back. Until then (the frame
+ * read, the time step's estimate, the energy's reference) every process holds every pair. */
+DEM_MUST_CHECK dem_status dem_dist_slim(dem_sim *sim, dem_error *err);
+/* What a frame at every process reads of the pairs: every pair's record and result from its
+ * owner; with the slim store, every process's touching pairs gathered into a list of them all,
+ * in list order, swapped in until dem_dist_frame_done. Collective. */
+DEM_MUST_CHECK dem_status dem_dist_every_pair(dem_sim *sim, dem_error *err);
+/* After a frame: this process's own list back, where a frame's list was swapped in. */
+void dem_dist_frame_done(dem_sim *sim);
+/* The hierarchical grid's rebuild (every process scans every particle): with the slim store, each
+ * keeps the keys of its particles and hands them on as dem_dist_gather_keys does; else nothing. */
+DEM_MUST_CHECK dem_status dem_dist_scanned_all(dem_sim *sim, dem_error *err);
 /* Before a rebuild: the records of other processes' pairs lose their flags, so that each process
  * carries its own kept records (those with flags: a history) into the new list; after the new
  * cuts (dem_dist_decompose), each carried record goes to the processes that then evaluate its
@@ -134,8 +163,11 @@ void dem_dist_keep_own(dem_sim *sim);
 void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad);
 /* A rebuild's scan: each process scans its own particles (dist_particles) into the store's keys;
  * then every process receives the others' keys, appended in process order (the order of one
- * process's scan), and the count of distance tests summed. st: this process's scan's status; a
- * failure anywhere fails every process (the others name the process). */
+ * process's scan), and the count of distance tests summed. With the slim store, instead, the new
+ * cuts come from the blocks' counts of pairs, and each key goes to the processes of its i and
+ * its j at them, each kept record (dem_store_begin_pairs) likewise, merged into this process's
+ * kept ones in key order. st: this process's scan's status; a failure anywhere fails every
+ * process (the others name the process). */
 DEM_MUST_CHECK dem_status dem_dist_gather_keys(dem_sim *sim, dem_status st, dem_error *err);
 /* A sum over the pairs in list order, with the one-process bits: process r adds its blocks' pairs
  * [pblk[b0], pblk[b1]) to the running sum acc (len bytes) that processes 0 .. r-1 left, by
@@ -165,8 +197,9 @@ void dem_dist_refresh_halo(dem_sim *sim);
 void dem_dist_whole(dem_sim *sim);
 /* A frame's state at process 0, which writes it: with own stepping every process's particles
  * and wall slots (in place: the other processes' copies stay stale), and every pair's record and
- * result from its owner. Collective. */
-void dem_dist_to_root(dem_sim *sim);
+ * result from its owner (with the slim store, as dem_dist_every_pair does at every process).
+ * Collective. */
+DEM_MUST_CHECK dem_status dem_dist_to_root(dem_sim *sim, dem_error *err);
 /* Own stepping, before a rebuild or a re-sort (sort), when the state is stale: for a re-sort (and
  * the hierarchical grid's rebuild) what they read of every particle (positions, image counters),
  * from the owners; for a rebuild of the single-level grid nothing yet: the grid's binning will
