@@ -1459,21 +1459,19 @@ static dem_status route_keys(dem_sim *sim, dem_error *err)
     store_keys *keys = &sim->c.keys;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, nk = keys->n;
     size_t *outk = d->counts, *ink = outk + K, *outb = ink + K, *inb = outb + K, *at = inb + K; /* 6K + 1 words */
-    store_key *mine = NULL;
+    store_key *routed = NULL;
     uint8_t *packed = NULL;
     size_t total = 0, bytes = 0, nin = 0, inbytes = 0;
-    {
-        for (size_t r = 0; r < K; r++) outk[r] = 0;
-        for (size_t k = 0; k < nk; k++) {
-            size_t ri = next_rank(d, keys->k[k].i), rj = next_rank(d, keys->k[k].j);
-            outk[ri]++;
-            if (rj != ri) outk[rj]++;
-        }
-        for (size_t r = 0; r < K; r++) total += outk[r];
-        mine = malloc((total ? total : 1) * sizeof *mine); /* by process, each's in scan order */
-        packed = malloc(dem_store_keys_pack_max(total) + 1);
+    for (size_t r = 0; r < K; r++) outk[r] = 0;
+    for (size_t k = 0; k < nk; k++) {
+        size_t ri = next_rank(d, keys->k[k].i), rj = next_rank(d, keys->k[k].j);
+        outk[ri]++;
+        if (rj != ri) outk[rj]++;
     }
-    int ok = mine && packed;
+    for (size_t r = 0; r < K; r++) total += outk[r];
+    routed = malloc((total ? total : 1) * sizeof *routed); /* by process, each's in scan order */
+    packed = malloc(dem_store_keys_pack_max(total) + 1);
+    int ok = routed && packed;
     if (ok) {
         for (size_t r = 0, a = 0; r <= K; r++) {
             at[r] = a;
@@ -1481,11 +1479,11 @@ static dem_status route_keys(dem_sim *sim, dem_error *err)
         }
         for (size_t k = 0; k < nk; k++) {
             size_t ri = next_rank(d, keys->k[k].i), rj = next_rank(d, keys->k[k].j);
-            mine[at[ri]++] = keys->k[k];
-            if (rj != ri) mine[at[rj]++] = keys->k[k];
+            routed[at[ri]++] = keys->k[k];
+            if (rj != ri) routed[at[rj]++] = keys->k[k];
         }
         for (size_t r = 0, a = 0; r < K; r++) { /* each process's packed apart */
-            store_keys seg = {mine + a, outk[r], outk[r]};
+            store_keys seg = {routed + a, outk[r], outk[r]};
             outb[r] = r == me ? 0 : dem_store_keys_pack(&seg, packed + bytes);
             bytes += outb[r];
             a += outk[r];
@@ -1504,7 +1502,7 @@ static dem_status route_keys(dem_sim *sim, dem_error *err)
     if (ok) ok = !dem_store_keys_reserve(keys, nin + mineme ? nin + mineme : 1, err) && stage_reserve(d, inbytes);
     size_t failed = first_failed(sim, ok);
     if (failed < K) {
-        free(mine);
+        free(routed);
         free(packed);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the rebuild's keys on process %zu of %zu", failed, K);
     }
@@ -1522,7 +1520,7 @@ static dem_status route_keys(dem_sim *sim, dem_error *err)
     for (size_t r = 0; r < me; r++) mine_at += outk[r];
     for (size_t r = 0, ib = 0; r < K && !st; r++) {
         if (r == me) {
-            memcpy(keys->k + a, mine + mine_at, mineme * sizeof *mine);
+            memcpy(keys->k + a, routed + mine_at, mineme * sizeof *routed);
             a += mineme;
             continue;
         }
@@ -1532,7 +1530,7 @@ static dem_status route_keys(dem_sim *sim, dem_error *err)
         ib += inb[r];
     }
     keys->n = a;
-    free(mine);
+    free(routed);
     free(packed);
     return st;
 }

@@ -80,8 +80,9 @@ typedef struct {
     /* 1: every process holds the whole state after every step (kicks and drift of every particle
      * on every process, every particle's results exchanged). 0 (the default): but in exact mode,
      * each process kicks and drifts its own particles and
-     * receives only those of other processes its pairs reach; the whole state is gathered for a
-     * rebuild, a re-sort, a frame and the queries below. The same bits either way. */
+     * receives only those of other processes its pairs reach, and from its first step keeps the
+     * contacts of its own particles only; what a rebuild, a re-sort, a frame and the queries below
+     * read of the others comes from them. The same bits either way. */
     int replicate;
     /* Point to point (the halo of own stepping, the chains' hand-overs): all processes call it
      * together; this process sends slen[s] bytes from send + soff[s] to each process s and
@@ -96,7 +97,8 @@ typedef struct {
  * calls what reads the whole state at the same point of the run, since it gathers it or sums
  * over it with the processes: dem_sim_store, dem_sim_put, dem_sim_energy_reference,
  * dem_sim_unbalanced, dem_sim_touching, dem_sim_kinetic_energy, dem_sim_current_overlap,
- * dem_sim_cell_stress. */
+ * dem_sim_cell_stress, and, once stepping began (each process then holds its own contacts
+ * only), dem_sim_estimate_dt. */
 DEM_MUST_CHECK dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err);
 /* What the distribution did so far (zeros in one process): pairs evaluated by this process as
  * its own and across a cut (for a second time), bytes it gave to the exchanges. */
