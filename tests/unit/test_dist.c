@@ -46,6 +46,7 @@ typedef struct {
     double kinetic;         /* dem_sim_kinetic_energy at the end (a sum in particle order) */
     uint64_t midway;        /* a hash of the clumps' state that dem_sim_store gave this rank halfway */
     double stiffness;       /* dem_sim_estimate_dt's global-stiffness time at the end (each rank's pairs, then the least) */
+    int slim;               /* the rank held only its own and foreign pairs at the end, or (replicated, one process) every pair */
 } rank_run;
 
 /* FNV-1a over n bytes, on from h. */
@@ -137,6 +138,11 @@ static void *run_rank(void *arg)
     dem_dist_stats ds;
     if (sim) dem_sim_dist_stats(sim, &ds);
     me->across = sim ? ds.foreign_pairs : 0;
+    if (sim) { /* the slim store: a rank stepping its own particles holds its own and foreign pairs, no more */
+        dem_neighbor_info ni;
+        dem_sim_neighbor_info(sim, &ni);
+        me->slim = (!me->g || me->g->size == 1 || me->replicate || me->steps == 0) ? 1 : ni.pairs == ds.own_pairs + ds.foreign_pairs;
+    }
     me->unbalanced = sim && me->ok ? dem_sim_unbalanced(sim) : NAN;
     me->touching = sim && me->ok ? dem_sim_touching(sim, &me->flying) : 0;
     me->kinetic = sim && me->ok ? dem_sim_kinetic_energy(sim, NULL) : NAN;
@@ -187,7 +193,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     memset(g.mismatched, 0, sizeof g.mismatched);
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -199,6 +205,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
         CHECK_MSG(same_bits(run[r].unbalanced, run[0].unbalanced), "%d ranks: rank %d's unbalanced-force ratio differs from rank 0's", K, r);
         CHECK_MSG(run[r].touching == run[0].touching && run[r].flying == run[0].flying, "%d ranks: rank %d's contacts differ from rank 0's", K, r);
         CHECK_MSG(same_bits(run[r].kinetic, run[0].kinetic), "%d ranks: rank %d's kinetic energy differs from rank 0's", K, r);
+        CHECK_MSG(!run[r].ok || run[r].slim, "%d ranks, replicate %d: rank %d holds pairs that are neither its own nor across its cuts", K, replicate, r);
         CHECK_MSG(run[r].midway == run[0].midway, "%d ranks: the clumps rank %d stored halfway differ from rank 0's", K, r);
         CHECK_MSG(K == 0 || start != one_start || same_bits(run[r].stiffness, one_stiffness),
                   "%d ranks: rank %d's stiffness time %.17g differs from one process's %.17g", K, r, run[r].stiffness, one_stiffness);
@@ -432,7 +439,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0};
     dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL};
