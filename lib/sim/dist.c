@@ -1271,52 +1271,74 @@ void dem_dist_keep_own(dem_sim *sim)
     }
 }
 
-/* After a rebuild's merge (each process carried its own kept records into the new list: the
- * records with flags, new pairs having none) and the new cuts: each carried record to the processes that now evaluate its
- * pair, its i's and its j's, where they are others: the counts first, then the records with their
- * places, point to point. */
-static dem_status deliver_kept(dem_sim *sim, dem_error *err)
+static size_t first_failed(dem_sim *sim, int ok);
+
+/* Each record of the list with a history (flags) to the processes of its i and j by rank(),
+ * where they are others than this one: the counts first, then the records (with their places in
+ * the list where placed, and their side records), packed by process, each's in list order, point
+ * to point. *in: what arrived, *nin records of *rs bytes each, in the staging buffer. No room on
+ * a process fails every process. */
+static dem_status send_records(dem_sim *sim, particle_rank_fn rank, int placed, const char **in, size_t *nin, size_t *rs,
+                               dem_error *err)
 {
     struct sim_dist *d = sim->dist;
-    sim_store *c = &sim->c;
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
-    size_t rs = sizeof(uint32_t) + sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0);
-    size_t *out = d->counts, *in = d->counts + K; /* the counts' exchange: K words each way */
-    d->deliver = 0;
-    for (size_t r = 0; r < K; r++) out[r] = in[r] = 0;
+    const sim_store *c = &sim->c;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, hs = placed ? sizeof(uint32_t) : 0, nout = 0;
+    size_t *out = d->counts, *inc = d->counts + K; /* the counts' exchange: K words each way */
+    *rs = hs + sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0);
+    for (size_t r = 0; r < K; r++) out[r] = 0;
     for (size_t p = 0; p < c->npairs; p++) {
         if (!c->pairs[p].flags) continue;
-        size_t ri = rank_of(d, c->pairs[p].i), rj = rank_of(d, c->pairs[p].j);
+        size_t ri = rank(d, c->pairs[p].i), rj = rank(d, c->pairs[p].j);
         if (ri != me) out[ri]++;
         if (rj != me && rj != ri) out[rj]++;
     }
-    exchange_counts(d, out, in);
-    size_t nout, nin;
-    if (!count_segments(d, out, in, rs, &nout, &nin))
-        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the %zu contacts the processes exchange", nout + nin);
-    for (size_t p = 0; p < c->npairs; p++) { /* packed by process, each's in list order */
+    exchange_counts(d, out, inc);
+    *nin = 0;
+    for (size_t r = 0; r < K; r++) {
+        nout += out[r];
+        *nin += inc[r];
+    }
+    size_t failed = first_failed(sim, stage_reserve(d, (nout + *nin) * *rs)); /* (its exchange moves the offsets: the segments after) */
+    if (failed < K) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the contacts the processes exchange, on process %zu of %zu", failed, K);
+    (void)count_segments(d, out, inc, *rs, &nout, nin); /* the room is there */
+    for (size_t p = 0; p < c->npairs; p++) {
         if (!c->pairs[p].flags) continue;
-        size_t ri = rank_of(d, c->pairs[p].i), rj = rank_of(d, c->pairs[p].j), to[2] = {ri, rj};
+        size_t ri = rank(d, c->pairs[p].i), rj = rank(d, c->pairs[p].j), to[2] = {ri, rj};
         for (int e = 0; e < 2; e++) {
             if (to[e] == me || (e == 1 && rj == ri)) continue;
             char *at = d->stage + d->off[to[e]];
             uint32_t q = (uint32_t)p;
-            memcpy(at, &q, sizeof q);
-            memcpy(at + sizeof q, &c->pairs[p], sizeof *c->pairs);
-            if (c->roll) memcpy(at + sizeof q + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
-            d->off[to[e]] += rs;
+            if (placed) memcpy(at, &q, sizeof q);
+            memcpy(at + hs, &c->pairs[p], sizeof *c->pairs);
+            if (c->roll) memcpy(at + hs + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
+            d->off[to[e]] += *rs;
         }
     }
-    rewind_offsets(d, out, rs);
-    sendrecv(d, d->stage, d->stage + nout * rs);
-    const char *from = d->stage + nout * rs;
-    for (size_t k = 0; k < nin; k++, from += rs) {
+    rewind_offsets(d, out, *rs);
+    sendrecv(d, d->stage, d->stage + nout * *rs);
+    *in = d->stage + nout * *rs;
+    return DEM_OK;
+}
+
+/* After a rebuild's merge (each process carried its own kept records into the new list: the
+ * records with flags, new pairs having none) and the new cuts: each carried record to the
+ * processes that now evaluate its pair, its i's and its j's, where they are others, with its
+ * place in the list (send_records). */
+static dem_status deliver_kept(dem_sim *sim, dem_error *err)
+{
+    sim_store *c = &sim->c;
+    const char *from;
+    size_t nin, rs;
+    sim->dist->deliver = 0;
+    dem_status st = send_records(sim, rank_of, 1, &from, &nin, &rs, err);
+    for (size_t k = 0; !st && k < nin; k++, from += rs) {
         uint32_t q;
         memcpy(&q, from, sizeof q);
         memcpy(&c->pairs[q], from + sizeof q, sizeof *c->pairs);
         if (c->roll) memcpy(&c->roll[q], from + sizeof q + sizeof *c->pairs, sizeof *c->roll);
     }
-    return DEM_OK;
+    return st;
 }
 
 static dem_status deliver_keys(dem_sim *sim, dem_status st, int all, dem_error *err);
@@ -1542,45 +1564,21 @@ static dem_status route_kept(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     sim_store *c = &sim->c;
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
-    size_t rs = sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0);
-    size_t *out = d->counts, *in = d->counts + K, nout = 0, nin = 0, stay = 0;
-    for (size_t r = 0; r < K; r++) out[r] = 0;
-    for (size_t p = 0; p < c->npairs; p++) {
-        size_t ri = next_rank(d, c->pairs[p].i), rj = next_rank(d, c->pairs[p].j);
-        if (ri != me) out[ri]++;
-        if (rj != me && rj != ri) out[rj]++;
-        stay += ri == me || rj == me;
-    }
-    exchange_counts(d, out, in);
-    for (size_t r = 0; r < K; r++) {
-        nout += out[r];
-        nin += in[r];
-    }
-    int ok = stage_reserve(d, (nout + nin) * rs) && !dem_store_reserve_pairs(sim, stay + nin, err);
-    size_t failed = first_failed(sim, ok); /* (its exchange moves the offsets: the segments after) */
-    if (failed < K) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the kept contacts on process %zu of %zu", failed, K);
-    (void)count_segments(d, out, in, rs, &nout, &nin); /* the room is there */
-    size_t q = 0;
-    for (size_t p = 0; p < c->npairs; p++) { /* packed by process; those that stay, forwards in place */
-        size_t ri = next_rank(d, c->pairs[p].i), rj = next_rank(d, c->pairs[p].j), to[2] = {ri, rj};
-        for (int e = 0; e < 2; e++) {
-            if (to[e] == me || (e == 1 && rj == ri)) continue;
-            char *at = d->stage + d->off[to[e]];
-            memcpy(at, &c->pairs[p], sizeof *c->pairs);
-            if (c->roll) memcpy(at + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
-            d->off[to[e]] += rs;
-        }
-        if (ri != me && rj != me) continue;
+    size_t me = (size_t)d->comm.rank, q = 0, nin, rs;
+    const char *from;
+    dem_status st = send_records(sim, next_rank, 0, &from, &nin, &rs, err); /* every kept record has flags */
+    if (st) return st;
+    for (size_t p = 0; p < c->npairs; p++) { /* those that stay, forwards in place */
+        if (next_rank(d, c->pairs[p].i) != me && next_rank(d, c->pairs[p].j) != me) continue;
         if (q != p) {
             c->pairs[q] = c->pairs[p];
             if (c->roll) c->roll[q] = c->roll[p];
         }
         q++;
     }
-    rewind_offsets(d, out, rs);
-    sendrecv(d, d->stage, d->stage + nout * rs);
-    const char *from = d->stage + nout * rs;
+    size_t failed = first_failed(sim, !dem_store_reserve_pairs(sim, q + nin, err));
+    if (failed < (size_t)d->comm.size)
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the kept contacts on process %zu of %d", failed, d->comm.size);
     for (size_t k = 0; k < nin; k++, from += rs, q++) {
         memcpy(&c->pairs[q], from, sizeof *c->pairs);
         if (c->roll) memcpy(&c->roll[q], from + sizeof *c->pairs, sizeof *c->roll);
