@@ -222,9 +222,10 @@ void cli_set_group(int rank, int (*agree)(int v));
 /* The largest of the ranks' v (v itself in one process): a decision every rank must take alike. */
 int cli_group_agree(int v);
 /* Enter the exact mode if exact > 0 (--exact[=quantum]) or, with exact == 0, if the frame's
- * settings st say so (exact < 0: --no-exact). quantum 0: the frame's, else dem_exact_quantum(s).
- * Call after the last dem_sim_set_dt. Exit 1 with the library's message if the sim cannot. */
-void cli_set_exact(dem_sim *sim, const dem_settings *st, const dem_system *s, int exact, double quantum, int quiet);
+ * settings st say so (exact < 0: --no-exact). quantum 0: the frame's, else frame_quantum (the
+ * frame's dem_exact_quantum, taken before dem_sim_new_from freed its particles). Call after the
+ * last dem_sim_set_dt. Exit 1 with the library's message if the sim cannot. */
+void cli_set_exact(dem_sim *sim, const dem_settings *st, double frame_quantum, int exact, double quantum, int quiet);
 /* Say on stderr (unless quiet) when the sim runs fewer threads than --threads asked for. */
 void cli_note_threads(const dem_sim *sim, int asked, size_t particles, int quiet);
 #endif

@@ -190,13 +190,14 @@ int main(int argc, char **argv)
     if (c.run.exact < 0) st.exact_quantum = 0.0;
     cli_output_open(c.run.output);
 
-    dem_sim *sim = dem_sim_new(&s, &st, c.run.threads, &err);
+    double frame_quantum = dem_exact_quantum(&s); /* the frame's particles go in dem_sim_new_from */
+    dem_sim *sim = dem_sim_new_from(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
     cli_note_threads(sim, c.run.threads, s.nparticles, c.run.quiet);
     dem_sim_set_dt(sim, s.dt);
     dem_sim_set_direction(sim, -1);
     dem_sim_set_limits(sim, &c.run.limits);
-    cli_set_exact(sim, &st, &s, c.run.exact, c.run.quantum, c.run.quiet);
+    cli_set_exact(sim, &st, frame_quantum, c.run.exact, c.run.quantum, c.run.quiet);
     long long steps = cli_run_length(c.run.steps, c.run.run_time, s.dt, s.time, s.step);
     replay_log rl = {NULL, NULL, 0, s.step};
     if (c.replay) read_replay(c.replay, &rl);

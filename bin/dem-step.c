@@ -846,7 +846,8 @@ int main(int argc, char **argv)
     cli_output_open(c.run.output);
 #endif
 
-    dem_sim *sim = dem_sim_new(&s, &st, c.run.threads, &err);
+    double frame_quantum = dem_exact_quantum(&s); /* the frame's particles go in dem_sim_new_from */
+    dem_sim *sim = dem_sim_new_from(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
 #ifdef DEM_MPI
     cli_mpi_join(sim, balance, mpi_replicate());
@@ -871,7 +872,7 @@ int main(int argc, char **argv)
         cli_die("dt = %g s is %.3g times the collision time %g s of the smallest pair%s: collisions would be skipped or blow up (--dt auto: %g s; --stop-dt %g is the limit, 0 turns it off)",
                 dt, dt / est.contact_time, est.contact_time, tc_source(&est), est.recommended, c.stop_dt);
     dem_sim_set_limits(sim, &c.run.limits);
-    cli_set_exact(sim, &st, &s, c.run.exact, c.run.quantum, c.run.quiet);
+    cli_set_exact(sim, &st, frame_quantum, c.run.exact, c.run.quantum, c.run.quiet);
 
     int min_signal = c.minimize ? minimize(&c, sim) : 0;
     /* The energy budget's reference (formats/dem-stream.md §5.9): E + D - W - e_ahead where the

@@ -101,7 +101,11 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
-static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings *st, int threads, dem_error *err)
+static void drop_contacts(dem_system *frame);
+
+/* take: the frame s itself, whose tables go as soon as the sim holds what they held (the
+ * particles before the first neighbour list, the contacts after they are loaded); NULL: kept. */
+static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings *st, int threads, dem_system *take, dem_error *err)
 {
     dem_status r;
     sim->st = *st;
@@ -124,6 +128,11 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     if ((r = alloc_all(sim, err)) || (r = load_materials_walls(sim, s, err))) return r;
     dem_particles_load(sim, s);
     if ((r = dem_bonds_load(sim, s, err)) || (r = dem_clumps_load(sim, s, err))) return r;
+    if (take) { /* the list's build below is the start's peak: without the table (216 bytes a sphere) */
+        free(take->particles);
+        take->particles = NULL;
+        take->cap_particles = 0;
+    }
     for (int k = 0; k < 3; k++) sim->b.periodic[k] = (s->cell.flags >> k) & 1;
     if (s->cell.flags) dem_boundary_cell_inverse(sim);
     dem_deform_setup(sim);
@@ -137,20 +146,31 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     /* With current forces, the frame's contacts stand for this step's results too, so that a
      * frame stored before any step equals the one read. */
     if (sim->p.n && (r = dem_store_load(sim, s, err))) return r;
+    if (take) drop_contacts(take);
     if (sim->forces_current) dem_books_restore(sim);
     return DEM_OK;
 }
 
-dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err)
+static dem_sim *sim_new(const dem_system *s, const dem_settings *st, int threads, dem_system *take, dem_error *err)
 {
     if (check_supported(s, err) || dem_clumps_supported(s, st, err)) return NULL;
     dem_sim *sim = calloc(1, sizeof *sim);
     if (!sim) { dem_fail(err, DEM_ERR_NOMEM, "out of memory"); return NULL; }
-    if (sim_init(sim, s, st, threads, err)) {
+    if (sim_init(sim, s, st, threads, take, err)) {
         dem_sim_free(sim);
         return NULL;
     }
     return sim;
+}
+
+dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err)
+{
+    return sim_new(s, st, threads, NULL, err);
+}
+
+dem_sim *dem_sim_new_from(dem_system *frame, const dem_settings *st, int threads, dem_error *err)
+{
+    return sim_new(frame, st, threads, frame, err);
 }
 
 int dem_sim_threads(const dem_sim *sim) { return sim->threads; }
@@ -484,7 +504,7 @@ static dem_status store_streamed(dem_sim *sim, dem_system *frame, int particles,
     *ss = NULL;
     if (particles) drop_contacts(frame);
     else dem_sim_release_frame(frame);
-    if ((st = store_state(sim, frame, particles, !particles, err))) return st; /* dem_sim_put's: at process 0 */
+    if ((st = store_state(sim, frame, particles, 1, err))) return st; /* in a group: at process 0 (the caller) */
     if ((st = particles ? dem_system_check(frame, err) : dem_system_check_head(frame, err)) ||
         (st = dem_store_stream_open(sim, ss, src, err)))
         return st;
@@ -519,15 +539,40 @@ dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error
     return st;
 }
 
+/* In a group of processes: process 0's status and value *ref at every process (a failure here
+ * first); collective. */
+static dem_status reference_from_root(dem_sim *sim, dem_status st, double *ref, dem_error *err)
+{
+    struct {
+        double ref;
+        int32_t st;
+    } mine = {*ref, (int32_t)st}, root;
+    memcpy(&root, dem_dist_gather_each(sim, &mine, sizeof mine), sizeof root);
+    if (st) return st;
+    *ref = root.ref;
+    if (root.st) return dem_fail(err, (dem_status)root.st, "process 0 could not take the energy reference");
+    return DEM_OK;
+}
+
 dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err)
 {
-    store_stream *ss;
+    store_stream *ss = NULL;
     dem_contact_source src;
-    dem_status st = store_streamed(sim, frame, 1, &ss, &src, err);
-    if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
-    dem_store_stream_close(ss);
+    dem_status st;
+    /* dist.h: in a group, process 0 takes it from the state gathered to it, as for a frame it
+     * writes, and gives the others its value: none of them holds every pair, or a particle table,
+     * for it (its frame's head is made all the same) */
+    *ref = NAN;
+    if (sim->dist && sim->dist->comm.rank != 0) {
+        dem_sim_release_frame(frame);
+        st = store_state(sim, frame, 0, 1, err);
+    } else {
+        st = store_streamed(sim, frame, 1, &ss, &src, err);
+        if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
+        dem_store_stream_close(ss);
+    }
     dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
-    return st;
+    return sim->dist ? reference_from_root(sim, st, ref, err) : st;
 }
 
 void dem_sim_set_cell_rate(dem_sim *sim, const dem_mat3 *l)

@@ -43,6 +43,12 @@ typedef struct {
  * copy the sim keeps). threads >= 1: the most it may use (see dem_sim_threads). Fails on states it cannot simulate (clumps, deforming or
  * stress-controlled cells) with a message saying so. */
 dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err);
+/* dem_sim_new and dem_sim_release_frame in one, with the frame's particle table freed as soon as
+ * the sim holds the particles, before it builds its neighbour list (the start's peak of memory:
+ * the table is 216 bytes a sphere of it), and its contact table once the sim has loaded them.
+ * The frame keeps its other sections and its particle count; on failure too its tables may be
+ * gone. For a caller that reads the frame's particles no more (dem_sim_put writes frames). */
+dem_sim *dem_sim_new_from(dem_system *frame, const dem_settings *st, int threads, dem_error *err);
 void dem_sim_free(dem_sim *sim);
 /* The threads the sim runs: min(threads asked, particles / DEM_SIM_PARTICLES_PER_THREAD), at least
  * 1. One thread starts no other (lib/sim/par.h). The results are the same bits for any count. */
@@ -306,7 +312,9 @@ DEM_MUST_CHECK dem_status dem_sim_put(dem_sim *sim, dem_system *frame, struct de
  * particle table again. */
 void dem_sim_release_frame(dem_system *frame);
 /* dem_sim_store and dem_energy_reference (with settings) in one, the contacts streamed from the
- * store (no frame-sized table; the frame's own is freed): the same bits. */
+ * store (no frame-sized table; the frame's own is freed): the same bits. In a group, process 0
+ * takes it from the state gathered to it and every process gets its value (the others make the
+ * frame's head alone, without a particle table); every process calls it. */
 DEM_MUST_CHECK dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err);
 
 #endif

@@ -47,6 +47,7 @@ typedef struct {
     uint64_t midway;        /* a hash of the clumps' state that dem_sim_store gave this rank halfway */
     double stiffness;       /* dem_sim_estimate_dt's global-stiffness time at the end (each rank's pairs, then the least) */
     int slim;               /* the rank held only its own and foreign pairs at the end, or (replicated, one process) every pair */
+    double ref;             /* dem_sim_energy_reference at the start (collective: process 0's, given to every rank) */
 } rank_run;
 
 /* FNV-1a over n bytes, on from h. */
@@ -75,7 +76,7 @@ static double last_kinetic;
 /* The last one-process run's start and its stiffness time, which every group's from that start
  * must give (dem_sim_estimate_dt after the steps: each rank's pairs are its own then). */
 static const dem_system *one_start;
-static double one_stiffness;
+static double one_stiffness, one_ref;
 
 /* dem_comm's exchange among the threads: every rank's array has the same layout, so rank r's
  * range is copied from its buffer to the same place in each other rank's. */
@@ -128,6 +129,8 @@ static void *run_rank(void *arg)
         dem_comm c = {me->rank, me->g->size, me->balance, thread_allgather, me, me->replicate, thread_sendrecv};
         me->ok = dem_sim_set_comm(sim, &c, &err) == DEM_OK;
     }
+    if (sim && me->ok) /* collective: process 0 takes it, every rank gets its value */
+        me->ok = dem_sim_energy_reference(sim, &s, me->st, &me->ref, &err) == DEM_OK;
     for (int k = 0; k < me->steps && me->ok; k++) {
         me->ok = dem_sim_step(sim, &err) == DEM_OK;
         if (me->ok && me->store_midway && k == me->steps / 2) { /* collective: the whole state, here and elsewhere */
@@ -193,7 +196,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     memset(g.mismatched, 0, sizeof g.mismatched);
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0, NAN};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -209,6 +212,9 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
         CHECK_MSG(run[r].midway == run[0].midway, "%d ranks: the clumps rank %d stored halfway differ from rank 0's", K, r);
         CHECK_MSG(K == 0 || start != one_start || same_bits(run[r].stiffness, one_stiffness),
                   "%d ranks: rank %d's stiffness time %.17g differs from one process's %.17g", K, r, run[r].stiffness, one_stiffness);
+        CHECK_MSG(K == 0 || start != one_start || same_bits(run[r].ref, one_ref),
+                  "%d ranks: rank %d's energy reference %.17g differs from one process's %.17g", K, r, run[r].ref, one_ref);
+        CHECK_MSG(!run[r].ok || isfinite(run[r].ref), "%d ranks: rank %d's energy reference is %g", K, r, run[r].ref);
         CHECK_MSG(!run[r].ok || run[r].put_elsewhere, "%d ranks: rank %d: a writer on rank 1 was not refused there alone", K, r);
     }
     *unbalanced = run[0].unbalanced;
@@ -218,6 +224,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     if (K == 0) {
         one_start = start;
         one_stiffness = run[0].stiffness;
+        one_ref = run[0].ref;
     }
     pthread_barrier_destroy(&g.bar);
     CHECK_MSG(ok, "%d ranks, balance %d: a rank failed", K, balance);
@@ -439,7 +446,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN};
     dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL};

@@ -563,12 +563,40 @@ static void test_streamed_frame(void)
             walls += (a.contacts[c].flags & DEM_CONTACT_WALL) != 0;
         }
     }
+    /* dem_sim_new_from (the frame's tables freed as the sim takes them) continues as dem_sim_new */
+    dem_system c, d, e;
+    dem_system_init(&c);
+    dem_system_init(&d);
+    dem_system_init(&e);
+    CHECK(dem_sim_store(sim, &a, &err) == DEM_OK && dem_system_copy(&c, &a, &err) == DEM_OK && dem_system_copy(&d, &a, &err) == DEM_OK &&
+          dem_system_copy(&e, &a, &err) == DEM_OK);
+    dem_sim *s1 = dem_sim_new(&c, &st, 2, &err), *s2 = dem_sim_new_from(&d, &st, 2, &err);
+    CHECK(s1 && s2);
+    CHECK_MSG(d.particles == NULL && d.contacts == NULL && d.ncontacts == 0 && d.nparticles == c.nparticles && c.ncontacts > 0,
+              "dem_sim_new_from kept the frame's tables (%p, %p) or lost its count", (void *)d.particles, (void *)d.contacts);
+    int taken_same = s1 && s2;
+    for (int k = 0; taken_same && k < 40; k++) {
+        dem_sim_set_dt(s1, 2e-6);
+        dem_sim_set_dt(s2, 2e-6);
+        taken_same = dem_sim_step(s1, &err) == DEM_OK && dem_sim_step(s2, &err) == DEM_OK;
+    }
+    size_t l1 = 0, l2 = 0;
+    char *f1 = taken_same ? frame_bytes(s1, &c, 1, &l1) : NULL, *f2 = taken_same ? frame_bytes(s2, &e, 1, &l2) : NULL;
+    CHECK_MSG(taken_same && l1 == l2 && l1 > 0 && memcmp(f1, f2, l1) == 0, "40 steps from dem_sim_new_from differ from dem_sim_new's");
+    free(f1);
+    free(f2);
+    dem_sim_free(s1);
+    dem_sim_free(s2);
+    dem_system_free(&c);
+    dem_system_free(&d);
+    dem_system_free(&e);
     dem_sim_free(sim);
     CHECK_MSG(same, "a frame (or its energy reference) from the store differs from one from the frame's table");
     CHECK_MSG(shifted > 0 && walls > 0 && a.hist_slots == 12, "the case has no contacts through images or with walls (%zu, %zu)", shifted, walls);
     CHECK_MSG(b.ncontacts == 0 && b.contacts == NULL, "dem_sim_put kept a contact table in the frame");
     printf("  %zu spheres, periodic in x and y, two walls, ids shuffled, re-sorted every 7 steps: frames and energy references "
-           "streamed from the store = from the table, bit for bit (%zu contacts through images, %zu with walls, 12 slots)\n",
+           "streamed from the store = from the table, bit for bit (%zu contacts through images, %zu with walls, 12 slots); "
+           "a sim taking the frame's tables (dem_sim_new_from) runs 40 steps to the same bytes\n",
            s.nparticles, shifted, walls);
     dem_system_free(&s);
     dem_system_free(&a);
