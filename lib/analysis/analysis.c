@@ -135,22 +135,66 @@ double dem_granular_temperature(const dem_system *s)
 
 /* A clump is one body: its members' own masses and velocities are not summed (their spheres
  * overlap, and their motion is the clump's), the clump's 1/2 m v^2 and 1/2 L.w are. */
-double dem_kinetic_energy_t(const dem_system *s)
+void dem_particle_reader_init(dem_particle_reader *r, const dem_system *s, const dem_particle_source *src, dem_error *err)
 {
+    r->s = s;
+    r->src = src;
+    r->st = DEM_OK;
+    r->err = err;
+}
+
+const dem_particle *dem_particle_read(dem_particle_reader *r, size_t k, int slot)
+{
+    if (!r->src) return &r->s->particles[k];
+    dem_particle *p = &r->buf[slot];
+    dem_error e;
+    dem_status st = r->st ? DEM_OK : r->src->fill(r->src->ctx, k, 1, p, &e);
+    if (r->st || st) {
+        memset(p, 0, sizeof *p);
+        if (!r->st) {
+            r->st = st;
+            if (r->err) *r->err = e;
+        }
+    }
+    return p;
+}
+
+double dem_kinetic_energy_t_read(dem_particle_reader *r)
+{
+    const dem_system *s = r->s;
     double e = 0.0;
-    for (size_t k = 0; k < s->nparticles; k++)
-        if (!s->particles[k].clump) e += 0.5 * s->particles[k].mass * dem_v3_norm2(s->particles[k].vel);
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = dem_particle_read(r, k, 0);
+        if (!p->clump) e += 0.5 * p->mass * dem_v3_norm2(p->vel);
+    }
     for (size_t k = 0; k < s->nclumps; k++) e += 0.5 * s->clumps[k].mass * dem_v3_norm2(s->clumps[k].vel);
     return e;
 }
 
-double dem_kinetic_energy_r(const dem_system *s)
+double dem_kinetic_energy_r_read(dem_particle_reader *r)
 {
+    const dem_system *s = r->s;
     double e = 0.0;
-    for (size_t k = 0; k < s->nparticles; k++)
-        if (!s->particles[k].clump) e += 0.5 * s->particles[k].inertia * dem_v3_norm2(s->particles[k].omega);
+    for (size_t k = 0; k < s->nparticles; k++) {
+        const dem_particle *p = dem_particle_read(r, k, 0);
+        if (!p->clump) e += 0.5 * p->inertia * dem_v3_norm2(p->omega);
+    }
     for (size_t k = 0; k < s->nclumps; k++) e += dem_rigid_kinetic(s->clumps[k].orient, s->clumps[k].inertia, s->clumps[k].angmom);
     return e;
+}
+
+double dem_kinetic_energy_t(const dem_system *s)
+{
+    dem_particle_reader r;
+    dem_particle_reader_init(&r, s, NULL, NULL);
+    return dem_kinetic_energy_t_read(&r);
+}
+
+double dem_kinetic_energy_r(const dem_system *s)
+{
+    dem_particle_reader r;
+    dem_particle_reader_init(&r, s, NULL, NULL);
+    return dem_kinetic_energy_r_read(&r);
 }
 
 static int cmp_clump_id(const void *a, const void *b)
@@ -348,6 +392,14 @@ static int cmp_slot(const void *a, const void *b)
 
 dem_status dem_id_index_build(dem_id_index *ix, const dem_system *s, dem_error *err)
 {
+    dem_particle_reader r;
+    dem_particle_reader_init(&r, s, NULL, NULL);
+    return dem_id_index_build_read(ix, &r, err);
+}
+
+dem_status dem_id_index_build_read(dem_id_index *ix, dem_particle_reader *r, dem_error *err)
+{
+    const dem_system *s = r->s;
     if (s->nparticles > ix->cap) {
         dem_id_slot *p = realloc(ix->slots, s->nparticles * sizeof *p);
         if (!p) return dem_fail(err, DEM_ERR_NOMEM, "out of memory indexing %zu particle ids", s->nparticles);
@@ -355,8 +407,12 @@ dem_status dem_id_index_build(dem_id_index *ix, const dem_system *s, dem_error *
         ix->cap = s->nparticles;
     }
     for (size_t k = 0; k < s->nparticles; k++) {
-        ix->slots[k].id = s->particles[k].id;
+        ix->slots[k].id = dem_particle_read(r, k, 0)->id;
         ix->slots[k].index = k;
+    }
+    if (r->st) {
+        if (err && r->err && r->err != err) *err = *r->err;
+        return r->st;
     }
     ix->n = s->nparticles;
     if (ix->n) qsort(ix->slots, ix->n, sizeof *ix->slots, cmp_slot);

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "io/fields.h"
 #include "io/select.h"
+#include "io/stream.h"
 #include "io/system.h"
 
 /* ---- control volumes ----------------------------------------------------------------------- */
@@ -66,6 +67,24 @@ double dem_granular_temperature(const dem_system *s);
  * particles included: a prescribed motion carries energy too). */
 double dem_kinetic_energy_t(const dem_system *s);
 double dem_kinetic_energy_r(const dem_system *s);
+
+/* A frame's particles one at a time: record k of s's table, or, with src (a simulator's arrays:
+ * io/stream.h's dem_particle_source), src's record k copied into the slot-th of two buffers (a
+ * contact reads two at once); s gives the rest (the count, the cell, the clumps). What a frame's
+ * energies read without a particle table (dem_sim_energy_reference). A source that fails leaves
+ * a zeroed record, and st and *err say why (the first failure). */
+typedef struct {
+    const dem_system *s;
+    const dem_particle_source *src;
+    dem_particle buf[2];
+    dem_status st;
+    dem_error *err;
+} dem_particle_reader;
+void dem_particle_reader_init(dem_particle_reader *r, const dem_system *s, const dem_particle_source *src, dem_error *err);
+const dem_particle *dem_particle_read(dem_particle_reader *r, size_t k, int slot);
+/* dem_kinetic_energy_t and _r over a reader's particles: the same sums in the same order. */
+double dem_kinetic_energy_t_read(dem_particle_reader *r);
+double dem_kinetic_energy_r_read(dem_particle_reader *r);
 
 /* Where the volume of the solid fraction came from. */
 typedef enum {
@@ -138,6 +157,8 @@ typedef struct {
 
 void dem_id_index_init(dem_id_index *ix);
 DEM_MUST_CHECK dem_status dem_id_index_build(dem_id_index *ix, const dem_system *s, dem_error *err);
+/* The same over a reader's particles (the table's or a source's, in its order). */
+DEM_MUST_CHECK dem_status dem_id_index_build_read(dem_id_index *ix, dem_particle_reader *r, dem_error *err);
 /* Index of the particle with this id in s->particles, or SIZE_MAX if there is none. */
 size_t dem_id_index_find(const dem_id_index *ix, uint64_t id);
 void dem_id_index_free(dem_id_index *ix);

@@ -21,11 +21,12 @@ static dem_vec3 unwrapped(const dem_system *s, const dem_particle *p)
 /* The shadow term's force part (energy.h): sum over the particles the kicks move of
  * |F|^2/m + |T|^2/I, with the forces and torques the kicks use (gravity and local damping
  * included, as dem-step stores them). */
-static double kick_sum(const dem_system *s)
+static double kick_sum(dem_particle_reader *r)
 {
+    const dem_system *s = r->s;
     double sum = 0.0;
     for (size_t k = 0; k < s->nparticles; k++) {
-        const dem_particle *p = &s->particles[k];
+        const dem_particle *p = dem_particle_read(r, k, 0);
         if ((p->flags & DEM_PARTICLE_FIXED) || p->clump) continue; /* never kicked; a member: its clump is */
         sum += dem_v3_norm2(p->force) / p->mass + dem_v3_norm2(p->torque) / p->inertia;
     }
@@ -65,16 +66,17 @@ static double contact_hessian(const dem_pair *p, const dem_settings *st, const d
 
 /* The bonds' energy kb delta^2 / 2 into e->eel_b, and (shadow) their v.U''.v into *hess: the
  * pair Hessian of energy.h with S_n = kb and fe = kb delta, which holds in tension too. */
-static dem_status bond_terms(const dem_system *s, const dem_id_index *ix, int shadow, dem_energy_terms *e, double *hess,
+static dem_status bond_terms(dem_particle_reader *r, const dem_id_index *ix, int shadow, dem_energy_terms *e, double *hess,
                              dem_error *err)
 {
+    const dem_system *s = r->s;
     for (size_t k = 0; k < s->nbonds; k++) {
         const dem_bond *b = &s->bonds[k];
         size_t i = dem_id_index_find(ix, b->i), j = dem_id_index_find(ix, b->j);
         if (i == SIZE_MAX || j == SIZE_MAX)
             return dem_fail(err, DEM_ERR_VALUE, "bond (%llu, %llu): no particle %llu", (unsigned long long)b->i,
                             (unsigned long long)b->j, (unsigned long long)(i == SIZE_MAX ? b->i : b->j));
-        const dem_particle *pi = &s->particles[i], *pj = &s->particles[j];
+        const dem_particle *pi = dem_particle_read(r, i, 0), *pj = dem_particle_read(r, j, 1);
         dem_vec3 xj = pj->pos;
         if (s->cell.flags && (b->shift[0] | b->shift[1] | b->shift[2]))
             xj = dem_v3_add(xj, dem_m3_mulv(s->cell.h, dem_v3((double)b->shift[0], (double)b->shift[1], (double)b->shift[2])));
@@ -111,23 +113,41 @@ static double roll_hessian(const dem_pair *p, const dem_settings *st, const dem_
 dem_status dem_energy_terms_compute(const dem_system *s, const dem_settings *st, dem_energy_terms *e,
                                     dem_error *err)
 {
-    return dem_energy_terms_source(s, st, NULL, e, err);
+    return dem_energy_terms_source(s, st, NULL, NULL, e, err);
 }
 
-dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, const dem_contact_source *src,
-                                   dem_energy_terms *e, dem_error *err)
+/* The terms over the reader's particles; its source's failure is the caller's to read. */
+static dem_status terms_read(dem_particle_reader *r, const dem_settings *st, const dem_contact_source *src, dem_energy_terms *e,
+                             dem_error *err);
+
+dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, const dem_particle_source *psrc,
+                                   const dem_contact_source *src, dem_energy_terms *e, dem_error *err)
 {
+    if (psrc && psrc->count != s->nparticles)
+        return dem_fail(err, DEM_ERR_ARG, "a particle source of %zu particles for a frame of %zu", psrc->count, s->nparticles);
+    dem_particle_reader r;
+    dem_particle_reader_init(&r, s, psrc, err);
+    dem_status rc = terms_read(&r, st, src, e, err);
+    return r.st ? r.st : rc; /* *err: the source's message (the reader's) */
+}
+
+static dem_status terms_read(dem_particle_reader *r, const dem_settings *st, const dem_contact_source *src, dem_energy_terms *e,
+                             dem_error *err)
+{
+    const dem_system *s = r->s;
     size_t ncontacts = src ? src->count : s->ncontacts;
     uint32_t slots = src ? src->hist_slots : s->hist_slots;
-    e->ekin_t = dem_kinetic_energy_t(s);
-    e->ekin_r = dem_kinetic_energy_r(s);
+    e->ekin_t = dem_kinetic_energy_t_read(r);
+    e->ekin_r = dem_kinetic_energy_r_read(r);
     e->epot_g = 0.0;
     e->eel_n = e->eel_t = e->eel_b = 0.0;
     e->e_shadow = 0.0;
     dem_vec3 g = st->gravity;
     if (g.x != 0.0 || g.y != 0.0 || g.z != 0.0) {
-        for (size_t k = 0; k < s->nparticles; k++) /* a clump's members: the clump's mass at its centre (unwrapped) */
-            if (!s->particles[k].clump) e->epot_g -= s->particles[k].mass * dem_v3_dot(g, unwrapped(s, &s->particles[k]));
+        for (size_t k = 0; k < s->nparticles; k++) { /* a clump's members: the clump's mass at its centre (unwrapped) */
+            const dem_particle *p = dem_particle_read(r, k, 0);
+            if (!p->clump) e->epot_g -= p->mass * dem_v3_dot(g, unwrapped(s, p));
+        }
         for (size_t k = 0; k < s->nclumps; k++) e->epot_g -= s->clumps[k].mass * dem_v3_dot(g, s->clumps[k].pos);
     }
     /* the shadow term needs the forces the kicks use: only a frame whose forces are current has
@@ -136,14 +156,14 @@ dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, 
      * alpha = 1/2 and a quadratic V (the implicit midpoint rule), and books its dashpots so */
     int shadow = (s->flags & DEM_HEAD_FORCES_CURRENT) && s->dt > 0.0 && st->integrator != DEM_INTEGRATOR_VARIATIONAL;
     double hess = 0.0; /* sum over contacts of v.U''.v */
-    if (shadow) e->e_shadow = -s->dt * s->dt / 24.0 * kick_sum(s);
+    if (shadow) e->e_shadow = -s->dt * s->dt / 24.0 * kick_sum(r);
     if (!ncontacts && !s->nbonds) return DEM_OK;
 
     dem_id_index ix;
     dem_id_index_init(&ix);
-    dem_status rc = dem_id_index_build(&ix, s, err);
+    dem_status rc = dem_id_index_build_read(&ix, r, err);
     if (rc) return rc;
-    if (s->nbonds && (rc = bond_terms(s, &ix, shadow, e, &hess, err))) {
+    if (s->nbonds && (rc = bond_terms(r, &ix, shadow, e, &hess, err))) {
         dem_id_index_free(&ix);
         return rc;
     }
@@ -165,7 +185,7 @@ dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, 
                           (unsigned long long)c->j, (unsigned long long)c->i);
             break;
         }
-        const dem_particle *pi = &s->particles[i];
+        const dem_particle *pi = dem_particle_read(r, i, 0);
         if (pi->material >= s->nmaterials) {
             rc = dem_fail(err, DEM_ERR_VALUE, "particle %llu: no material %u", (unsigned long long)pi->id, pi->material);
             break;
@@ -199,12 +219,12 @@ dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, 
             }
         } else {
             size_t j = dem_id_index_find(&ix, c->j);
-            if (j == SIZE_MAX || s->particles[j].material >= s->nmaterials) {
+            const dem_particle *pj = j == SIZE_MAX ? NULL : dem_particle_read(r, j, 1);
+            if (!pj || pj->material >= s->nmaterials) {
                 rc = dem_fail(err, DEM_ERR_VALUE, "contact (%llu, %llu): no particle %llu or its material",
                               (unsigned long long)c->i, (unsigned long long)c->j, (unsigned long long)c->j);
                 break;
             }
-            const dem_particle *pj = &s->particles[j];
             dem_pair_init(&p, st, pi->radius, pi->mass, &s->materials[pi->material], pj->radius, pj->mass,
                           &s->materials[pj->material]);
             if (shadow) {
@@ -259,14 +279,14 @@ double dem_energy_work(const dem_system *s)
 
 dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err)
 {
-    return dem_energy_reference_source(s, st, NULL, ref, err);
+    return dem_energy_reference_source(s, st, NULL, NULL, ref, err);
 }
 
-dem_status dem_energy_reference_source(const dem_system *s, const dem_settings *st, const dem_contact_source *src, double *ref,
-                                       dem_error *err)
+dem_status dem_energy_reference_source(const dem_system *s, const dem_settings *st, const dem_particle_source *psrc,
+                                       const dem_contact_source *src, double *ref, dem_error *err)
 {
     dem_energy_terms e;
-    dem_status rc = dem_energy_terms_source(s, st, src, &e, err);
+    dem_status rc = dem_energy_terms_source(s, st, psrc, src, &e, err);
     if (rc) return rc;
     *ref = dem_energy_mechanical(&e) + dem_energy_dissipated(s) - dem_energy_work(s) - s->energy[DEM_E_AHEAD];
     return DEM_OK;

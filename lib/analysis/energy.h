@@ -120,12 +120,14 @@ double dem_energy_dissipated(const dem_system *s);
 double dem_energy_work(const dem_system *s);
 /* The reference E + D - W - e_ahead of this frame: the e_initial of a budget that starts here. */
 DEM_MUST_CHECK dem_status dem_energy_reference(const dem_system *s, const dem_settings *st, double *ref, dem_error *err);
-/* The same two with the frame's contacts from src (dem_contact_source, io/stream.h) instead of
- * its table, in the same order: the same bits, without a frame-sized table (dem_sim_energy_reference). */
-DEM_MUST_CHECK dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, const dem_contact_source *src,
-                                   dem_energy_terms *e, dem_error *err);
-DEM_MUST_CHECK dem_status dem_energy_reference_source(const dem_system *s, const dem_settings *st, const dem_contact_source *src, double *ref,
-                                       dem_error *err);
+/* The same two with the frame's particles from psrc and its contacts from src (io/stream.h's
+ * sources; either NULL: the frame's table) instead of its tables, in the same order: the same
+ * bits, without a frame-sized table (dem_sim_energy_reference). psrc's count must be the frame's
+ * nparticles; its records are read one or two at a time, by index. */
+DEM_MUST_CHECK dem_status dem_energy_terms_source(const dem_system *s, const dem_settings *st, const dem_particle_source *psrc,
+                                   const dem_contact_source *src, dem_energy_terms *e, dem_error *err);
+DEM_MUST_CHECK dem_status dem_energy_reference_source(const dem_system *s, const dem_settings *st, const dem_particle_source *psrc,
+                                       const dem_contact_source *src, double *ref, dem_error *err);
 /* ref + W - (E + D) + e_ahead */
 double dem_energy_residual(double ref, const dem_energy_terms *e, const dem_system *s);
 

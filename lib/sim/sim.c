@@ -492,22 +492,17 @@ void dem_sim_release_frame(dem_system *frame)
     drop_contacts(frame);
 }
 
-/* The frame's state without its contacts, which stay in the store: the frame's table (the
- * input's, or an earlier store's) goes; src streams them (close ss after use). Without particles
- * (dem_sim_put), the frame's particle table goes too and the checks that need no records are
- * made here (the writer checks each record it encodes); with them (the energy reference), the
- * frame is checked whole. */
-static dem_status store_streamed(dem_sim *sim, dem_system *frame, int particles, store_stream **ss, dem_contact_source *src,
-                                 dem_error *err)
+/* The frame's head, without its particles and contacts, which stay in the sim: the frame's
+ * tables (the input's, or an earlier store's) go; src streams the contacts (close ss after use),
+ * a dem_particle_source the particles (fill_particles). The checks that need no records are made
+ * here (a writer checks each record it encodes; the sim's state is finite: complete_state). */
+static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream **ss, dem_contact_source *src, dem_error *err)
 {
     dem_status st;
     *ss = NULL;
-    if (particles) drop_contacts(frame);
-    else dem_sim_release_frame(frame);
-    if ((st = store_state(sim, frame, particles, 1, err))) return st; /* in a group: at process 0 (the caller) */
-    if ((st = particles ? dem_system_check(frame, err) : dem_system_check_head(frame, err)) ||
-        (st = dem_store_stream_open(sim, ss, src, err)))
-        return st;
+    dem_sim_release_frame(frame);
+    if ((st = store_state(sim, frame, 0, 1, err))) return st; /* in a group: at process 0 (the caller) */
+    if ((st = dem_system_check_head(frame, err)) || (st = dem_store_stream_open(sim, ss, src, err))) return st;
     frame->hist_slots = src->hist_slots;
     return DEM_OK;
 }
@@ -532,7 +527,7 @@ dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error
         if (!st && w) st = dem_fail(err, DEM_ERR_ARG, "in a group of processes, process 0 writes the frames (process %d was given a writer)", sim->dist->comm.rank);
         return st;
     }
-    dem_status st = store_streamed(sim, frame, 0, &ss, &src, err);
+    dem_status st = store_streamed(sim, frame, &ss, &src, err);
     if (!st) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
     dem_store_stream_close(ss);
     dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
@@ -559,16 +554,17 @@ dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_s
     store_stream *ss = NULL;
     dem_contact_source src;
     dem_status st;
-    /* dist.h: in a group, process 0 takes it from the state gathered to it, as for a frame it
-     * writes, and gives the others its value: none of them holds every pair, or a particle table,
-     * for it (its frame's head is made all the same) */
+    /* the particles and contacts streamed from the sim: no table. dist.h: in a group, process 0
+     * takes it from the state gathered to it, as for a frame it writes, and gives the others its
+     * value: none of them holds every pair for it (its frame's head is made all the same) */
     *ref = NAN;
     if (sim->dist && sim->dist->comm.rank != 0) {
         dem_sim_release_frame(frame);
         st = store_state(sim, frame, 0, 1, err);
     } else {
-        st = store_streamed(sim, frame, 1, &ss, &src, err);
-        if (!st) st = dem_energy_reference_source(frame, settings, &src, ref, err);
+        dem_particle_source psrc = {sim->p.n, fill_particles, sim};
+        st = store_streamed(sim, frame, &ss, &src, err);
+        if (!st) st = dem_energy_reference_source(frame, settings, &psrc, &src, ref, err);
         dem_store_stream_close(ss);
     }
     dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */

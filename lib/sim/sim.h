@@ -308,13 +308,13 @@ struct dem_writer;
 DEM_MUST_CHECK dem_status dem_sim_put(dem_sim *sim, dem_system *frame, struct dem_writer *w, dem_error *err);
 /* Free the frame's particle and contact tables, which a sim built from it holds now (the frame
  * keeps its other sections and its particle count): a run need not hold the state twice. Frames
- * are then written with dem_sim_put; dem_sim_store and dem_sim_energy_reference allocate the
- * particle table again. */
+ * are then written with dem_sim_put; dem_sim_store allocates the particle table again. */
 void dem_sim_release_frame(dem_system *frame);
-/* dem_sim_store and dem_energy_reference (with settings) in one, the contacts streamed from the
- * store (no frame-sized table; the frame's own is freed): the same bits. In a group, process 0
- * takes it from the state gathered to it and every process gets its value (the others make the
- * frame's head alone, without a particle table); every process calls it. */
+/* dem_sim_store and dem_energy_reference (with settings) in one, the particles and contacts
+ * streamed from the sim (no frame-sized table; the frame's own are freed): the same bits. The
+ * frame is left with its head (dem_sim_put's). In a group, process 0
+ * takes it from the state gathered to it and every process gets its value; every process calls
+ * it. */
 DEM_MUST_CHECK dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err);
 
 #endif
