@@ -15,14 +15,24 @@
 dem_status dem_exact_alloc(dem_sim *sim, dem_error *err)
 {
     sim_exact *x = &sim->ex;
-    size_t n = sim->p.n ? sim->p.n : 1, nw = sim->b.nwalls ? sim->b.nwalls : 1;
-    x->V = calloc(n, sizeof *x->V);
-    x->K = calloc(n, sizeof *x->K);
-    x->kc = calloc(n, sizeof *x->kc);
-    x->kbad = calloc(n, sizeof *x->kbad);
+    size_t nw = sim->b.nwalls ? sim->b.nwalls : 1;
     x->wV = calloc(nw, sizeof *x->wV);
-    if (!x->V || !x->K || !x->kc || !x->kbad || !x->wV)
-        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles", sim->p.n);
+    if (!x->wV) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu walls", sim->b.nwalls);
+    return DEM_OK;
+}
+
+/* The particles' lattice arrays, 57 bytes a particle, made when the mode is entered: a run in
+ * floating point never holds them (a re-sort would otherwise make their pages resident). */
+static dem_status particles_alloc(dem_sim *sim, dem_error *err)
+{
+    sim_exact *x = &sim->ex;
+    size_t n = sim->p.n ? sim->p.n : 1;
+    if (!x->V) x->V = calloc(n, sizeof *x->V);
+    if (!x->K) x->K = calloc(n, sizeof *x->K);
+    if (!x->kc) x->kc = calloc(n, sizeof *x->kc);
+    if (!x->kbad) x->kbad = calloc(n, sizeof *x->kbad);
+    if (!x->V || !x->K || !x->kc || !x->kbad)
+        return dem_fail(err, DEM_ERR_NOMEM, "exact mode: out of memory for the lattice of %zu particles", sim->p.n);
     return DEM_OK;
 }
 
@@ -337,6 +347,8 @@ dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
         return dem_fail(err, DEM_ERR_VALUE, "exact mode: local damping acts on the summed force, which would depend on the order of the sums: set --local-damping 0");
     if (sim->st.drag != 1.0)
         return dem_fail(err, DEM_ERR_VALUE, "exact mode: drag (v -> %g v) does not map the velocity lattice onto itself one to one: set --drag 1", sim->st.drag);
+    dem_status st = particles_alloc(sim, err);
+    if (st) return st;
     double dt = sim->dt, qx = quantum, qv = quantum / dt;
     int moved = 0;
     int64_t u[3];

@@ -71,6 +71,7 @@ void dem_particles_write(const dem_sim *sim, dem_system *out)
 /* Reorder a per-particle array: new[k] = old[from[k]], elem bytes per particle. */
 static void permute(void *arr, size_t elem, size_t n, const size_t *from, void *scratch)
 {
+    if (!arr) return; /* an array this run has not made (the exact mode's, off) */
     uint8_t *a = arr, *t = scratch;
     for (size_t k = 0; k < n; k++) memcpy(t + k * elem, a + from[k] * elem, elem);
     memcpy(a, t, n * elem);
