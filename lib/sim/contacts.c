@@ -592,27 +592,30 @@ typedef struct {
     dem_sim *sim;
     const wall_keep *keep;
     size_t nkeep;
-    size_t first; /* the first particle laid out (a process's own: dist.h; 0 in one process) */
+    size_t first;         /* the first particle laid out (a process's own: dist.h; 0 in one process), */
+    const uint32_t *list; /* or, when not NULL, the particles laid out (ascending) */
 } wall_slot_args;
 
-/* Particles [lo, hi): wstart[a + 1] = the walls in reach of a (summed into offsets after). */
+/* The e-th particle laid out. */
+static inline size_t laid_out(const wall_slot_args *wa, size_t e) { return wa->list ? wa->list[e] : wa->first + e; }
+
+/* Particles [lo, hi) of those laid out: wstart[a + 1] = the walls in reach of a (summed into
+ * offsets after). */
 static PAR_RANGE void wall_count_share(void *ctx, size_t lo, size_t hi, int t)
 {
     const wall_slot_args *wa = ctx;
     dem_sim *sim = wa->sim;
     size_t nw = sim->b.nwalls;
     (void)t;
-    lo += wa->first;
-    hi += wa->first;
-    for (size_t a = lo; a < hi; a++) {
-        size_t m = 0;
+    for (size_t e = lo; e < hi; e++) {
+        size_t a = laid_out(wa, e), m = 0;
         for (size_t k = 0; k < nw; k++) m += (size_t)dem_nbr_wall_near(sim, a, k);
         sim->c.wstart[a + 1] = m;
     }
 }
 
-/* Particles [lo, hi): their slots, from wstart[lo] on, each keeping the history and result of
- * the kept slot of the same (particle, wall), if any. */
+/* Particles [lo, hi) of those laid out: their slots, from wstart[a] on, each keeping the history
+ * and result of the kept slot of the same (particle, wall), if any. */
 static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
 {
     const wall_slot_args *wa = ctx;
@@ -620,15 +623,15 @@ static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
     sim_store *c = &sim->c;
     const wall_keep *keep = wa->keep;
     (void)t;
-    lo += wa->first;
-    hi += wa->first;
-    size_t nw = sim->b.nwalls, nkeep = wa->nkeep, q = c->wstart[lo], e = 0, top = nkeep;
-    while (e < top) { /* the first kept slot of particle lo or later */
+    if (lo >= hi) return;
+    size_t nw = sim->b.nwalls, nkeep = wa->nkeep, first = laid_out(wa, lo), e = 0, top = nkeep;
+    while (e < top) { /* the first kept slot of the first particle or later */
         size_t mid = e + (top - e) / 2;
-        if (keep[mid].a < lo) e = mid + 1;
+        if (keep[mid].a < first) e = mid + 1;
         else top = mid;
     }
-    for (size_t a = lo; a < hi; a++)
+    for (size_t f = lo; f < hi; f++) {
+        size_t a = laid_out(wa, f), q = c->wstart[a];
         for (size_t k = 0; k < nw; k++) {
             if (!dem_nbr_wall_near(sim, a, k)) continue;
             c->wowner[q] = (uint32_t)a;
@@ -651,9 +654,23 @@ static PAR_RANGE void wall_fill_share(void *ctx, size_t lo, size_t hi, int t)
             if (sim->e.wrlost) sim->e.wrlost[q][0] = sim->e.wrlost[q][1] = 0.0;
             q++;
         }
+    }
 }
 
+static dem_status wall_slots(dem_sim *sim, size_t p0, size_t p1, const uint32_t *list, store_share_counts_fn share, dem_error *err);
+
 dem_status dem_store_wall_slots(dem_sim *sim, size_t p0, size_t p1, store_share_counts_fn share, dem_error *err)
+{
+    return wall_slots(sim, p0, p1, NULL, share, err);
+}
+
+dem_status dem_store_wall_slots_of(dem_sim *sim, const uint32_t *list, size_t nlist, store_share_counts_fn share, dem_error *err)
+{
+    return wall_slots(sim, 0, nlist, list, share, err);
+}
+
+/* Particles [p0, p1), or (list) list[p0 .. p1). */
+static dem_status wall_slots(dem_sim *sim, size_t p0, size_t p1, const uint32_t *list, store_share_counts_fn share, dem_error *err)
 {
     sim_store *c = &sim->c;
     size_t nkeep = 0;
@@ -680,7 +697,7 @@ dem_status dem_store_wall_slots(dem_sim *sim, size_t p0, size_t p1, store_share_
      * particles [p0, p1), the others' counts shared) */
     size_t n = sim->p.n;
     int own = share != NULL;
-    wall_slot_args wa = {sim, keep, nkeep, p0};
+    wall_slot_args wa = {sim, keep, nkeep, p0, list};
     dem_par_for(sim->pool, p1 - p0, wall_count_share, &wa);
     if (share) share(sim, c->wstart + 1);
     c->wstart[0] = 0;
@@ -689,9 +706,12 @@ dem_status dem_store_wall_slots(dem_sim *sim, size_t p0, size_t p1, store_share_
     if (!st) {
         dem_par_for(sim->pool, p1 - p0, wall_fill_share, &wa);
         c->nwslots = c->wstart[n];
-        for (size_t a = 0; own && a < n; a++) /* the other processes' particles: empty slots */
-            if (a < p0 || a >= p1)
+        for (size_t a = 0, e = 0; own && a < n; a++) { /* the other processes' particles: empty slots */
+            int mine = list ? e < p1 && list[e] == a : a >= p0 && a < p1;
+            if (list && mine) e++;
+            if (!mine)
                 for (size_t q = c->wstart[a]; q < c->wstart[a + 1]; q++) wall_slot_empty(sim, q, a);
+        }
     }
     free(keep);
     return st;

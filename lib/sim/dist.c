@@ -851,7 +851,13 @@ void dem_dist_for_rebuild(dem_sim *sim, int sort)
     d->stats.rebuild_gathers++;
     if (!sort && !sim->nbr.used_multi) { /* the grid's binning receives what it reaches (the radii, so the
                                             * backend, are the last rebuild's) */
-        d->near = 1;
+        d->near = NEAR_PENDING;
+        d->stats.near_rebuilds++;
+        return;
+    }
+    if (sort && !dem_nbr_uses_multi(sim)) { /* the owners' cells of their particles, then what each scan reaches
+                                              * (dem_dist_sort_cells, dem_dist_near_sorted) */
+        d->near = NEAR_SORT;
         d->stats.near_rebuilds++;
         return;
     }
@@ -866,12 +872,51 @@ static int count_segments(struct sim_dist *d, const size_t *out, const size_t *i
 static void exchange_counts(struct sim_dist *d, const size_t *out, size_t *in);
 static void rewind_offsets(struct sim_dist *d, const size_t *out, size_t size);
 
-int dem_dist_near_pending(const dem_sim *sim) { return sim->dist && sim->dist->near == 1; }
+int dem_dist_near_pending(const dem_sim *sim) { return sim->dist && sim->dist->near == NEAR_PENDING; }
+int dem_dist_sort_pending(const dem_sim *sim) { return sim->dist && sim->dist->near == NEAR_SORT; }
 
-/* After the near positions alone (a re-sort, or a gather of every position, lays out every
- * particle's slots: every rank's copy of a particle it held carries its kept slots, whatever its
- * new number, and migrate takes them from there). */
-int dem_dist_slots_own(const dem_sim *sim) { return sim->dist && sim->dist->near == 2; }
+/* After the near positions alone (a gather of every position lays out every particle's slots:
+ * every rank's copy of a particle it held carries its kept slots, whatever its new number, and
+ * migrate takes them from there; a re-sort without one, those of the particles it held). */
+int dem_dist_slots_own(const dem_sim *sim) { return sim->dist && sim->dist->near == NEAR_OWN; }
+
+int dem_dist_slots_held(const dem_sim *sim, const uint32_t **held, size_t *nheld)
+{
+    if (!sim->dist || sim->dist->near != NEAR_HELD) return 0;
+    *held = sim->dist->held;
+    *nheld = sim->dist->nheld;
+    return 1;
+}
+
+static size_t holder(const struct sim_dist *d, size_t k);
+static size_t first_failed(dem_sim *sim, int ok);
+
+void dem_dist_share_held_counts(dem_sim *sim, size_t *counts)
+{
+    struct sim_dist *d = sim->dist;
+    size_t n = sim->p.n, me = (size_t)d->comm.rank, K = (size_t)d->comm.size;
+    uint32_t *old = d->held_counts; /* dem_dist_near_sorted's: n words, freed here */
+    if (sim->b.nwalls == 0) { /* no walls: no slots anywhere */
+        for (size_t k = 0; k < n; k++) counts[k] = 0;
+        free(old);
+        d->held_counts = NULL;
+        return;
+    }
+    /* in the old numbering, where the particles each process held are its old blocks' range:
+     * each fills its range, and the ranges are shared, as dem_dist_share_slot_counts shares the
+     * current ones */
+    for (size_t e = 0; e < d->nheld; e++) old[d->from[d->held[e]]] = (uint32_t)counts[d->held[e]];
+    for (size_t r = 0; r < K; r++) {
+        size_t lo = block_particle(sim, d->bcut[r]), hi = block_particle(sim, d->bcut[r + 1]);
+        d->off[r] = lo * sizeof *old;
+        d->len[r] = (hi - lo) * sizeof *old;
+    }
+    allgather(d, old);
+    for (size_t k = 0; k < n; k++)
+        if (holder(d, k) != me) counts[k] = old[d->from[k]];
+    free(old);
+    d->held_counts = NULL;
+}
 
 void dem_dist_share_slot_counts(dem_sim *sim, size_t *counts)
 {
@@ -978,14 +1023,17 @@ typedef struct {
     int32_t image[3];
 } near_item;
 
-dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof, const uint32_t **near, size_t *nnear, dem_error *err)
+/* dem_dist_near's exchange, from the particles snd[0 .. nsnd) (NULL: [p0, p1)), whose positions
+ * this process holds, to the processes whose particles' cells lie next to theirs; box: this
+ * process's box of the cells of [p0, p1). The receipts are in d->near_list[0 .. *nnear). */
+static dem_status near_exchange(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof, const uint32_t *snd, size_t nsnd, int32_t box[6],
+                                size_t *nnear, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, nout, nin;
-    d->near = 2; /* done: the wall slots are laid out for this process's particles (dem_dist_slots_own) */
     /* the cells of this process's particles, their box, and every process's */
     size_t nown = d->p1 - d->p0;
-    int32_t box[6], (*xyz)[3] = malloc((nown ? nown : 1) * sizeof *xyz), *all = malloc(K * sizeof box);
+    int32_t (*xyz)[3] = malloc((nown ? nown : 1) * sizeof *xyz), *all = malloc(K * 6 * sizeof *box);
     for (size_t e = 0; xyz && e < nown; e++) {
         int x[3];
         cell_coords(g, cellof[d->p0 + e], x);
@@ -993,7 +1041,7 @@ dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof
     }
     int ok = xyz && all && cells_box(sim, g, (const int32_t(*)[3])xyz, nown, box);
     if (!ok) box[0] = box[3] = INT32_MIN, box[1] = box[4] = INT32_MAX; /* a box no process has: its failure */
-    const int32_t *boxes = dem_dist_gather_each(sim, box, sizeof box); /* collective: every process fails alike */
+    const int32_t *boxes = dem_dist_gather_each(sim, box, 6 * sizeof *box); /* collective: every process fails alike */
     size_t failed = K;
     for (size_t r = 0; r < K && failed == K; r++)
         if (boxes[6 * r] == INT32_MIN && boxes[6 * r + 3] == INT32_MIN && boxes[6 * r + 1] == INT32_MAX) failed = r;
@@ -1002,7 +1050,7 @@ dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof
         free(all);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the rebuild's cells on process %zu of %zu", failed, K);
     }
-    memcpy(all, boxes, K * sizeof box);
+    memcpy(all, boxes, K * 6 * sizeof *box);
     /* the processes whose cells lie next to this one's (a few: the cuts' neighbours), to which
      * its particles next to their cells go: counted, then sent */
     size_t *out = d->counts, *in = d->counts + K, *next = d->counts + 2 * K, nnext = 0;
@@ -1019,8 +1067,10 @@ dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof
         } else {
             memset(out, 0, K * sizeof *out);
         }
-        for (size_t a = d->p0; a < d->p1; a++) {
-            const int32_t *x = xyz[a - d->p0];
+        for (size_t s = 0; s < (snd ? nsnd : nown); s++) {
+            size_t a = snd ? snd[s] : d->p0 + s;
+            int x[3];
+            cell_coords(g, cellof[a], x);
             for (size_t e = 0; e < nnext; e++) {
                 size_t r = next[e];
                 const int32_t *b = all + 6 * r;
@@ -1057,8 +1107,67 @@ dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof
         d->near_list[e] = it.a;
     }
     d->stats.near_received += nin;
-    *near = d->near_list;
     *nnear = nin;
+    return DEM_OK;
+}
+
+dem_status dem_dist_near(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof, const uint32_t **near, size_t *nnear, dem_error *err)
+{
+    int32_t box[6];
+    sim->dist->near = NEAR_OWN; /* done: the wall slots are laid out for this process's particles (dem_dist_slots_own) */
+    dem_status st = near_exchange(sim, g, cellof, NULL, 0, box, nnear, err);
+    *near = sim->dist->near_list;
+    return st;
+}
+
+void dem_dist_sort_cells(dem_sim *sim, uint32_t *cellof) { share(sim, cellof, sizeof *cellof, bound_particle); }
+
+dem_status dem_dist_near_sorted(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof, const uint32_t **more, size_t *nmore, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    size_t n = sim->p.n, me = (size_t)d->comm.rank, K = (size_t)d->comm.size, nh = 0, nin = 0;
+    d->near = NEAR_HELD; /* the wall slots are laid out for the particles this process held (dem_dist_slots_held) */
+    for (size_t k = 0; k < n; k++) nh += holder(d, k) == me;
+    if (nh > d->cap_held || !d->held) {
+        uint32_t *h = realloc(d->held, (nh ? nh : 1) * sizeof *h);
+        if (h) {
+            d->held = h;
+            d->cap_held = nh ? nh : 1;
+        }
+    }
+    if (!d->held_counts) d->held_counts = malloc((n ? n : 1) * sizeof *d->held_counts);
+    size_t failed = first_failed(sim, d->cap_held >= nh && d->held && d->held_counts);
+    if (failed < K) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the re-sort's particles on process %zu of %zu", failed, K);
+    d->nheld = 0;
+    for (size_t k = 0; k < n; k++)
+        if (holder(d, k) == me) d->held[d->nheld++] = (uint32_t)k;
+    int32_t box[6];
+    dem_status st = near_exchange(sim, g, cellof, d->held, d->nheld, box, &nin, err);
+    if (st) return st;
+    /* what this process's scan of [p0, p1) bins besides them: the others' particles received, and
+     * its own held ones outside [p0, p1) whose cells lie next to its box (they went to no one
+     * else for it), each once */
+    size_t extra = 0;
+    for (size_t e = 0; e < d->nheld; e++) extra += d->held[e] < d->p0 || d->held[e] >= d->p1;
+    if (nin + extra > d->cap_near) {
+        uint32_t *l = realloc(d->near_list, (nin + extra) * sizeof *l);
+        if (!l) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu particles near the processes' cuts", nin + extra);
+        d->near_list = l;
+        d->cap_near = nin + extra;
+    }
+    size_t m = 0;
+    for (size_t e = 0; e < nin; e++)
+        if (d->near_list[e] < d->p0 || d->near_list[e] >= d->p1) d->near_list[m++] = d->near_list[e];
+    for (size_t e = 0; e < d->nheld; e++) {
+        size_t a = d->held[e];
+        if (a >= d->p0 && a < d->p1) continue;
+        int x[3], near_me = 1;
+        cell_coords(g, cellof[a], x);
+        for (int k = 2; k >= 0 && near_me; k--) near_me = spans_near(x[k], x[k], box[k], box[3 + k], g->n[k], sim->b.periodic[k]);
+        if (near_me) d->near_list[m++] = (uint32_t)a;
+    }
+    *more = d->near_list;
+    *nmore = m;
     return DEM_OK;
 }
 
@@ -1115,16 +1224,22 @@ dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, dem_error *err)
 }
 
 /* The process that held particle a (by its number then) under the old cuts. */
-static size_t old_owner(const struct sim_dist *d, size_t a)
+static size_t owner_at(const struct sim_dist *d, const size_t *cut, size_t a)
 {
     size_t b = a / PAIR_BLOCK, lo = 0, hi = (size_t)d->comm.size - 1;
     while (lo < hi) { /* the last process whose first block is at most b */
         size_t mid = (lo + hi + 1) / 2;
-        if (d->old_bcut[mid] <= b) lo = mid;
+        if (cut[mid] <= b) lo = mid;
         else hi = mid - 1;
     }
     return lo;
 }
+
+static size_t old_owner(const struct sim_dist *d, size_t a) { return owner_at(d, d->old_bcut, a); }
+
+/* During a re-sort's rebuild, before its new cuts: the process that holds particle k (new
+ * number), the owner of its old number at the current cuts. */
+static size_t holder(const struct sim_dist *d, size_t k) { return owner_at(d, d->bcut, d->from[k]); }
 
 /* The process that held particle k before the new cuts (and, after a re-sort, its new number). */
 static size_t held_by(const struct sim_dist *d, size_t k) { return old_owner(d, d->from ? d->from[k] : k); }
@@ -1885,6 +2000,8 @@ void dem_dist_free(dem_sim *sim)
     free(d->mrecv_at);
     free(d->clumps_moved);
     free(d->near_list);
+    free(d->held);
+    free(d->held_counts);
     free(d->clumps_own);
     free(d->clumps_across);
     free(d->blk_rank);

@@ -203,6 +203,35 @@ static dem_status grid_bin_near(dem_sim *sim, double cutoff, grid *g, uint32_t *
     return grid_bin_some(sim, g, cellof, p0, p1, near, nnear, err);
 }
 
+/* A group's re-sort that gathered no position (dist.h's dem_dist_sort_pending): the grid over the
+ * group's extent, this process's particles' cells, every particle's from its process, and every
+ * particle binned by them (the sort reads the order; the scan reads no position through it). */
+static dem_status grid_bin_sorting(dem_sim *sim, double cutoff, grid *g, uint32_t *cellof, dem_error *err)
+{
+    if (sim->p.n == 0) return empty_grid(g);
+    size_t p0, p1;
+    dist_particles(sim, &p0, &p1);
+    double lo[3], hi[3];
+    grid_extent(sim, p0, p1, lo, hi);
+    dem_dist_extent(sim, lo, hi);
+    dem_status st = grid_over(sim, cutoff, sim->p.n, lo, hi, g, err);
+    if (st) return st;
+    grid_cells(sim, g, cellof, p0, p1, NULL, 0);
+    dem_dist_sort_cells(sim, cellof);
+    return grid_bin_some(sim, g, cellof, 0, sim->p.n, NULL, 0, err);
+}
+
+/* After that re-sort (the cells in the new numbers): the positions this process's scan reaches,
+ * received, and the grid binned anew with them and its own particles alone. */
+static dem_status grid_bin_sorted(dem_sim *sim, const grid *g, uint32_t *cellof, dem_error *err)
+{
+    size_t p0, p1, nmore = 0;
+    const uint32_t *more = NULL;
+    dist_particles(sim, &p0, &p1);
+    dem_status st = dem_dist_near_sorted(sim, g, cellof, &more, &nmore, err);
+    return st ? st : grid_bin_some(sim, g, cellof, p0, p1, more, nmore, err);
+}
+
 dem_status dem_nbr_candidate(dem_sim *sim, size_t a, size_t b, const int32_t sh[3], dem_error *err)
 {
     return dem_nbr_candidate_to(sim, &sim->c.keys, a, b, sh, err);
@@ -342,12 +371,14 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     uint32_t *cellof = NULL;
     /* the single-level grid orders the particles for either backend (the sort decides the order
      * of every sum, so both must sort alike to give the same bits); multi needs it only then */
+    int sorting = sort && !multi && dem_dist_sort_pending(sim); /* dist.h: a re-sort from the owners' cells */
     if (!multi || sort) {
         int near = dem_dist_near_pending(sim); /* dist.h: the positions of the cells next to this process's alone */
-        if (!near && (st = dem_nbr_grid_setup(sim, cutoff, sim->p.n, &g, err))) return st;
+        if (!near && !sorting && (st = dem_nbr_grid_setup(sim, cutoff, sim->p.n, &g, err))) return st;
         cellof = malloc((sim->p.n ? sim->p.n : 1) * sizeof *cellof);
         if (!cellof) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the grid");
-        if ((st = near ? grid_bin_near(sim, cutoff, &g, cellof, err) : grid_bin(sim, &g, cellof, err))) { free(cellof); return st; }
+        st = sorting ? grid_bin_sorting(sim, cutoff, &g, cellof, err) : near ? grid_bin_near(sim, cutoff, &g, cellof, err) : grid_bin(sim, &g, cellof, err);
+        if (st) { free(cellof); return st; }
     }
     size_t *items = sim->nbr.cell_items;
     /* particles into cell order; then the cell of particle k is the k-th of the sorted list.
@@ -361,6 +392,7 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
         free(cellof);
         cellof = c2;
         for (size_t k = 0; k < sim->p.n; k++) items[k] = k;
+        if (sorting && (st = grid_bin_sorted(sim, &g, cellof, err))) { free(cellof); return st; }
     }
     if ((st = dem_store_begin_pairs(sim, err))) { free(cellof); return st; }
     sim->nbr.tests = 0;
@@ -376,10 +408,15 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     memcpy(sim->nbr.x_build, sim->p.x, sim->p.n * sizeof *sim->p.x);
     sim->nbr.h_build = sim->b.cell.h;
     for (size_t k = 0; k < sim->b.nwalls; k++) sim->nbr.wall_build[k] = sim->b.walls[k].point;
-    size_t p0 = 0, p1 = sim->p.n;
-    int own = dem_dist_slots_own(sim); /* dist.h: each process lays out its own particles' slots */
+    size_t p0 = 0, p1 = sim->p.n, nheld;
+    const uint32_t *held;
+    int own = dem_dist_slots_own(sim); /* dist.h: each process lays out its own particles' slots, */
     if (own) dist_particles(sim, &p0, &p1);
-    if ((st = dem_store_wall_slots(sim, p0, p1, own ? dem_dist_share_slot_counts : NULL, err))) return st;
+    if (dem_dist_slots_held(sim, &held, &nheld)) /* or, after a re-sort, those it held */
+        st = dem_store_wall_slots_of(sim, held, nheld, dem_dist_share_held_counts, err);
+    else
+        st = dem_store_wall_slots(sim, p0, p1, own ? dem_dist_share_slot_counts : NULL, err);
+    if (st) return st;
     sim->nbr.rebuilds++;
     return dem_dist_decompose(sim, err); /* dist.h: new cuts on the new list */
 }

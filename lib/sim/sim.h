@@ -120,7 +120,7 @@ typedef struct {
     uint64_t gathers;                   /* own stepping: the whole state gathered so far */
     uint64_t rebuild_gathers;           /* rebuilds and re-sorts from a stale state so far: the positions
                                          * alone gathered, or (near_rebuilds of them) not even those */
-    uint64_t near_rebuilds;             /* rebuilds that received only the positions next to its cells */
+    uint64_t near_rebuilds;             /* rebuilds and re-sorts that received only the positions next to its cells */
     uint64_t near_received;             /* the positions those received, in all */
     uint64_t migrated;                  /* particles received from other processes at new cuts so far */
     uint64_t root_gathers;              /* frames' states sent to process 0 (dem_sim_put) so far */

@@ -48,6 +48,7 @@ typedef struct {
     double stiffness;       /* dem_sim_estimate_dt's global-stiffness time at the end (each rank's pairs, then the least) */
     int slim;               /* the rank held only its own and foreign pairs at the end, or (replicated, one process) every pair */
     double ref;             /* dem_sim_energy_reference at the start (collective: process 0's, given to every rank) */
+    uint64_t full_gathers;  /* rebuilds and re-sorts that received every position (dem_dist_stats) */
 } rank_run;
 
 /* FNV-1a over n bytes, on from h. */
@@ -73,6 +74,7 @@ static uint64_t clumps_hash(const dem_system *s)
  * kinetic energy in last_kinetic. */
 static int store_midway;
 static double last_kinetic;
+static uint64_t last_full_gathers; /* the last group's most over its ranks */
 /* The last one-process run's start and its stiffness time, which every group's from that start
  * must give (dem_sim_estimate_dt after the steps: each rank's pairs are its own then). */
 static const dem_system *one_start;
@@ -141,6 +143,7 @@ static void *run_rank(void *arg)
     dem_dist_stats ds;
     if (sim) dem_sim_dist_stats(sim, &ds);
     me->across = sim ? ds.foreign_pairs : 0;
+    me->full_gathers = sim ? ds.rebuild_gathers - ds.near_rebuilds : 0;
     if (sim) { /* the slim store: a rank stepping its own particles holds its own and foreign pairs, no more */
         dem_neighbor_info ni;
         dem_sim_neighbor_info(sim, &ni);
@@ -196,13 +199,15 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     memset(g.mismatched, 0, sizeof g.mismatched);
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0, NAN};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0, NAN, 0};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
     *across = 0;
+    last_full_gathers = 0;
     for (int r = 0; r < n; r++) {
         pthread_join(th[r], NULL);
+        if (run[r].full_gathers > last_full_gathers) last_full_gathers = run[r].full_gathers;
         ok = ok && run[r].ok;
         *across += run[r].across;
         CHECK_MSG(same_bits(run[r].unbalanced, run[0].unbalanced), "%d ranks: rank %d's unbalanced-force ratio differs from rank 0's", K, r);
@@ -333,6 +338,9 @@ static void test_ranks(int rolling)
                 CHECK_MSG(same_bits(u, u1), "%d ranks, balance %d, replicate %d: the unbalanced-force ratio %.17g differs from one process's %.17g", K,
                           balance, rep, u, u1);
                 CHECK_MSG(K == 1 || across > 0, "%d ranks, balance %d: no pair across the cuts", K, balance);
+                /* the single-level grid: no rebuild or re-sort of own stepping gathers every position */
+                CHECK_MSG(rep || last_full_gathers == 0, "%d ranks, balance %d: %llu rebuilds or re-sorts gathered every position", K, balance,
+                          (unsigned long long)last_full_gathers);
                 if (across > most) most = across;
                 CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0, "%d ranks, balance %d, replicate %d: the frame differs from one process's", K,
                           balance, rep);
@@ -446,7 +454,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN, 0};
     dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL};

@@ -64,6 +64,10 @@ void dem_store_free_pairs(sim_store *c);
  * else p0 = 0, p1 = n and share NULL. */
 typedef void (*store_share_counts_fn)(dem_sim *sim, size_t *counts);
 DEM_MUST_CHECK dem_status dem_store_wall_slots(dem_sim *sim, size_t p0, size_t p1, store_share_counts_fn share, dem_error *err);
+/* The same for the nlist particles of list (ascending) rather than a range: a process's after a
+ * re-sort that gathered no position (dist.h's dem_dist_slots_held). */
+DEM_MUST_CHECK dem_status dem_store_wall_slots_of(dem_sim *sim, const uint32_t *list, size_t nlist, store_share_counts_fn share,
+                                                  dem_error *err);
 
 /* Each touching contact, the pairs in list order and then the wall slots, with its pair
  * properties: fn(sim, p, q, wall), q the index in the pair list or among the wall slots. */

@@ -23,6 +23,18 @@
 #include "sim/internal/neighbor.h"
 #include "sim/internal/state.h"
 
+/* What a rebuild from a stale state receives (struct sim_dist's near): */
+enum dist_near {
+    NEAR_NONE = 0,    /* every position (dem_dist_for_rebuild gathered them), or the state is whole */
+    NEAR_PENDING = 1, /* the grid's binning will receive the positions in the cells next to this
+                       * process's (dem_dist_near) */
+    NEAR_OWN = 2,     /* it has, and the wall slots are laid out for its own particles */
+    NEAR_SORT = 3,    /* a re-sort: the owners share their particles' cells (dem_dist_sort_cells),
+                       * every process sorts alike, then receives what its scan reaches
+                       * (dem_dist_near_sorted) */
+    NEAR_HELD = 4     /* it has, and the wall slots are laid out for the particles it held */
+};
+
 struct sim_dist {
     dem_comm comm;
     size_t *bcut;             /* size + 1 block bounds */
@@ -46,11 +58,13 @@ struct sim_dist {
     int local, stale;
     int partial;              /* a rebuild gathered only the positions (dem_dist_for_rebuild): the
                                * particles that change process at its cuts migrate */
-    int near;                 /* ... and not even those: 1, the rebuild's grid will receive the
-                               * positions in the cells next to this process's (dem_dist_near); 2,
-                               * it has, and the wall slots are laid out for its own particles */
+    int near;                 /* ... and not even those (enum dist_near) */
     uint32_t *near_list;      /* dem_dist_near's: the particles it received */
     size_t cap_near;
+    uint32_t *held;           /* a re-sort without a gather (NEAR_HELD): the particles (new
+                               * indices, ascending) this process held before it */
+    size_t nheld, cap_held;
+    uint32_t *held_counts;    /* n words: their wall slots' counts shared in the old numbering */
     int deliver;              /* a rebuild carried each process's own kept records (dem_dist_keep_own) */
     uint32_t *from;           /* a partial gather's re-sort: new index k was particle from[k] (NULL: none) */
     uint32_t *send, *recv;
@@ -209,6 +223,24 @@ DEM_MUST_CHECK dem_status dem_dist_to_root(dem_sim *sim, dem_error *err);
 void dem_dist_for_rebuild(dem_sim *sim, int sort);
 /* A rebuild whose grid receives the positions near this process's particles alone (see above). */
 int dem_dist_near_pending(const dem_sim *sim);
+/* A re-sort from a stale state (own stepping, the single-level grid): no position is gathered.
+ * The grid is the group's (dem_dist_extent); each process takes the cells of its own particles
+ * and dem_dist_sort_cells gives every process every particle's (4 bytes a particle), from which
+ * each sorts as one process does (cell, then index); after the renumbering (dem_dist_renumbered)
+ * dem_dist_near_sorted sends the positions of the particles each process held to the processes
+ * whose particles (at the current cuts, in the new numbers) have cells next to theirs, and lists
+ * in *more what this process's scan of its particles bins besides them (the others' received,
+ * and its own held ones outside its range next to its cells). The wall slots are then laid out
+ * by each process for the particles it held (dem_dist_slots_held), which migrate with them.
+ * Collective. */
+int dem_dist_sort_pending(const dem_sim *sim);
+void dem_dist_sort_cells(dem_sim *sim, uint32_t *cellof);
+DEM_MUST_CHECK dem_status dem_dist_near_sorted(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof, const uint32_t **more, size_t *nmore,
+                                               dem_error *err);
+int dem_dist_slots_held(const dem_sim *sim, const uint32_t **held, size_t *nheld);
+/* counts[k] of the particles this process held (dem_dist_slots_held) given, the others' from
+ * the processes that held them (contacts.h's share). Collective. */
+void dem_dist_share_held_counts(dem_sim *sim, size_t *counts);
 /* lo, hi (a rebuild grid's extent: dem_nbr_grid_setup) made the group's: the smallest lo and the
  * largest hi of the processes (exact). Collective. */
 void dem_dist_extent(dem_sim *sim, double lo[3], double hi[3]);
