@@ -839,10 +839,24 @@ static double carry_factor(const dem_sim *sim, const history_carry *hc, size_t a
     return stt > 0.0 ? -1.0 / stt : 0.0;
 }
 
-dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err)
+/* dem_store_load's results of the frame's pair contacts, by key, until the list is built. */
+typedef struct store_loaded_out {
+    store_key k;
+    dem_contact_out o;
+} loaded_out;
+
+static int cmp_loaded_out(const void *pa, const void *pb)
+{
+    const store_key *a = &((const loaded_out *)pa)->k, *b = &((const loaded_out *)pb)->k;
+    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
+}
+
+dem_status dem_store_load(dem_sim *sim, const dem_system *s, store_loaded *ld, dem_error *err)
 {
     sim_store *st = &sim->c;
-    size_t n = sim->p.n;
+    size_t n = sim->p.n, npair = 0, nwall = 0;
+    ld->out = NULL;
+    ld->n = 0;
     history_carry hc;
     hc.convert = 0;
     dem_error ignored; /* a frame whose settings do not parse is taken as it is, as before */
@@ -851,20 +865,35 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err)
         if (kf == DEM_HISTORY_STRETCH && kt == DEM_HISTORY_FORCE) hc.convert = 1;
         if (kf == DEM_HISTORY_FORCE && kt == DEM_HISTORY_STRETCH) hc.convert = -1;
     }
+    for (size_t k = 0; k < s->ncontacts; k++) {
+        if (s->contacts[k].flags & DEM_CONTACT_WALL) nwall++;
+        else npair++;
+    }
+    dem_status r = DEM_OK;
     id_slot *ids = malloc((n ? n : 1) * sizeof *ids);
-    if (!ids) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+    loaded_out *lo = malloc((npair ? npair : 1) * sizeof *lo);
+    if (!ids || !lo) r = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the frame's %zu contacts", s->ncontacts);
+    /* the records become the list's kept ones (their flags say touching), the wall contacts its
+     * slots' kept ones: the first build carries them as any rebuild carries a history */
+    if (!r) r = grow_pairs(sim, npair, err);
+    if (!r) r = grow_wall_slots(sim, nwall, err);
+    if (r) {
+        free(ids);
+        free(lo);
+        return r;
+    }
     for (size_t a = 0; a < n; a++) { ids[a].id = sim->p.id[a]; ids[a].index = (uint32_t)a; }
     qsort(ids, n, sizeof *ids, cmp_id_slot);
-    for (size_t k = 0; k < s->ncontacts; k++) {
+    st->npairs = st->nwslots = 0;
+    for (size_t k = 0; k < s->ncontacts && !r; k++) {
         const dem_contact *c = &s->contacts[k];
         long i = find_index(ids, n, c->i);
         if (i < 0) continue; /* dem_system_check guarantees it exists */
-        for (int a = 0; a < 3; a++)
-            if (c->shift[a] > DEM_IMAGE_MAX || c->shift[a] < -DEM_IMAGE_MAX) {
-                free(ids);
-                return dem_fail(err, DEM_ERR_LIMIT, "contact %zu (%llu, %llu): image shift %c = %d is beyond +-2^30 cells", k,
-                                (unsigned long long)c->i, (unsigned long long)c->j, "xyz"[a], (int)c->shift[a]);
-            }
+        for (int a = 0; a < 3 && !r; a++)
+            if (c->shift[a] > DEM_IMAGE_MAX || c->shift[a] < -DEM_IMAGE_MAX)
+                r = dem_fail(err, DEM_ERR_LIMIT, "contact %zu (%llu, %llu): image shift %c = %d is beyond +-2^30 cells", k,
+                             (unsigned long long)c->i, (unsigned long long)c->j, "xyz"[a], (int)c->shift[a]);
+        if (r) break;
         dem_vec3 xi = dem_v3(c->hist[0], c->hist[1], c->hist[2]);
         if (s->hist_slots < 3) xi = dem_v3_zero();
         dem_contact_out o;
@@ -874,15 +903,16 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err)
         o.ft = c->ft;
         o.delta = c->overlap;
         if (c->flags & DEM_CONTACT_WALL) {
-            size_t q = st->wstart[i];
-            while (q < st->wstart[i + 1] && st->wwall[q] != c->j) q++;
-            if (q == st->wstart[i + 1]) continue; /* the wall is out of reach: cannot be touching */
+            if (!dem_nbr_wall_near(sim, (size_t)i, (size_t)c->j)) continue; /* out of reach: cannot be touching, no slot */
             dem_vec3 wn;
             double gap;
             if (!wall_geometry(&sim->b.walls[c->j], sim->p.x[i], &wn, &gap)) gap = INFINITY;
-            dem_status r = check_record(sim, k, c, sim->p.r[i] - gap, wn, sim->p.r[i], err);
-            if (r) { free(ids); return r; }
+            if ((r = check_record(sim, k, c, sim->p.r[i] - gap, wn, sim->p.r[i], err))) break;
             if (hc.convert) xi = dem_v3_scale(xi, carry_factor(sim, &hc, (size_t)i, -1, (uint32_t)c->j, c->overlap));
+            size_t q = st->nwslots++;
+            st->wowner[q] = (uint32_t)i;
+            st->wwall[q] = (uint32_t)c->j;
+            wall_slot_new(&st->whist[q], (size_t)i, (size_t)c->j);
             load_record(&st->whist[q], &st->wout[q], c, xi, &o);
             if (st->wroll) load_roll(&st->wroll[q], c, s->hist_slots);
             st->wtouch[q] = 1;
@@ -893,31 +923,64 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err)
         {
             dem_vec3 d = dem_v3_sub(sim->p.x[i], dem_v3_add(sim->p.x[j], cell_shift(sim, c->shift)));
             double dist = dem_v3_norm(d), ri = sim->p.r[i], rj = sim->p.r[j];
-            dem_status r = check_record(sim, k, c, ri + rj - dist, dist > 0.0 ? dem_v3_scale(d, 1.0 / dist) : dem_v3_zero(),
-                                        ri < rj ? ri : rj, err);
-            if (r) { free(ids); return r; }
+            if ((r = check_record(sim, k, c, ri + rj - dist, dist > 0.0 ? dem_v3_scale(d, 1.0 / dist) : dem_v3_zero(), ri < rj ? ri : rj, err)))
+                break;
         }
         if (hc.convert) xi = dem_v3_scale(xi, carry_factor(sim, &hc, (size_t)i, j, 0, c->overlap));
-        dem_contact_rec key;
-        memset(&key, 0, sizeof key);
+        size_t p = st->npairs++;
+        dem_contact_rec *np = &st->pairs[p];
+        memset(np, 0, sizeof *np);
         if (i <= j) {
-            key.i = (uint32_t)i; key.j = (uint32_t)j;
-            memcpy(key.s, c->shift, sizeof key.s);
+            np->i = (uint32_t)i; np->j = (uint32_t)j;
+            memcpy(np->s, c->shift, sizeof np->s);
         } else { /* the frame names them the other way round: flip the pair */
-            key.i = (uint32_t)j; key.j = (uint32_t)i;
-            for (int a = 0; a < 3; a++) key.s[a] = -c->shift[a];
+            np->i = (uint32_t)j; np->j = (uint32_t)i;
+            for (int a = 0; a < 3; a++) np->s[a] = -c->shift[a];
             xi = dem_v3_neg(xi);
             o.n = dem_v3_neg(o.n);
             o.ft = dem_v3_neg(o.ft);
         }
-        dem_contact_rec *np = st->npairs ? bsearch(&key, st->pairs, st->npairs, sizeof key, cmp_pair_key) : NULL;
-        if (!np) continue; /* not within the cutoff any more: cannot be touching */
-        load_record(np, &st->out[np - st->pairs], c, xi, &o);
-        if (st->roll) load_roll(&st->roll[np - st->pairs], c, s->hist_slots); /* no sign: unchanged by swapping i, j */
-        st->ptouch[np - st->pairs] = 1;
+        lo[p].k.i = np->i;
+        lo[p].k.j = np->j;
+        memcpy(lo[p].k.s, np->s, sizeof np->s);
+        load_record(np, &lo[p].o, c, xi, &o);
+        if (st->roll) load_roll(&st->roll[p], c, s->hist_slots); /* no sign: unchanged by swapping i, j */
     }
     free(ids);
+    if (!r) r = dem_store_sort_kept(sim, err); /* the records in key order, as the results */
+    if (r) {
+        st->npairs = st->nwslots = 0;
+        free(lo);
+        return r;
+    }
+    if (st->npairs > 1) qsort(lo, st->npairs, sizeof *lo, cmp_loaded_out);
+    ld->out = lo;
+    ld->n = st->npairs;
     return DEM_OK;
+}
+
+void dem_store_load_results(dem_sim *sim, store_loaded *ld)
+{
+    sim_store *c = &sim->c;
+    for (size_t e = 0, lo = 0; e < ld->n; e++) { /* both in key order: each found after the last */
+        size_t hi = c->npairs;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (rec_vs_key(&c->pairs[mid], &ld->out[e].k) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == c->npairs || rec_vs_key(&c->pairs[lo], &ld->out[e].k) != 0) continue; /* not within the cutoff: gone */
+        c->out[lo] = ld->out[e].o;
+        c->ptouch[lo] = 1;
+    }
+    dem_store_loaded_free(ld);
+}
+
+void dem_store_loaded_free(store_loaded *ld)
+{
+    free(ld->out);
+    ld->out = NULL;
+    ld->n = 0;
 }
 
 typedef struct {

@@ -142,11 +142,17 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     sim->nbr.sorted_step = UINT64_MAX;
     if ((r = dem_guard_check_cell(sim, err)) || (r = dem_guard_check_system(sim, err))) return r;
     sim->forces_current = (s->flags & DEM_HEAD_FORCES_CURRENT) != 0;
-    if (sim->p.n && (r = dem_nbr_rebuild(sim, 0, err))) return r;
-    /* With current forces, the frame's contacts stand for this step's results too, so that a
-     * frame stored before any step equals the one read. */
-    if (sim->p.n && (r = dem_store_load(sim, s, err))) return r;
+    /* The frame's contacts as the kept histories the first build carries (with current forces
+     * they stand for this step's results too, so that a frame stored before any step equals the
+     * one read); the frame's table need not be held through the build. */
+    store_loaded ld = {NULL, 0};
+    if (sim->p.n && (r = dem_store_load(sim, s, &ld, err))) return r;
     if (take) drop_contacts(take);
+    if (sim->p.n && (r = dem_nbr_rebuild(sim, 0, err))) {
+        dem_store_loaded_free(&ld);
+        return r;
+    }
+    dem_store_load_results(sim, &ld);
     if (sim->forces_current) dem_books_restore(sim);
     return DEM_OK;
 }

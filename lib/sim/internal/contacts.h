@@ -76,8 +76,19 @@ void dem_store_each_touching(dem_sim *sim, store_touching_fn fn);
 /* The particles were renumbered: particle k is now inv[k]'s old index's new place (inv[old] =
  * new). Pairs keep i < j (turned round where needed: an exact negation). */
 void dem_store_renumber(dem_sim *sim, const uint32_t *inv);
-/* The frame's contacts seed the histories and results of the list and the slots. */
-DEM_MUST_CHECK dem_status dem_store_load(dem_sim *sim, const dem_system *s, dem_error *err);
+/* The frame's contacts seed the histories and results of the list and the slots. Before the
+ * first build: their records become the list's kept records and the wall contacts the slots'
+ * kept ones, which the build carries as any rebuild carries a history (the frame's contact table
+ * may go then: no copy of it is held through the build), and the pairs' results wait in *ld, by
+ * key; after it, dem_store_load_results gives the pairs still in the list their results and
+ * frees *ld (the slots carry theirs). On failure nothing is kept and *ld is empty. */
+typedef struct {
+    struct store_loaded_out *out;
+    size_t n;
+} store_loaded;
+DEM_MUST_CHECK dem_status dem_store_load(dem_sim *sim, const dem_system *s, store_loaded *ld, dem_error *err);
+void dem_store_load_results(dem_sim *sim, store_loaded *ld);
+void dem_store_loaded_free(store_loaded *ld);
 /* The touching contacts into the frame, sorted by (wall, i, j, s), each pair named with the
  * smaller id first. */
 DEM_MUST_CHECK dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err);
