@@ -183,40 +183,44 @@ static dem_status grid_bin(dem_sim *sim, const grid *g, uint32_t *cellof, dem_er
     return grid_bin_some(sim, g, cellof, 0, sim->p.n, NULL, 0, err);
 }
 
-/* A group of processes' rebuild without a re-sort (dist.h's dem_dist_near): the grid over the
- * group's extent, this process's particles binned, and those of the others that lie in cells
- * next to its own, received and binned: all that its particles' scan reaches. */
+/* A group's grid, over its extent (the smallest lo and the largest hi of its processes), and the
+ * cells of this process's particles [p0, p1) in it. */
+static dem_status group_grid(dem_sim *sim, double cutoff, grid *g, uint32_t *cellof, size_t p0, size_t p1, dem_error *err)
+{
+    double lo[3], hi[3];
+    grid_extent(sim, p0, p1, lo, hi);
+    dem_dist_extent(sim, lo, hi);
+    dem_status st = grid_over(sim, cutoff, sim->p.n, lo, hi, g, err);
+    if (!st) grid_cells(sim, g, cellof, p0, p1, NULL, 0);
+    return st;
+}
+
+/* A group of processes' rebuild without a re-sort (dist.h's dem_dist_near): the group's grid,
+ * this process's particles binned, and those of the others that lie in cells next to its own,
+ * received and binned: all that its particles' scan reaches. */
 static dem_status grid_bin_near(dem_sim *sim, double cutoff, grid *g, uint32_t *cellof, dem_error *err)
 {
     if (sim->p.n == 0) return empty_grid(g);
     size_t p0, p1, nnear = 0;
     dist_particles(sim, &p0, &p1);
-    double lo[3], hi[3];
-    grid_extent(sim, p0, p1, lo, hi);
-    dem_dist_extent(sim, lo, hi);
-    dem_status st = grid_over(sim, cutoff, sim->p.n, lo, hi, g, err);
+    dem_status st = group_grid(sim, cutoff, g, cellof, p0, p1, err);
     if (st) return st;
-    grid_cells(sim, g, cellof, p0, p1, NULL, 0);
     const uint32_t *near = NULL;
     if ((st = dem_dist_near(sim, g, cellof, &near, &nnear, err))) return st;
     grid_cells(sim, g, cellof, 0, 0, near, nnear);
     return grid_bin_some(sim, g, cellof, p0, p1, near, nnear, err);
 }
 
-/* A group's re-sort that gathered no position (dist.h's dem_dist_sort_pending): the grid over the
- * group's extent, this process's particles' cells, every particle's from its process, and every
- * particle binned by them (the sort reads the order; the scan reads no position through it). */
+/* A group's re-sort that gathered no position (dist.h's dem_dist_sort_pending): the group's grid,
+ * this process's particles' cells, every particle's from its process, and every particle binned
+ * by them (the sort reads the order; the scan reads no position through it). */
 static dem_status grid_bin_sorting(dem_sim *sim, double cutoff, grid *g, uint32_t *cellof, dem_error *err)
 {
     if (sim->p.n == 0) return empty_grid(g);
     size_t p0, p1;
     dist_particles(sim, &p0, &p1);
-    double lo[3], hi[3];
-    grid_extent(sim, p0, p1, lo, hi);
-    dem_dist_extent(sim, lo, hi);
-    dem_status st = grid_over(sim, cutoff, sim->p.n, lo, hi, g, err);
+    dem_status st = group_grid(sim, cutoff, g, cellof, p0, p1, err);
     if (st) return st;
-    grid_cells(sim, g, cellof, p0, p1, NULL, 0);
     dem_dist_sort_cells(sim, cellof);
     return grid_bin_some(sim, g, cellof, 0, sim->p.n, NULL, 0, err);
 }
