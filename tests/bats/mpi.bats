@@ -83,15 +83,17 @@ same_for_ranks() {
         cmp g1.dem "g$k.dem"
         grep -q 'rank 0 .*stepping its own particles' "g$k.err"
     done
-    # its rebuilds receive only the positions next to each rank's cells (the re-sort at step 1000,
-    # every position), and the spheres that change rank at the new cuts (every rebuild moves
-    # them, cut by shift) come from their old rank: the same bytes
-    DEM_MPI_BALANCE=shift DEM_MPI_STDERR=1 mpirun --oversubscribe -np 3 dem-step-mpi -n 1000 --every 500 --dt 2e-6 gas.dem \
+    # its rebuilds receive only the positions next to each rank's cells, and so does the re-sort at
+    # step 1000 (the ranks share their spheres' cells, and each sorts), and the spheres that change
+    # rank at the new cuts (every rebuild moves them, cut by shift; the re-sort renumbers them all)
+    # come from their old rank: the same bytes
+    dem-step -q -n 1200 --every 600 --dt 2e-6 gas.dem > g1.dem
+    DEM_MPI_BALANCE=shift DEM_MPI_STDERR=1 mpirun --oversubscribe -np 3 dem-step-mpi -n 1200 --every 600 --dt 2e-6 gas.dem \
         -o g3.dem 2> g3.err
     cmp g1.dem g3.dem
     read -r nreb nnear npos nmig <<< "$(sed -n 's/.*rank 1 .*; \([0-9]*\) rebuilds from the ranks. states (\([0-9]*\) receiving only the \([0-9]*\) positions next to its cells, the others every position), \([0-9]*\) particles received at new cuts.*/\1 \2 \3 \4/p' g3.err)"
     [ "$nreb" -gt 5 ]
-    [ "$nnear" -eq "$nreb" ] # no re-sort within the run (the next at step 1000)
+    [ "$nnear" -eq "$nreb" ] # the re-sort too: no rebuild gathered every position
     [ "$nmig" -gt 100 ]
     # fewer than every other rank's 1000 positions at each
     [ "$npos" -lt $((nnear * 1000)) ]
