@@ -847,11 +847,12 @@ int main(int argc, char **argv)
 #endif
 
     double frame_quantum = dem_exact_quantum(&s); /* the frame's particles go in dem_sim_new_from */
+#ifdef DEM_MPI
+    dem_sim *sim = cli_mpi_new_sim(&s, &st, c.run.threads, balance, mpi_replicate());
+    cli_set_group(cli_mpi_rank(), cli_mpi_max);
+#else
     dem_sim *sim = dem_sim_new_from(&s, &st, c.run.threads, &err);
     if (!sim) cli_die_err(&err);
-#ifdef DEM_MPI
-    cli_mpi_join(sim, balance, mpi_replicate());
-    cli_set_group(cli_mpi_rank(), cli_mpi_max);
 #endif
     cli_note_threads(sim, c.run.threads, s.nparticles, c.run.quiet);
     dem_dt_estimates est;

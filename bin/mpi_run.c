@@ -128,11 +128,13 @@ void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
     free(bytes);
 }
 
-void cli_mpi_join(dem_sim *sim, int balance, int replicate)
+dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, int threads, int balance, int replicate)
 {
     dem_error err;
     dem_comm c = {rank, size, balance, allgather, NULL, replicate, sendrecv};
-    if (dem_sim_set_comm(sim, &c, &err)) cli_die("%d ranks: %s", size, err.msg);
+    dem_sim *sim = dem_sim_new_group(s, st, threads, &c, &err);
+    if (!sim) cli_die_err(&err);
+    return sim;
 }
 
 int cli_mpi_max(int v)

@@ -15,8 +15,10 @@ int cli_mpi_size(void);
  * sends its bytes, as the stream encodes them, to the others, which decode them: every rank
  * starts from the same frame. */
 void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st);
-/* The sim joins the ranks, cut as balance says (DEM_BALANCE_*). */
-void cli_mpi_join(dem_sim *sim, int balance, int replicate);
+/* The sim built from s on the ranks (dem_sim_new_group: in the group before its first neighbour
+ * list), cut as balance says (DEM_BALANCE_*); the frame's tables go. Exits 1 with the library's
+ * message where it cannot. */
+dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, int threads, int balance, int replicate);
 /* The largest of the ranks' values (an interrupting signal reaches the ranks at different steps:
  * they stop at the same one). */
 int cli_mpi_max(int v);

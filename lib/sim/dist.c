@@ -1743,12 +1743,43 @@ dem_status dem_dist_scanned_all(dem_sim *sim, dem_error *err)
 /* The touching pairs of every process (at root alone, or at every one: all), with their results
  * and side records, into a list of them all, in list order, swapped in for this process's own
  * (dem_dist_frame_done swaps it back). */
+/* One array of the touching pairs' (elem bytes an element, base this process's, dst the frame
+ * list's) to the frame list at every process (all) or at process 0: each process's own at its
+ * place in the list, the others' received there, point to point or by the group's gather (no
+ * staging of the whole list: only a process's own, to send them). */
+static void gather_touching_array(dem_sim *sim, int all, const void *base, void *dst, size_t elem, size_t before, size_t n)
+{
+    struct sim_dist *d = sim->dist;
+    const sim_store *c = &sim->c;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, q0 = c->pblk[d->b0], q1 = c->pblk[d->b1];
+    char *at = dst ? (char *)dst + before * elem : d->stage; /* where this process's go: in place, or packed to send */
+    for (size_t p = q0; p < q1; p++)
+        if (c->ptouch[p]) {
+            memcpy(at, (const char *)base + p * elem, elem);
+            at += elem;
+        }
+    for (size_t r = 0, a = 0; r < K; r++) { /* each process's segment at its place in the list */
+        d->off[r] = d->roff[r] = a * elem;
+        d->len[r] = d->rlen[r] = d->counts[3 * r] * elem;
+        a += d->counts[3 * r];
+    }
+    if (all) {
+        allgather(d, dst);
+        return;
+    }
+    for (size_t r = 0; r < K; r++) { /* to process 0 alone, from the packed sends */
+        d->off[r] = 0;
+        d->len[r] = r == 0 && me != 0 ? n * elem : 0;
+        if (me != 0 || r == 0) d->rlen[r] = 0;
+    }
+    sendrecv(d, d->stage, dst ? dst : d->stage);
+}
+
 static dem_status gather_touching(dem_sim *sim, int all, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     sim_store *c = &sim->c;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
-    size_t rs = sizeof *c->pairs + sizeof *c->out + (c->roll ? sizeof *c->roll : 0);
     size_t q0 = c->pblk[d->b0], q1 = c->pblk[d->b1], n = 0;
     for (size_t p = q0; p < q1; p++) n += c->ptouch[p] != 0;
     share_words(d, &n, 1);
@@ -1758,7 +1789,10 @@ static dem_status gather_touching(dem_sim *sim, int all, dem_error *err)
         total += d->counts[3 * r];
     }
     int take = all || me == 0;
-    int ok = stage_reserve(d, (take ? total : n) * rs);
+    size_t big = sizeof *c->pairs; /* a process's own, packed to send, one array at a time */
+    if (sizeof *c->out > big) big = sizeof *c->out;
+    if (c->roll && sizeof *c->roll > big) big = sizeof *c->roll;
+    int ok = stage_reserve(d, n * big);
     sim_store *f = &d->frame;
     dem_store_free_pairs(f);
     if (ok && take) {
@@ -1779,38 +1813,11 @@ static dem_status gather_touching(dem_sim *sim, int all, dem_error *err)
         dem_store_free_pairs(f);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame's contacts on process %zu of %zu", failed, K);
     }
-    size_t mine_at = take ? before * rs : 0; /* where this process's lie: at their place in the list where the list is made here */
-    char *at = d->stage + mine_at;
-    for (size_t p = q0; p < q1; p++) {
-        if (!c->ptouch[p]) continue;
-        memcpy(at, &c->pairs[p], sizeof *c->pairs);
-        memcpy(at + sizeof *c->pairs, &c->out[p], sizeof *c->out);
-        if (c->roll) memcpy(at + sizeof *c->pairs + sizeof *c->out, &c->roll[p], sizeof *c->roll);
-        at += rs;
-    }
-    for (size_t r = 0, a = 0; r < K; r++) { /* each process's segment at its place in the list */
-        d->off[r] = d->roff[r] = a * rs;
-        d->len[r] = d->rlen[r] = d->counts[3 * r] * rs;
-        a += d->counts[3 * r];
-    }
-    if (all) {
-        allgather(d, d->stage);
-    } else { /* to process 0 alone */
-        for (size_t r = 0; r < K; r++) {
-            d->len[r] = r == 0 && me != 0 ? n * rs : 0;
-            if (r == 0) d->off[0] = mine_at;
-            if (me != 0 || r == 0) d->rlen[r] = 0;
-        }
-        sendrecv(d, d->stage, d->stage);
-    }
+    gather_touching_array(sim, all, c->pairs, take ? f->pairs : NULL, sizeof *c->pairs, before, n);
+    gather_touching_array(sim, all, c->out, take ? f->out : NULL, sizeof *c->out, before, n);
+    if (c->roll) gather_touching_array(sim, all, c->roll, take ? f->roll : NULL, sizeof *c->roll, before, n);
     if (!take) return DEM_OK;
-    const char *from = d->stage;
-    for (size_t k = 0; k < total; k++, from += rs) {
-        memcpy(&f->pairs[k], from, sizeof *f->pairs);
-        memcpy(&f->out[k], from + sizeof *f->pairs, sizeof *f->out);
-        if (f->roll) memcpy(&f->roll[k], from + sizeof *f->pairs + sizeof *f->out, sizeof *f->roll);
-        f->ptouch[k] = 1;
-    }
+    memset(f->ptouch, 1, total);
     f->npairs = total;
     dem_store_swap_pairs(c, f);
     d->framed = 1;
@@ -2013,7 +2020,41 @@ void dem_dist_free(dem_sim *sim)
     sim->dist = NULL;
 }
 
+static dem_status dist_new(dem_sim *sim, const dem_comm *comm, dem_error *err);
+
 dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
+{
+    dem_status st = dist_new(sim, comm, err);
+    if (st || !sim->dist) return st;
+    if ((st = dem_dist_decompose(sim, err))) dem_dist_free(sim);
+    return st;
+}
+
+dem_status dem_dist_join(dem_sim *sim, const dem_comm *comm, dem_error *err)
+{
+    dem_status st = dist_new(sim, comm, err);
+    if (st || !sim->dist) return st;
+    struct sim_dist *d = sim->dist;
+    size_t K = (size_t)d->comm.size, nb = sim->c.nblk;
+    /* the first scan's cuts: equal counts of blocks (its keys' counts then cut the list, as at
+     * any rebuild of the slim store) */
+    for (size_t r = 0; r <= K; r++) d->bcut[r] = nb * r / K;
+    memcpy(d->old_bcut, d->bcut, (K + 1) * sizeof *d->bcut);
+    d->b0 = d->bcut[d->comm.rank];
+    d->b1 = d->bcut[d->comm.rank + 1];
+    d->p0 = block_particle(sim, d->b0);
+    d->p1 = block_particle(sim, d->b1);
+    d->local = d->stats.own = can_step_own(sim);
+    d->slim = d->local;
+    /* the frame's kept records (dem_store_load) by block: each process carries its own particles'
+     * (dem_dist_keep_own), which go to the processes of their pairs at the cuts the keys make */
+    if ((st = dem_store_index(sim, err))) dem_dist_free(sim);
+    return st;
+}
+
+/* A group's state (struct sim_dist) for comm, its cuts not yet made; sim->dist NULL for a group
+ * of one. */
+static dem_status dist_new(dem_sim *sim, const dem_comm *comm, dem_error *err)
 {
     if (!comm || !comm->allgather || !comm->sendrecv || comm->size < 1 || comm->rank < 0 || comm->rank >= comm->size)
         return dem_fail(err, DEM_ERR_ARG, "a group of processes needs its size (>= 1), this process's rank in it and its two exchanges");
@@ -2046,9 +2087,7 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
         dem_dist_free(sim);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     }
-    dem_status st = dem_dist_decompose(sim, err);
-    if (st) dem_dist_free(sim);
-    return st;
+    return DEM_OK;
 }
 
 void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s)

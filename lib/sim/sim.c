@@ -105,7 +105,8 @@ static void drop_contacts(dem_system *frame);
 
 /* take: the frame s itself, whose tables go as soon as the sim holds what they held (the
  * particles before the first neighbour list, the contacts after they are loaded); NULL: kept. */
-static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings *st, int threads, dem_system *take, dem_error *err)
+static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings *st, int threads, dem_system *take, const dem_comm *comm,
+                           dem_error *err)
 {
     dem_status r;
     sim->st = *st;
@@ -148,6 +149,10 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     store_loaded ld = {NULL, 0};
     if (sim->p.n && (r = dem_store_load(sim, s, &ld, err))) return r;
     if (take) drop_contacts(take);
+    if (comm && (r = dem_dist_join(sim, comm, err))) { /* dist.h: in a group before the first list */
+        dem_store_loaded_free(&ld);
+        return r;
+    }
     if (sim->p.n && (r = dem_nbr_rebuild(sim, 0, err))) {
         dem_store_loaded_free(&ld);
         return r;
@@ -157,12 +162,12 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     return DEM_OK;
 }
 
-static dem_sim *sim_new(const dem_system *s, const dem_settings *st, int threads, dem_system *take, dem_error *err)
+static dem_sim *sim_new(const dem_system *s, const dem_settings *st, int threads, dem_system *take, const dem_comm *comm, dem_error *err)
 {
     if (check_supported(s, err) || dem_clumps_supported(s, st, err)) return NULL;
     dem_sim *sim = calloc(1, sizeof *sim);
     if (!sim) { dem_fail(err, DEM_ERR_NOMEM, "out of memory"); return NULL; }
-    if (sim_init(sim, s, st, threads, take, err)) {
+    if (sim_init(sim, s, st, threads, take, comm, err)) {
         dem_sim_free(sim);
         return NULL;
     }
@@ -171,12 +176,17 @@ static dem_sim *sim_new(const dem_system *s, const dem_settings *st, int threads
 
 dem_sim *dem_sim_new(const dem_system *s, const dem_settings *st, int threads, dem_error *err)
 {
-    return sim_new(s, st, threads, NULL, err);
+    return sim_new(s, st, threads, NULL, NULL, err);
 }
 
 dem_sim *dem_sim_new_from(dem_system *frame, const dem_settings *st, int threads, dem_error *err)
 {
-    return sim_new(frame, st, threads, frame, err);
+    return sim_new(frame, st, threads, frame, NULL, err);
+}
+
+dem_sim *dem_sim_new_group(dem_system *frame, const dem_settings *st, int threads, const dem_comm *comm, dem_error *err)
+{
+    return sim_new(frame, st, threads, frame, comm, err);
 }
 
 int dem_sim_threads(const dem_sim *sim) { return sim->threads; }

@@ -57,8 +57,8 @@ int dem_sim_threads(const dem_sim *sim);
 void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est);
 
 /* ---- Running one simulation on several processes (MPI ranks) ------------------------------
- * Every process builds the same sim from the same frame, then joins the group with
- * dem_sim_set_comm. The particles are cut into contiguous ranges of the spatial order, in blocks
+ * Every process builds the same sim from the same frame in the group (dem_sim_new_group), or
+ * builds it, then joins the group with dem_sim_set_comm. The particles are cut into contiguous ranges of the spatial order, in blocks
  * of 64 (state.h's PAIR_BLOCK): each process evaluates the pairs of its blocks and those of
  * other blocks that reach its particles (a pair across a cut is evaluated by both, from the same
  * inputs, so its history stays the same bits on both), sums its particles' forces, and kicks
@@ -106,6 +106,11 @@ typedef struct {
  * dem_sim_cell_stress, and, once stepping began (each process then holds its own contacts
  * only), dem_sim_estimate_dt. */
 DEM_MUST_CHECK dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err);
+/* dem_sim_new_from and dem_sim_set_comm in one, with the group joined before the sim builds its
+ * first neighbour list: where each process steps its own particles, none then holds the whole
+ * list, even at the start (the same bits as the two calls; a start's peak of memory lower by the
+ * other processes' pairs). Collective: every process calls it with the same frame. */
+dem_sim *dem_sim_new_group(dem_system *frame, const dem_settings *st, int threads, const dem_comm *comm, dem_error *err);
 /* What the distribution did so far (zeros in one process): pairs evaluated by this process as
  * its own and across a cut (for a second time), bytes it gave to the exchanges. */
 typedef struct {

@@ -75,6 +75,7 @@ static uint64_t clumps_hash(const dem_system *s)
 static int store_midway;
 static double last_kinetic;
 static uint64_t last_full_gathers; /* the last group's most over its ranks */
+static int join_at_start;          /* the ranks build their sims in the group (dem_sim_new_group) */
 /* The last one-process run's start and its stiffness time, which every group's from that start
  * must give (dem_sim_estimate_dt after the steps: each rank's pairs are its own then). */
 static const dem_system *one_start;
@@ -124,13 +125,12 @@ static void *run_rank(void *arg)
     dem_system s;
     dem_system_init(&s);
     me->ok = dem_system_copy(&s, me->start, &err) == DEM_OK;
-    dem_sim *sim = me->ok ? dem_sim_new(&s, me->st, 1, &err) : NULL;
+    dem_comm c = {me->rank, me->g ? me->g->size : 1, me->balance, thread_allgather, me, me->replicate, thread_sendrecv};
+    int at_start = join_at_start && me->g;
+    dem_sim *sim = !me->ok ? NULL : at_start ? dem_sim_new_group(&s, me->st, 1, &c, &err) : dem_sim_new(&s, me->st, 1, &err);
     me->ok = sim != NULL;
     if (sim) dem_sim_set_dt(sim, me->dt);
-    if (sim && me->g) {
-        dem_comm c = {me->rank, me->g->size, me->balance, thread_allgather, me, me->replicate, thread_sendrecv};
-        me->ok = dem_sim_set_comm(sim, &c, &err) == DEM_OK;
-    }
+    if (sim && me->g && !at_start) me->ok = dem_sim_set_comm(sim, &c, &err) == DEM_OK;
     if (sim && me->ok) /* collective: process 0 takes it, every rank gets its value */
         me->ok = dem_sim_energy_reference(sim, &s, me->st, &me->ref, &err) == DEM_OK;
     for (int k = 0; k < me->steps && me->ok; k++) {
@@ -147,7 +147,7 @@ static void *run_rank(void *arg)
     if (sim) { /* the slim store: a rank stepping its own particles holds its own and foreign pairs, no more */
         dem_neighbor_info ni;
         dem_sim_neighbor_info(sim, &ni);
-        me->slim = (!me->g || me->g->size == 1 || me->replicate || me->steps == 0) ? 1 : ni.pairs == ds.own_pairs + ds.foreign_pairs;
+        me->slim = (!me->g || me->g->size == 1 || me->replicate || (me->steps == 0 && !at_start)) ? 1 : ni.pairs == ds.own_pairs + ds.foreign_pairs;
     }
     me->unbalanced = sim && me->ok ? dem_sim_unbalanced(sim) : NAN;
     me->touching = sim && me->ok ? dem_sim_touching(sim, &me->flying) : 0;
@@ -347,6 +347,29 @@ static void test_ranks(int rolling)
                 free(f);
                 cases++;
             }
+    /* the sims built in the group (dem_sim_new_group): the first list slim, cut by its keys */
+    join_at_start = 1;
+    for (int K = 2; K <= MAX_RANKS; K++) {
+        if ((rolling || UNDER_TSAN) && K == 4) continue;
+        char *f = frame_on(K, 0, 0, &s, &st, dt, steps, &len, &across, &u, t);
+        CHECK_MSG(f && len == len1 && memcmp(f, one, len) == 0 && same_bits(u, u1) && t[0] == t1[0] && t[1] == t1[1],
+                  "%d ranks built in the group: the frame (or its measures) differs from one process's", K);
+        /* no step: the frame read, written back (and the estimate and reference at the start) */
+        const dem_system *keep_start = one_start;
+        double keep_stiffness = one_stiffness, keep_ref = one_ref;
+        size_t len0 = 0;
+        join_at_start = 0;
+        char *o0 = frame_on(0, 0, 0, &s, &st, dt, 0, &len0, &across, &u, t);
+        join_at_start = 1;
+        char *f0 = frame_on(K, 0, 0, &s, &st, dt, 0, &len, &across, &u, t);
+        one_start = keep_start, one_stiffness = keep_stiffness, one_ref = keep_ref;
+        CHECK_MSG(f0 && o0 && len == len0 && memcmp(f0, o0, len0) == 0, "%d ranks built in the group, no step: the frame differs from one process's", K);
+        free(f);
+        free(f0);
+        free(o0);
+        cases++;
+    }
+    join_at_start = 0;
     printf("  %s648 spheres between walls, %d steps, %zu contacts at the end: the frame of %s ranks (threads as ranks), cut by\n"
            "  work, count, skew and shift, %s,\n  is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts), and so is\n"
            "  the unbalanced-force ratio %.6g (a sum over the pairs handed from rank to rank) and the %zu contacts and %zu\n"

@@ -97,7 +97,8 @@ struct sim_dist {
     int wrap_failed;          /* a particle's wrap failed: on this process, then (after the
                                * halo's exchange) on any (boundary.c) */
     size_t cap_blk;
-    /* The slim store (own stepping, from the first step: dem_dist_slim): the pair list holds this
+    /* The slim store (own stepping, from the first list of a sim built in the group, dem_dist_join,
+     * or else from the first step, dem_dist_slim): the pair list holds this
      * process's own pairs and its foreign ones only, in list order (foreign first: their i is
      * another's, before p0), with global particle indices; its blocks' bounds pblk are of that
      * list. A rebuild's keys and kept records then go point to point to the processes that will
@@ -145,15 +146,22 @@ static inline void dist_stepped_slots(const dem_sim *sim, size_t *q0, size_t *q1
     *q1 = sim->c.wstart[p1];
 }
 
+/* A sim built in a group (dem_sim_new_group): the group joined before the first neighbour build,
+ * at cuts of equal counts of blocks, with the slim store from the start where each process
+ * steps its own particles (the build then routes the keys and the frame's kept records as any
+ * rebuild of it does: no process holds the whole list). Collective. */
+DEM_MUST_CHECK dem_status dem_dist_join(dem_sim *sim, const dem_comm *comm, dem_error *err);
 /* The cuts and the foreign pairs of the current list (after every rebuild); with own stepping,
  * the halo. */
 DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
 /* Every pair's result line and touch flag (and records: its record and side arrays) from the
  * process that owns its block (not with the slim store: dem_dist_every_pair). */
 void dem_dist_share_pairs(dem_sim *sim, int records);
-/* Own stepping, at the first step: the store made slim (struct sim_dist): this process keeps its
- * own and foreign pairs only, and gives the room of the others back. Until then (the frame
- * read, the time step's estimate, the energy's reference) every process holds every pair. */
+/* Own stepping, at the first step of a sim that joined the group after it was built
+ * (dem_sim_set_comm): the store made slim (struct sim_dist): this process keeps its own and
+ * foreign pairs only, and gives the room of the others back. Until then (the frame read, the
+ * time step's estimate, the energy's reference) every process holds every pair. A sim built in
+ * the group (dem_dist_join) is slim from its first list. */
 DEM_MUST_CHECK dem_status dem_dist_slim(dem_sim *sim, dem_error *err);
 /* What a frame at every process reads of the pairs: every pair's record and result from its
  * owner; with the slim store, every process's touching pairs gathered into a list of them all,
