@@ -323,8 +323,10 @@ double dem_exact_quantum(const dem_system *s)
             ext = fmax(ext, e);
         }
     if (!(ext > 0.0) || !isfinite(ext)) ext = 1.0;
-    /* room for the system to grow fourfold: 2^53 qx >= 4 ext */
-    return ldexp(1.0, (int)ceil(log2(4.0 * ext)) - 53);
+    /* room for the system to grow fourfold: 2^53 qx >= 4 ext (4 ext past the doubles' range, from
+     * a frame no sim takes: the largest power, never an int out of range) */
+    int e2 = ext < 0x1p1020 ? (int)ceil(log2(4.0 * ext)) : 1023;
+    return ldexp(1.0, e2 - 53);
 }
 
 dem_status dem_sim_set_exact(dem_sim *sim, double quantum, dem_error *err)
