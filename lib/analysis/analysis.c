@@ -147,15 +147,9 @@ const dem_particle *dem_particle_read(dem_particle_reader *r, size_t k, int slot
 {
     if (!r->src) return &r->s->particles[k];
     dem_particle *p = &r->buf[slot];
-    dem_error e;
-    dem_status st = r->st ? DEM_OK : r->src->fill(r->src->ctx, k, 1, p, &e);
-    if (r->st || st) {
-        memset(p, 0, sizeof *p);
-        if (!r->st) {
-            r->st = st;
-            if (r->err) *r->err = e;
-        }
-    }
+    dem_error ignored; /* a reader without err keeps only the status */
+    if (!r->st) r->st = r->src->fill(r->src->ctx, k, 1, p, r->err ? r->err : &ignored);
+    if (r->st) memset(p, 0, sizeof *p); /* after a failure, zeros: the caller reads st */
     return p;
 }
 

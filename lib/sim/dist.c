@@ -888,13 +888,16 @@ int dem_dist_slots_held(const dem_sim *sim, const uint32_t **held, size_t *nheld
     return 1;
 }
 
-static size_t holder(const struct sim_dist *d, size_t k);
 static size_t first_failed(dem_sim *sim, int ok);
+
+/* During a re-sort's rebuild, before its new cuts: whether this process held particle k (its new
+ * number), its old number in this process's range. */
+static int held_here(const struct sim_dist *d, size_t k) { return d->from[k] >= d->p0 && d->from[k] < d->p1; }
 
 void dem_dist_share_held_counts(dem_sim *sim, size_t *counts)
 {
     struct sim_dist *d = sim->dist;
-    size_t n = sim->p.n, me = (size_t)d->comm.rank, K = (size_t)d->comm.size;
+    size_t n = sim->p.n, K = (size_t)d->comm.size;
     uint32_t *old = d->held_counts; /* dem_dist_near_sorted's: n words, freed here */
     if (sim->b.nwalls == 0) { /* no walls: no slots anywhere */
         for (size_t k = 0; k < n; k++) counts[k] = 0;
@@ -913,7 +916,7 @@ void dem_dist_share_held_counts(dem_sim *sim, size_t *counts)
     }
     allgather(d, old);
     for (size_t k = 0; k < n; k++)
-        if (holder(d, k) != me) counts[k] = old[d->from[k]];
+        if (!held_here(d, k)) counts[k] = old[d->from[k]];
     free(old);
     d->held_counts = NULL;
 }
@@ -1125,9 +1128,8 @@ void dem_dist_sort_cells(dem_sim *sim, uint32_t *cellof) { share(sim, cellof, si
 dem_status dem_dist_near_sorted(dem_sim *sim, const nbr_grid *g, const uint32_t *cellof, const uint32_t **more, size_t *nmore, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
-    size_t n = sim->p.n, me = (size_t)d->comm.rank, K = (size_t)d->comm.size, nh = 0, nin = 0;
+    size_t n = sim->p.n, K = (size_t)d->comm.size, nh = d->p1 - d->p0, nin = 0;
     d->near = NEAR_HELD; /* the wall slots are laid out for the particles this process held (dem_dist_slots_held) */
-    for (size_t k = 0; k < n; k++) nh += holder(d, k) == me;
     if (nh > d->cap_held || !d->held) {
         uint32_t *h = realloc(d->held, (nh ? nh : 1) * sizeof *h);
         if (h) {
@@ -1140,7 +1142,7 @@ dem_status dem_dist_near_sorted(dem_sim *sim, const nbr_grid *g, const uint32_t 
     if (failed < K) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the re-sort's particles on process %zu of %zu", failed, K);
     d->nheld = 0;
     for (size_t k = 0; k < n; k++)
-        if (holder(d, k) == me) d->held[d->nheld++] = (uint32_t)k;
+        if (held_here(d, k)) d->held[d->nheld++] = (uint32_t)k;
     int32_t box[6];
     dem_status st = near_exchange(sim, g, cellof, d->held, d->nheld, box, &nin, err);
     if (st) return st;
@@ -1224,22 +1226,16 @@ dem_status dem_dist_renumbered(dem_sim *sim, const size_t *from, dem_error *err)
 }
 
 /* The process that held particle a (by its number then) under the old cuts. */
-static size_t owner_at(const struct sim_dist *d, const size_t *cut, size_t a)
+static size_t old_owner(const struct sim_dist *d, size_t a)
 {
     size_t b = a / PAIR_BLOCK, lo = 0, hi = (size_t)d->comm.size - 1;
     while (lo < hi) { /* the last process whose first block is at most b */
         size_t mid = (lo + hi + 1) / 2;
-        if (cut[mid] <= b) lo = mid;
+        if (d->old_bcut[mid] <= b) lo = mid;
         else hi = mid - 1;
     }
     return lo;
 }
-
-static size_t old_owner(const struct sim_dist *d, size_t a) { return owner_at(d, d->old_bcut, a); }
-
-/* During a re-sort's rebuild, before its new cuts: the process that holds particle k (new
- * number), the owner of its old number at the current cuts. */
-static size_t holder(const struct sim_dist *d, size_t k) { return owner_at(d, d->bcut, d->from[k]); }
 
 /* The process that held particle k before the new cuts (and, after a re-sort, its new number). */
 static size_t held_by(const struct sim_dist *d, size_t k) { return old_owner(d, d->from ? d->from[k] : k); }
@@ -1740,9 +1736,6 @@ dem_status dem_dist_scanned_all(dem_sim *sim, dem_error *err)
     return deliver_keys(sim, DEM_OK, 1, err);
 }
 
-/* The touching pairs of every process (at root alone, or at every one: all), with their results
- * and side records, into a list of them all, in list order, swapped in for this process's own
- * (dem_dist_frame_done swaps it back). */
 /* One array of the touching pairs' (elem bytes an element, base this process's, dst the frame
  * list's) to the frame list at every process (all) or at process 0: each process's own at its
  * place in the list, the others' received there, point to point or by the group's gather (no
@@ -1775,6 +1768,9 @@ static void gather_touching_array(dem_sim *sim, int all, const void *base, void 
     sendrecv(d, d->stage, dst ? dst : d->stage);
 }
 
+/* The touching pairs of every process (at root alone, or at every one: all), with their results
+ * and side records, into a list of them all, in list order, swapped in for this process's own
+ * (dem_dist_frame_done swaps it back). */
 static dem_status gather_touching(dem_sim *sim, int all, dem_error *err)
 {
     struct sim_dist *d = sim->dist;

@@ -101,6 +101,7 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
     return DEM_OK;
 }
 
+static void drop_particles(dem_system *frame);
 static void drop_contacts(dem_system *frame);
 
 /* take: the frame s itself, whose tables go as soon as the sim holds what they held (the
@@ -129,11 +130,7 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     if ((r = alloc_all(sim, err)) || (r = load_materials_walls(sim, s, err))) return r;
     dem_particles_load(sim, s);
     if ((r = dem_bonds_load(sim, s, err)) || (r = dem_clumps_load(sim, s, err))) return r;
-    if (take) { /* the list's build below is the start's peak: without the table (216 bytes a sphere) */
-        free(take->particles);
-        take->particles = NULL;
-        take->cap_particles = 0;
-    }
+    if (take) drop_particles(take); /* the list's build below is the start's peak: without the table (216 bytes a sphere) */
     for (int k = 0; k < 3; k++) sim->b.periodic[k] = (s->cell.flags >> k) & 1;
     if (s->cell.flags) dem_boundary_cell_inverse(sim);
     dem_deform_setup(sim);
@@ -500,27 +497,18 @@ static void drop_contacts(dem_system *frame)
     frame->ncontacts = frame->cap_contacts = 0;
 }
 
-void dem_sim_release_frame(dem_system *frame)
+/* The frame's particle table goes: its particles are the sim's now. */
+static void drop_particles(dem_system *frame)
 {
     free(frame->particles);
     frame->particles = NULL;
     frame->cap_particles = 0;
-    drop_contacts(frame);
 }
 
-/* The frame's head, without its particles and contacts, which stay in the sim: the frame's
- * tables (the input's, or an earlier store's) go; src streams the contacts (close ss after use),
- * a dem_particle_source the particles (fill_particles). The checks that need no records are made
- * here (a writer checks each record it encodes; the sim's state is finite: complete_state). */
-static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream **ss, dem_contact_source *src, dem_error *err)
+void dem_sim_release_frame(dem_system *frame)
 {
-    dem_status st;
-    *ss = NULL;
-    dem_sim_release_frame(frame);
-    if ((st = store_state(sim, frame, 0, 1, err))) return st; /* in a group: at process 0 (the caller) */
-    if ((st = dem_system_check_head(frame, err)) || (st = dem_store_stream_open(sim, ss, src, err))) return st;
-    frame->hist_slots = src->hist_slots;
-    return DEM_OK;
+    drop_particles(frame);
+    drop_contacts(frame);
 }
 
 /* dem_particle_source: the sim's particles, in its order. */
@@ -532,18 +520,35 @@ static dem_status fill_particles(void *ctx, size_t first, size_t n, dem_particle
     return DEM_OK;
 }
 
+/* The frame's head, without its particles and contacts, which stay in the sim: the frame's
+ * tables (the input's, or an earlier store's) go; psrc streams the particles, src the contacts
+ * (close ss after use). The checks that need no records are made here (a writer checks each
+ * record it encodes; the sim's state is finite: complete_state). */
+static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream **ss, dem_particle_source *psrc, dem_contact_source *src,
+                                 dem_error *err)
+{
+    dem_status st;
+    *ss = NULL;
+    *psrc = (dem_particle_source){sim->p.n, fill_particles, sim};
+    dem_sim_release_frame(frame);
+    if ((st = store_state(sim, frame, 0, 1, err))) return st; /* in a group: at process 0 (the caller) */
+    if ((st = dem_system_check_head(frame, err)) || (st = dem_store_stream_open(sim, ss, src, err))) return st;
+    frame->hist_slots = src->hist_slots;
+    return DEM_OK;
+}
+
 dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error *err)
 {
     store_stream *ss;
     dem_contact_source src;
-    dem_particle_source psrc = {sim->p.n, fill_particles, sim};
+    dem_particle_source psrc;
     if (sim->dist && (!w || sim->dist->comm.rank != 0)) { /* dist.h: a process that writes no frame takes part */
         dem_status st = complete_state(sim, 1, err);
         dem_dist_frame_done(sim); /* process 0 without a writer gathered one all the same */
         if (!st && w) st = dem_fail(err, DEM_ERR_ARG, "in a group of processes, process 0 writes the frames (process %d was given a writer)", sim->dist->comm.rank);
         return st;
     }
-    dem_status st = store_streamed(sim, frame, &ss, &src, err);
+    dem_status st = store_streamed(sim, frame, &ss, &psrc, &src, err);
     if (!st) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
     dem_store_stream_close(ss);
     dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
@@ -578,8 +583,8 @@ dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_s
         dem_sim_release_frame(frame);
         st = store_state(sim, frame, 0, 1, err);
     } else {
-        dem_particle_source psrc = {sim->p.n, fill_particles, sim};
-        st = store_streamed(sim, frame, &ss, &src, err);
+        dem_particle_source psrc;
+        st = store_streamed(sim, frame, &ss, &psrc, &src, err);
         if (!st) st = dem_energy_reference_source(frame, settings, &psrc, &src, ref, err);
         dem_store_stream_close(ss);
     }
