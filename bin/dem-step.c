@@ -780,13 +780,13 @@ static int mpi_balance(void)
     return 0;
 }
 
-/* DEM_MPI_REPLICATE=1: every rank steps the whole system (sim.h's dem_comm.replicate); the same bits. */
-static int mpi_replicate(void)
+/* An environment switch, 0 (unset or empty: the default) or 1; what says what 1 does. */
+static int mpi_switch(const char *name, const char *what)
 {
-    const char *v = getenv("DEM_MPI_REPLICATE");
+    const char *v = getenv(name);
     if (!v || !*v || strcmp(v, "0") == 0) return 0;
     if (strcmp(v, "1") == 0) return 1;
-    cli_usage("DEM_MPI_REPLICATE='%s': 1 (every rank steps the whole system) or 0 (each its own where the run allows, the default)", v);
+    cli_usage("%s='%s': 1 (%s) or 0 (the default)", name, v, what);
     return 0;
 }
 
@@ -800,10 +800,10 @@ static void report_ranks(const dem_sim *sim, int threads)
         snprintf(clumps, sizeof clumps, ", moving %zu clumps (%llu received at new cuts)", d.clumps, (unsigned long long)d.clumps_migrated);
     if (d.own)
         snprintf(how, sizeof how,
-                 "stepping its own particles%s, %zu of them in the halo, receiving %zu of other ranks'; %llu rebuilds from the ranks' states (%llu receiving only the %llu positions next to its cells, the others every position), %llu particles received at new cuts, %llu frames' states sent to rank 0, the whole state gathered %llu times",
+                 "stepping its own particles%s, %zu of them in the halo, receiving %zu of other ranks'; %llu rebuilds from the ranks' states (%llu receiving only the %llu positions next to its cells, the others every position), %llu particles received at new cuts, %llu frames' states sent to rank 0, the whole state gathered %llu times, the stale particles' pages given back %llu times (%.6g MB)",
                  clumps, d.halo, d.halo_in, (unsigned long long)d.rebuild_gathers, (unsigned long long)d.near_rebuilds,
                  (unsigned long long)d.near_received, (unsigned long long)d.migrated,
-                 (unsigned long long)d.root_gathers, (unsigned long long)d.gathers);
+                 (unsigned long long)d.root_gathers, (unsigned long long)d.gathers, (unsigned long long)d.drops, 1e-6 * (double)d.dropped_bytes);
     else
         snprintf(how, sizeof how, "every rank stepping every particle");
     fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %s; %.6g MB given and %.6g MB received in %llu exchanges\n",
@@ -848,7 +848,12 @@ int main(int argc, char **argv)
 
     double frame_quantum = dem_exact_quantum(&s); /* the frame's particles go in dem_sim_new_from */
 #ifdef DEM_MPI
-    dem_sim *sim = cli_mpi_new_sim(&s, &st, c.run.threads, balance, mpi_replicate());
+    dem_sim *sim = cli_mpi_new_sim(&s, &st, c.run.threads, balance,
+                                   /* sim.h's dem_comm: every rank stepping the whole system, and
+                                    * other ranks' stale particles filled with NaN (tests); the
+                                    * same bits either way */
+                                   mpi_switch("DEM_MPI_REPLICATE", "every rank steps the whole system"),
+                                   mpi_switch("DEM_MPI_CHECK_STALE", "other ranks' stale particles' state is NaN, not given back"));
     cli_set_group(cli_mpi_rank(), cli_mpi_max);
 #else
     dem_sim *sim = dem_sim_new_from(&s, &st, c.run.threads, &err);

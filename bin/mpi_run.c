@@ -128,10 +128,10 @@ void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
     free(bytes);
 }
 
-dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, int threads, int balance, int replicate)
+dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, int threads, int balance, int replicate, int check_stale)
 {
     dem_error err;
-    dem_comm c = {rank, size, balance, allgather, NULL, replicate, sendrecv};
+    dem_comm c = {rank, size, balance, allgather, NULL, replicate, sendrecv, check_stale};
     dem_sim *sim = dem_sim_new_group(s, st, threads, &c, &err);
     if (!sim) cli_die_err(&err);
     return sim;

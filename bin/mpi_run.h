@@ -16,9 +16,9 @@ int cli_mpi_size(void);
  * starts from the same frame. */
 void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st);
 /* The sim built from s on the ranks (dem_sim_new_group: in the group before its first neighbour
- * list), cut as balance says (DEM_BALANCE_*); the frame's tables go. Exits 1 with the library's
- * message where it cannot. */
-dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, int threads, int balance, int replicate);
+ * list), cut as balance says (DEM_BALANCE_*), replicate and check_stale as sim.h's dem_comm says; the
+ * frame's tables go. Exits 1 with the library's message where it cannot. */
+dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, int threads, int balance, int replicate, int check_stale);
 /* The largest of the ranks' values (an interrupting signal reaches the ranks at different steps:
  * they stop at the same one). */
 int cli_mpi_max(int v);

@@ -437,6 +437,49 @@ static void pair_blocks_bounds(dem_sim *sim)
     c->pblk[c->nblk] = c->npairs;
 }
 
+/* The pair arrays at cap records (at least npairs; their contents kept): the room a list that
+ * shrank (a slim store's first list, a gas expanding) no longer needs, given back. */
+static void fit_pairs(sim_store *c, size_t cap)
+{
+    if (cap < c->npairs) cap = c->npairs;
+    if (!cap) cap = 1;
+    dem_contact_rec *pr = realloc(c->pairs, cap * sizeof *pr);
+    if (pr) c->pairs = pr;
+    if (c->roll) {
+        dem_roll_rec *r = realloc(c->roll, cap * sizeof *r);
+        if (r) c->roll = r;
+        else pr = NULL; /* the capacity stays the larger one, where one array kept it */
+    }
+    if (c->hooke) {
+        double (*h)[2] = realloc(c->hooke, cap * sizeof *h);
+        if (h) c->hooke = h;
+        else pr = NULL;
+    }
+    if (pr) c->cap_pairs = cap;
+    dem_contact_out *o = aligned_alloc(64, cap * sizeof *o); /* one result per cache line */
+    if (o) {
+        memcpy(o, c->out, c->npairs * sizeof *o);
+        free(c->out);
+        c->out = o;
+        uint8_t *t = realloc(c->ptouch, cap);
+        if (t) c->ptouch = t;
+        c->cap_out = t ? cap : c->npairs;
+    }
+    uint32_t *a = realloc(c->jadj, cap * sizeof *a);
+    if (a) {
+        c->jadj = a;
+        c->cap_adj = cap;
+    }
+}
+
+/* A list at less than half its arrays' room gives the rest back, keeping a quarter of it for
+ * the next rebuild's growth. */
+static void fit_pairs_loose(sim_store *c)
+{
+    size_t room = c->npairs + c->npairs / 4 + 1024;
+    if (c->cap_pairs > 2 * room || c->cap_out > 2 * room) fit_pairs(c, room);
+}
+
 dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err)
 {
     sim_store *c = &sim->c;
@@ -457,6 +500,7 @@ dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err)
     free(c->keys.k); /* the keys live only during a rebuild */
     memset(&c->keys, 0, sizeof c->keys);
     if (st) return st;
+    fit_pairs_loose(c);
     return dem_store_index(sim, err);
 }
 
@@ -480,33 +524,7 @@ dem_status dem_store_select(dem_sim *sim, const uint32_t *pick, size_t n, dem_er
         if (c->hooke) memcpy(c->hooke[k], c->hooke[p], sizeof c->hooke[k]);
     }
     c->npairs = n;
-    /* the room given back: the arrays at the size of what is kept (a rebuild grows them again) */
-    size_t cap = n ? n : 1;
-    dem_contact_rec *pr = realloc(c->pairs, cap * sizeof *pr);
-    if (pr) c->pairs = pr;
-    if (c->roll) {
-        dem_roll_rec *r = realloc(c->roll, cap * sizeof *r);
-        if (r) c->roll = r;
-    }
-    if (c->hooke) {
-        double (*h)[2] = realloc(c->hooke, cap * sizeof *h);
-        if (h) c->hooke = h;
-    }
-    c->cap_pairs = pr ? cap : c->cap_pairs;
-    dem_contact_out *o = aligned_alloc(64, cap * sizeof *o);
-    if (o) {
-        memcpy(o, c->out, n * sizeof *o);
-        free(c->out);
-        c->out = o;
-        uint8_t *t = realloc(c->ptouch, cap);
-        if (t) c->ptouch = t;
-        c->cap_out = t ? cap : n;
-    }
-    uint32_t *a = realloc(c->jadj, cap * sizeof *a);
-    if (a) {
-        c->jadj = a;
-        c->cap_adj = cap;
-    }
+    fit_pairs(c, n); /* the room given back: the arrays at the size of what is kept (a rebuild grows them again) */
     return dem_store_index(sim, err);
 }
 

@@ -2,8 +2,11 @@
 #include "sim/internal/dist.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "laws/rolling.h"
 #include "sim/internal/bonds.h"
@@ -73,6 +76,28 @@ static int stage_reserve(struct sim_dist *d, size_t size)
     d->stage = st;
     d->cap_stage = size;
     return 1;
+}
+
+/* The staging buffer at least size bytes for an exchange of every step (the halo's, the clumps'
+ * members'), reserved where a failure can be said: the room kept when a rebuild's larger
+ * exchanges are done (stage_fit). */
+static int stage_keep(struct sim_dist *d, size_t size)
+{
+    if (size > d->stage_kept) d->stage_kept = size;
+    return stage_reserve(d, size);
+}
+
+/* After a decomposition: the staging buffer back at what the steps' exchanges reserved
+ * (stage_keep), its room for a rebuild's, a migration's or a frame's (which reserve their own, and
+ * may fail where that can be said) given back. */
+static void stage_fit(struct sim_dist *d)
+{
+    size_t keep = d->stage_kept ? d->stage_kept : 1;
+    if (d->cap_stage <= keep) return;
+    char *st = realloc(d->stage, keep);
+    if (!st) return;
+    d->stage = st;
+    d->cap_stage = keep;
 }
 
 /* The drift's results every process needs, gathered from every process with the halo's
@@ -196,7 +221,7 @@ static dem_status clump_owners(dem_sim *sim, dem_error *err)
         if (m) d->clumps_moved = m;
         /* the flags of dem_dist_clumps_flying, and every clump's state (gather_clumps) */
         size_t stage = (size_t)d->comm.size * nacross, all = cl->n * clump_bytes(sim);
-        if (!o || !a || !m || !stage_reserve(d, stage > all ? stage : all))
+        if (!o || !a || !m || !stage_keep(d, stage > all ? stage : all))
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the processes' %zu clumps", cl->n);
     }
     d->nclumps_own = nown;
@@ -272,7 +297,7 @@ static dem_status member_lists(dem_sim *sim, dem_error *err)
             d->mrecv = m;
             d->cap_mrecv = si;
         }
-        if (!stage_reserve(d, (so + si) * 2 * sizeof(dem_vec3))) /* their exchange (share_members), reserved now */
+        if (!stage_keep(d, (so + si) * 2 * sizeof(dem_vec3))) /* their exchange (share_members), reserved now */
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of %zu clump members", so + si);
     }
     return DEM_OK;
@@ -307,6 +332,7 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
     for (size_t k = 0; k < sim->bd.n; k++) na += d->blk_rank[sim->bd.i[k] / PAIR_BLOCK] != d->blk_rank[sim->bd.j[k] / PAIR_BLOCK];
     if (!halo_reserve(d, na)) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the halo of %zu pairs", na);
     d->nsend = d->nrecv = 0;
+    d->stage_kept = 0; /* what the steps' exchanges reserve at these cuts (stage_keep) */
     for (size_t p = q0; p < q1; p++) halo_pair(d, c->pairs[p].i, c->pairs[p].j);
     for (size_t k = 0; k < d->nforeign; k++) halo_pair(d, c->pairs[d->foreign[k]].i, c->pairs[d->foreign[k]].j);
     for (size_t k = 0; k < sim->bd.n; k++) halo_pair(d, sim->bd.i[k], sim->bd.j[k]); /* a bond's partners too */
@@ -327,7 +353,7 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
         if (st) return st;
     }
     /* the halo's exchange, at its largest (dem_dist_share_halo): reserved now, where a failure can be said */
-    if (!stage_reserve(d, (d->nsend + d->nrecv) * HALO_MAX_BYTES))
+    if (!stage_keep(d, (d->nsend + d->nrecv) * HALO_MAX_BYTES))
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the exchange of a halo of %zu particles", d->nsend + d->nrecv);
     /* its particles sent (each counted once, though it may go to several processes) and those received */
     for (size_t k = 0; k < d->nsend; k++) d->keys[k] = d->send[k];
@@ -337,6 +363,7 @@ static dem_status make_halo(dem_sim *sim, dem_error *err)
 }
 
 static dem_status migrate(dem_sim *sim, dem_error *err);
+static void drop_stale(dem_sim *sim);
 static dem_status deliver_kept(dem_sim *sim, dem_error *err);
 
 dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
@@ -376,6 +403,8 @@ dem_status dem_dist_decompose(dem_sim *sim, dem_error *err)
     if (!st && d->local) st = make_halo(sim, err);
     if (!st && d->partial) st = migrate(sim, err);
     if (!st && d->deliver) st = deliver_kept(sim, err);
+    if (!st && d->local && d->stale) drop_stale(sim); /* the particles it no longer keeps at the new cuts */
+    if (!st && d->local) stage_fit(d);
     return st;
 }
 
@@ -553,7 +582,7 @@ void dem_dist_share_sums(dem_sim *sim, size_t *lost, size_t *nbad)
         dem_dist_sum_counts(sim, w, 2);
         *lost = w[0];
         *nbad = w[1];
-        d->stale = 1;
+        dem_dist_went_stale(sim);
         if (sim->cl) share_members(sim); /* and the clumps' members' forces, which every process sums */
         return;
     }
@@ -706,6 +735,65 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
         {(sim)->ex.on ? (sim)->ex.K : NULL, sizeof *(sim)->ex.K, bound_particle},                                       \
         {(sim)->ex.on ? (sim)->ex.kbad : NULL, sizeof *(sim)->ex.kbad, bound_particle}
 
+/* Elements [lo, hi) of an array of the particles' state that this process does not keep (below):
+ * their whole pages given back to the system (they read as zeros until written again), or,
+ * checking (dem_comm.check_stale), every byte 0xff, a NaN in every double, so that a read of
+ * them would change the results. */
+static void stale_range(struct sim_dist *d, void *base, size_t elem, size_t lo, size_t hi)
+{
+    if (lo >= hi) return;
+    char *a = (char *)base + lo * elem, *b = (char *)base + hi * elem;
+    if (d->comm.check_stale) {
+        memset(a, 0xff, (size_t)(b - a));
+        return;
+    }
+#ifdef MADV_DONTNEED
+    uintptr_t page = d->page, pa = ((uintptr_t)a + page - 1) / page * page, pb = (uintptr_t)b / page * page;
+    if (pa < pb && madvise((void *)pa, pb - pa, MADV_DONTNEED) == 0) d->stats.dropped_bytes += pb - pa;
+#endif
+}
+
+/* An array of n elements whose own particles' [p0, p1) this process keeps and, of the halo's
+ * fields (halo), its halo's (recv, ascending, none in [p0, p1)): the rest is stale_range's. */
+static void drop_array(struct sim_dist *d, void *base, size_t elem, size_t n, int halo)
+{
+    if (!base) return;
+    size_t at = 0, k = 0, nk = halo ? d->nrecv : 0;
+    for (; k < nk && d->recv[k] < d->p0; at = d->recv[k++] + 1) stale_range(d, base, elem, at, d->recv[k]);
+    stale_range(d, base, elem, at, d->p0);
+    for (at = d->p1; k < nk; at = d->recv[k++] + 1) stale_range(d, base, elem, at, d->recv[k]);
+    stale_range(d, base, elem, at, n);
+}
+
+/* Own stepping, once the state is stale (the whole state's gather read, or new cuts made, or a
+ * frame sent to process 0): this process keeps its own particles' state (PARTICLE_FIELDS) and its
+ * halo's positions, velocities and image counters (halo_fields), current; the rest of its copy
+ * would stay stale until a gather, and goes (stale_range), so that what a process holds of the
+ * particles' state grows with its own particles and halo, not with the system. The particles'
+ * constants (radius, mass, material, id, ...) stay whole: a rebuild reads them of the particles
+ * whose positions it receives. */
+static void drop_stale(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d->local) return;
+    const field f[] = {PARTICLE_FIELDS(sim)};
+    const void *halo[] = {sim->p.x, sim->p.v, sim->p.w, sim->e.vf, sim->e.wf, sim->p.image};
+    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+        int in_halo = 0;
+        for (size_t h = 0; h < sizeof halo / sizeof halo[0]; h++) in_halo |= f[k].base == halo[h];
+        drop_array(d, f[k].base, f[k].elem, sim->p.n, in_halo);
+    }
+    d->stats.drops++;
+}
+
+void dem_dist_went_stale(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d || !d->local || d->stale) return;
+    d->stale = 1;
+    drop_stale(sim);
+}
+
 /* A clump's state: what a process that starts moving it needs (its members' offsets follow
  * from its orientation: dem_clumps_offsets). */
 #define CLUMP_FIELDS(cl)                                                                                                 \
@@ -825,6 +913,7 @@ static void to_root(dem_sim *sim, void *base, size_t elem, bound_fn at)
 }
 
 static dem_status gather_touching(dem_sim *sim, int all, dem_error *err);
+static void pairs_back(dem_sim *sim);
 
 dem_status dem_dist_to_root(dem_sim *sim, dem_error *err)
 {
@@ -1818,17 +1907,26 @@ static dem_status gather_touching(dem_sim *sim, int all, dem_error *err)
     dem_store_swap_pairs(c, f);
     d->framed = 1;
     dem_status st = dem_store_index(sim, err);
-    if (st) dem_dist_frame_done(sim);
+    if (st) pairs_back(sim);
     return st;
 }
 
-void dem_dist_frame_done(dem_sim *sim)
+/* This process's own pairs again, after a frame's (gather_touching). */
+static void pairs_back(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
     if (!d || !d->framed) return;
     dem_store_swap_pairs(&sim->c, &d->frame);
     dem_store_free_pairs(&d->frame);
     d->framed = 0;
+}
+
+void dem_dist_frame_done(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d) return;
+    if (d->comm.rank == 0 && d->local && d->stale) drop_stale(sim); /* the state sent to it for the frame */
+    pairs_back(sim);
 }
 
 dem_status dem_dist_every_pair(dem_sim *sim, dem_error *err)
@@ -2011,7 +2109,7 @@ void dem_dist_free(dem_sim *sim)
     free(d->each);
     free(d->next_bcut);
     free(d->gpblk);
-    dem_dist_frame_done(sim);
+    pairs_back(sim);
     free(d);
     sim->dist = NULL;
 }
@@ -2067,6 +2165,8 @@ static dem_status dist_new(dem_sim *sim, const dem_comm *comm, dem_error *err)
     if (!d) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     sim->dist = d;
     d->comm = *comm;
+    long page = sysconf(_SC_PAGESIZE);
+    d->page = page > 0 ? (size_t)page : 4096;
     d->bcut = calloc(K + 1, sizeof *d->bcut);
     d->old_bcut = calloc(K + 1, sizeof *d->old_bcut);
     d->off = calloc(K, sizeof *d->off);

@@ -85,7 +85,7 @@ static void half_kick(dem_sim *sim)
         dem_par_for(sim->pool, p1 - p0, kick_share, &a); /* par.h */
         if (sim->cl) dem_clumps_kick(sim, h); /* clumps.h: then their members' velocities */
     }
-    if (dist_local(sim)) sim->dist->stale = 1;
+    dem_dist_went_stale(sim); /* dist.h: the other processes' particles here are stale now */
     if (save) sim->e.acct = ACCT_SAVED;
 }
 

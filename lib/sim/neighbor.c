@@ -409,14 +409,21 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     }
     free(cellof);
     if ((st = dem_store_end_pairs(sim, err))) return st;
-    memcpy(sim->nbr.x_build, sim->p.x, sim->p.n * sizeof *sim->p.x);
     sim->nbr.h_build = sim->b.cell.h;
     for (size_t k = 0; k < sim->b.nwalls; k++) sim->nbr.wall_build[k] = sim->b.walls[k].point;
     size_t p0 = 0, p1 = sim->p.n, nheld;
     const uint32_t *held;
     int own = dem_dist_slots_own(sim); /* dist.h: each process lays out its own particles' slots, */
     if (own) dist_particles(sim, &p0, &p1);
-    if (dem_dist_slots_held(sim, &held, &nheld)) /* or, after a re-sort, those it held */
+    int was_held = dem_dist_slots_held(sim, &held, &nheld); /* or, after a re-sort, those it held */
+    /* the build's positions of the particles whose positions this process has (every one, or
+     * its own, or those it held: they go with the particles that change process, and the rest
+     * of its copy is stale, dist.h) */
+    if (was_held)
+        for (size_t k = 0; k < nheld; k++) sim->nbr.x_build[held[k]] = sim->p.x[held[k]];
+    else
+        memcpy(sim->nbr.x_build + p0, sim->p.x + p0, (p1 - p0) * sizeof *sim->p.x);
+    if (was_held)
         st = dem_store_wall_slots_of(sim, held, nheld, dem_dist_share_held_counts, err);
     else
         st = dem_store_wall_slots(sim, p0, p1, own ? dem_dist_share_slot_counts : NULL, err);

@@ -97,6 +97,11 @@ typedef struct {
      * entries are zero. It does not return on failure. */
     void (*sendrecv)(void *ctx, const void *send, const size_t *soff, const size_t *slen, void *recv, const size_t *roff,
                      const size_t *rlen);
+    /* Own stepping: the other processes' particles' state that this process does not keep (all
+     * but its halo's positions and velocities) is given back to the system page by page while it
+     * is stale (0, the default), or (1, for tests) filled with NaN, so that a read of it would
+     * change the results. The same bits either way. */
+    int check_stale;
 } dem_comm;
 /* Join the group (size 1: nothing changes). Refuses, naming it, what is not yet distributed:
  * the variational integrator (dem_sim_minimize refuses likewise). In a group, every process
@@ -131,6 +136,8 @@ typedef struct {
     uint64_t root_gathers;              /* frames' states sent to process 0 (dem_sim_put) so far */
     size_t clumps;                      /* own stepping: the clumps it moved at the last rebuild */
     uint64_t clumps_migrated;           /* clumps' states received from other processes at new cuts so far */
+    uint64_t drops;                     /* own stepping: times the other processes' stale particles' state went */
+    uint64_t dropped_bytes;             /* the pages given back to the system then, in all (bytes) */
 } dem_dist_stats;
 void dem_sim_dist_stats(const dem_sim *sim, dem_dist_stats *s);
 

@@ -23,7 +23,9 @@ on_ranks() {
 }
 
 # The one-process run of ARGS, then 2 and 4 ranks, and 3 ranks cut unevenly (skew) and anew at
-# every rebuild (shift: every rebuild hands pairs to other ranks): every output cmp the same.
+# every rebuild (shift: every rebuild hands pairs to other ranks): every output cmp the same. The
+# 3 ranks' runs fill the other ranks' stale particles with NaN (DEM_MPI_CHECK_STALE=1), where the
+# others give their pages back: a read of what a rank does not keep would change the bytes.
 # SAME_ALL=1 adds 1 rank, 3 ranks cut by work and by count (the first test; tests/unit/test_dist.c
 # runs every cut too).
 same_for_ranks() {
@@ -33,7 +35,7 @@ same_for_ranks() {
         cmp one.dem "k$k.dem"
     done
     for b in ${SAME_ALL:+count} skew shift; do
-        DEM_MPI_BALANCE=$b on_ranks 3 "k3-$b.dem" "$@"
+        DEM_MPI_CHECK_STALE=1 DEM_MPI_BALANCE=$b on_ranks 3 "k3-$b.dem" "$@"
         cmp one.dem "k3-$b.dem"
     done
     if [ -n "${SAME_ALL:-}" ]; then # every rank stepping every particle, where the run lets each step its own
@@ -100,12 +102,17 @@ same_for_ranks() {
     # the report names the way: each rank its own, or (DEM_MPI_REPLICATE=1) all
     DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o own.dem 2> own.err
     [ "$(grep -c 'stepping its own particles, [0-9]* of them in the halo' own.err)" -eq 2 ]
+    # and what each keeps of the other ranks' particles: its halo's, the rest given back
+    [ "$(grep -c 'the stale particles. pages given back [1-9][0-9]* times' own.err)" -eq 2 ]
     DEM_MPI_REPLICATE=1 DEM_MPI_STDERR=1 mpirun --oversubscribe -np 2 dem-step-mpi -n 50 --dt 5e-6 bed.dem -o all.dem 2> all.err
     [ "$(grep -c 'every rank stepping every particle' all.err)" -eq 2 ]
     cmp own.dem all.dem
     DEM_MPI_REPLICATE=2 run mpirun --oversubscribe -np 2 dem-step-mpi -n 5 bed.dem -o x.dem
     [ "$status" -ne 0 ]
     [[ "$output" == *"DEM_MPI_REPLICATE='2'"* ]]
+    DEM_MPI_CHECK_STALE=x run mpirun --oversubscribe -np 2 dem-step-mpi -n 5 bed.dem -o x.dem
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"DEM_MPI_CHECK_STALE='x'"* ]]
     # --progress: the ranks agree when a line is due (its measures gather the state); rank 0 prints
     dem-step -q -n 300 --dt 5e-6 bed.dem > p1.dem
     on_ranks 3 p3.dem -n 300 --dt 5e-6 --progress 1e-9 bed.dem 2> p3.err

@@ -49,6 +49,8 @@ typedef struct {
     int slim;               /* the rank held only its own and foreign pairs at the end, or (replicated, one process) every pair */
     double ref;             /* dem_sim_energy_reference at the start (collective: process 0's, given to every rank) */
     uint64_t full_gathers;  /* rebuilds and re-sorts that received every position (dem_dist_stats) */
+    uint64_t dropped;       /* the stale particles' pages it gave back (dem_dist_stats) */
+    uint64_t rebuilds;      /* neighbour-list rebuilds (the group decides them as one process does) */
 } rank_run;
 
 /* FNV-1a over n bytes, on from h. */
@@ -76,10 +78,15 @@ static int store_midway;
 static double last_kinetic;
 static uint64_t last_full_gathers; /* the last group's most over its ranks */
 static int join_at_start;          /* the ranks build their sims in the group (dem_sim_new_group) */
+/* dem_comm.check_stale: the other ranks' particles' state a rank does not keep is NaN (1, the
+ * default here: a read of it would change the frame), or given back to the system (0) */
+static int check_stale = 1;
+static uint64_t last_dropped;      /* the last group's pages given back, its ranks' sum (bytes) */
 /* The last one-process run's start and its stiffness time, which every group's from that start
  * must give (dem_sim_estimate_dt after the steps: each rank's pairs are its own then). */
 static const dem_system *one_start;
 static double one_stiffness, one_ref;
+static uint64_t one_rebuilds;
 
 /* dem_comm's exchange among the threads: every rank's array has the same layout, so rank r's
  * range is copied from its buffer to the same place in each other rank's. */
@@ -125,7 +132,7 @@ static void *run_rank(void *arg)
     dem_system s;
     dem_system_init(&s);
     me->ok = dem_system_copy(&s, me->start, &err) == DEM_OK;
-    dem_comm c = {me->rank, me->g ? me->g->size : 1, me->balance, thread_allgather, me, me->replicate, thread_sendrecv};
+    dem_comm c = {me->rank, me->g ? me->g->size : 1, me->balance, thread_allgather, me, me->replicate, thread_sendrecv, check_stale};
     int at_start = join_at_start && me->g;
     dem_sim *sim = !me->ok ? NULL : at_start ? dem_sim_new_group(&s, me->st, 1, &c, &err) : dem_sim_new(&s, me->st, 1, &err);
     me->ok = sim != NULL;
@@ -144,6 +151,8 @@ static void *run_rank(void *arg)
     if (sim) dem_sim_dist_stats(sim, &ds);
     me->across = sim ? ds.foreign_pairs : 0;
     me->full_gathers = sim ? ds.rebuild_gathers - ds.near_rebuilds : 0;
+    me->dropped = sim ? ds.dropped_bytes : 0;
+    me->rebuilds = sim ? dem_sim_rebuilds(sim) : 0;
     if (sim) { /* the slim store: a rank stepping its own particles holds its own and foreign pairs, no more */
         dem_neighbor_info ni;
         dem_sim_neighbor_info(sim, &ni);
@@ -199,14 +208,15 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     memset(g.mismatched, 0, sizeof g.mismatched);
     pthread_barrier_init(&g.bar, NULL, (unsigned)n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0, NAN, 0};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0, NAN, 0, 0, 0};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
     *across = 0;
-    last_full_gathers = 0;
+    last_full_gathers = last_dropped = 0;
     for (int r = 0; r < n; r++) {
         pthread_join(th[r], NULL);
+        last_dropped += run[r].dropped;
         if (run[r].full_gathers > last_full_gathers) last_full_gathers = run[r].full_gathers;
         ok = ok && run[r].ok;
         *across += run[r].across;
@@ -220,6 +230,10 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
         CHECK_MSG(K == 0 || start != one_start || same_bits(run[r].ref, one_ref),
                   "%d ranks: rank %d's energy reference %.17g differs from one process's %.17g", K, r, run[r].ref, one_ref);
         CHECK_MSG(!run[r].ok || isfinite(run[r].ref), "%d ranks: rank %d's energy reference is %g", K, r, run[r].ref);
+        /* the rebuild test reads each rank's own particles' displacements since the build: a
+         * build's positions left stale would rebuild at other steps (the same bytes, other work) */
+        CHECK_MSG(K == 0 || start != one_start || run[r].rebuilds == one_rebuilds, "%d ranks: rank %d rebuilt %llu times, one process %llu", K, r,
+                  (unsigned long long)run[r].rebuilds, (unsigned long long)one_rebuilds);
         CHECK_MSG(!run[r].ok || run[r].put_elsewhere, "%d ranks: rank %d: a writer on rank 1 was not refused there alone", K, r);
     }
     *unbalanced = run[0].unbalanced;
@@ -230,6 +244,7 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
         one_start = start;
         one_stiffness = run[0].stiffness;
         one_ref = run[0].ref;
+        one_rebuilds = run[0].rebuilds;
     }
     pthread_barrier_destroy(&g.bar);
     CHECK_MSG(ok, "%d ranks, balance %d: a rank failed", K, balance);
@@ -357,12 +372,13 @@ static void test_ranks(int rolling)
         /* no step: the frame read, written back (and the estimate and reference at the start) */
         const dem_system *keep_start = one_start;
         double keep_stiffness = one_stiffness, keep_ref = one_ref;
+        uint64_t keep_rebuilds = one_rebuilds;
         size_t len0 = 0;
         join_at_start = 0;
         char *o0 = frame_on(0, 0, 0, &s, &st, dt, 0, &len0, &across, &u, t);
         join_at_start = 1;
         char *f0 = frame_on(K, 0, 0, &s, &st, dt, 0, &len, &across, &u, t);
-        one_start = keep_start, one_stiffness = keep_stiffness, one_ref = keep_ref;
+        one_start = keep_start, one_stiffness = keep_stiffness, one_ref = keep_ref, one_rebuilds = keep_rebuilds;
         CHECK_MSG(f0 && o0 && len == len0 && memcmp(f0, o0, len0) == 0, "%d ranks built in the group, no step: the frame differs from one process's", K);
         free(f);
         free(f0);
@@ -477,12 +493,12 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN, 0};
-    dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN, 0, 0, 0};
+    dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv, 0};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
-    dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL};
+    dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL, 0};
     CHECK(dem_sim_set_comm(sim, &half, &err) != DEM_OK && strstr(err.msg, "exchanges") != NULL);
-    dem_comm c = {0, 2, 9, thread_allgather, &me, 0, thread_sendrecv};
+    dem_comm c = {0, 2, 9, thread_allgather, &me, 0, thread_sendrecv, 0};
     CHECK(dem_sim_set_comm(sim, &c, &err) != DEM_OK && strstr(err.msg, "balance 9") != NULL);
     dem_sim_free(sim);
     st.integrator = DEM_INTEGRATOR_VARIATIONAL;

@@ -1,6 +1,7 @@
 /* dist.h - one simulation on a group of processes (dist.c; the public side is sim.h's dem_comm).
  *
- * Every process holds every particle's state (its copies of others' stale between gathers) and,
+ * Every process holds every particle's state (its copies of others' stale between gathers; with
+ * own stepping the stale part's pages given back to the system, dist.c's drop_stale) and,
  * every process stepping every particle, every pair's record; each stepping its own, from the
  * first step, its own and foreign pairs' only (the slim store, below). The contacts are cut by blocks of particles (PAIR_BLOCK):
  * process r owns blocks [bcut[r], bcut[r+1]), their particles and the pairs whose i is in them
@@ -47,6 +48,7 @@ struct sim_dist {
     size_t *counts;           /* size x 3: words each process gives (counts, statuses) */
     char *stage;              /* the packed exchanges' staging buffer (dist.c's share_fields) */
     size_t cap_stage;
+    size_t stage_kept;        /* own stepping: what the steps' exchanges need of it (dist.c's stage_keep) */
     dem_dist_stats stats;
     /* Own stepping (dem_comm.replicate 0, and a run that allows it: dist_local): this process
      * kicks, drifts and wraps its own particles [p0, p1) and receives the halo, the particles of
@@ -56,6 +58,7 @@ struct sim_dist {
      * (recv, in index order, so by process; recv_at[r]). The rest of its copy of the state goes
      * stale until dem_dist_whole gathers it (stale). */
     int local, stale;
+    size_t page;              /* the system's page: what stale particles' state gives back (drop_stale) */
     int partial;              /* a rebuild gathered only the positions (dem_dist_for_rebuild): the
                                * particles that change process at its cuts migrate */
     int near;                 /* ... and not even those (enum dist_near) */
@@ -212,6 +215,10 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite);
  * (the halo's exchange in a step brings them after the drift, before the second half kick), when
  * the state is stale. Collective. */
 void dem_dist_refresh_halo(dem_sim *sim);
+/* Own stepping, where the state becomes stale (the kick, the sums kept by their owners): the
+ * other processes' particles' state this process does not keep goes (dem_comm.check_stale), once
+ * after each time it was whole. Nothing in one process or replicated stepping. */
+void dem_dist_went_stale(dem_sim *sim);
 /* Own stepping: every process's copy of the state made whole again (particles, books, guards,
  * wall slots: each from its owner), when it is stale; before anything reads the whole state (a
  * re-sort or rebuild, a frame, the queries of sim.h, a guard's report). Collective: every
