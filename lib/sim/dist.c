@@ -1927,6 +1927,7 @@ void dem_dist_frame_done(dem_sim *sim)
     if (!d) return;
     if (d->comm.rank == 0 && d->local && d->stale) drop_stale(sim); /* the state sent to it for the frame */
     pairs_back(sim);
+    if (d->local) stage_fit(d); /* the room its touching pairs took to be sent */
 }
 
 dem_status dem_dist_every_pair(dem_sim *sim, dem_error *err)

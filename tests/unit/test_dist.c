@@ -320,6 +320,14 @@ static void make_bed(dem_system *s, dem_settings *st, int rolling)
     CHECK(dem_settings_write(st, s, &err) == DEM_OK);
 }
 
+/* The frame's particle-wall contacts. */
+static size_t count_wall_contacts(const dem_system *s)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->ncontacts; k++) n += (s->contacts[k].flags & DEM_CONTACT_WALL) != 0;
+    return n;
+}
+
 static void test_ranks(int rolling)
 {
     dem_system s;
@@ -384,6 +392,27 @@ static void test_ranks(int rolling)
         free(f0);
         free(o0);
         cases++;
+    }
+    /* a restart built in the group: the end's frame (its pair and wall contacts, current forces)
+     * stale on every rank from the start, 100 steps more on 2 and 3 ranks */
+    CHECK_MSG(end.ncontacts > 0 && count_wall_contacts(&end) > 0, "the end's frame has %zu contacts, %zu with the walls", end.ncontacts,
+              count_wall_contacts(&end));
+    {
+        const dem_system *keep_start = one_start;
+        double keep_stiffness = one_stiffness, keep_ref = one_ref;
+        uint64_t keep_rebuilds = one_rebuilds;
+        size_t lenr = 0, lenk = 0;
+        join_at_start = 0;
+        char *r1 = frame_on(0, 0, 0, &end, &st, dt, 100, &lenr, &across, &u, t);
+        join_at_start = 1;
+        for (int K = 2; K <= 3; K++) {
+            char *rk = frame_on(K, 0, 0, &end, &st, dt, 100, &lenk, &across, &u, t);
+            CHECK_MSG(rk && r1 && lenk == lenr && memcmp(rk, r1, lenr) == 0, "%d ranks built in the group from a restart: the frame differs from one process's", K);
+            free(rk);
+            cases++;
+        }
+        free(r1);
+        one_start = keep_start, one_stiffness = keep_stiffness, one_ref = keep_ref, one_rebuilds = keep_rebuilds;
     }
     join_at_start = 0;
     printf("  %s648 spheres between walls, %d steps, %zu contacts at the end: the frame of %s ranks (threads as ranks), cut by\n"
