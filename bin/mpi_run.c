@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -94,23 +96,21 @@ static void sendrecv(void *ctx, const void *send, const size_t *soff, const size
     MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
 }
 
-void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
+/* Rank 0's frame s to the others, as the stream encodes it (rank 0 holds it; the others receive
+ * and decode it into s and st). */
+static void frame_from_root(dem_system *s, dem_settings *st)
 {
     dem_error err;
     char *bytes = NULL;
     size_t n = 0;
     if (rank == 0) {
-        cli_read_run_frame(path, s, st);
-        if (size > 1) {
-            FILE *f = open_memstream(&bytes, &n);
-            dem_writer *w = f ? dem_writer_new(f, 1, &err) : NULL;
-            if (!w) cli_die("cannot encode the frame for the other ranks: %s", f ? err.msg : "out of memory");
-            if (dem_writer_put(w, s, &err) || dem_writer_finish(w, &err)) cli_die_err(&err);
-            dem_writer_free(w);
-            if (fclose(f) != 0) cli_die("cannot encode the frame for the other ranks: out of memory");
-        }
+        FILE *f = open_memstream(&bytes, &n);
+        dem_writer *w = f ? dem_writer_new(f, 1, &err) : NULL;
+        if (!w) cli_die("cannot encode the frame for the other ranks: %s", f ? err.msg : "out of memory");
+        if (dem_writer_put(w, s, &err) || dem_writer_finish(w, &err)) cli_die_err(&err);
+        dem_writer_free(w);
+        if (fclose(f) != 0) cli_die("cannot encode the frame for the other ranks: out of memory");
     }
-    if (size == 1) return;
     unsigned long long len = n;
     MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
     if (rank > 0 && !(bytes = malloc(len ? len : 1))) cli_die("out of memory for the frame (%llu bytes)", len);
@@ -126,6 +126,50 @@ void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
         if (dem_settings_read(st, s, &err)) cli_die("%s", err.msg);
     }
     free(bytes);
+}
+
+/* Whether every rank can read path as a regular file (not standard input); its identity then
+ * (size and modification time) in id. */
+static int file_for_all(const char *path, unsigned long long id[3])
+{
+    struct stat sb;
+    int mine = path && strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, R_OK) == 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (mine) {
+        id[0] = (unsigned long long)sb.st_size;
+        id[1] = (unsigned long long)sb.st_mtim.tv_sec;
+        id[2] = (unsigned long long)sb.st_mtim.tv_nsec;
+    }
+    return all;
+}
+
+/* Whether every rank read the same file (size, time) and in it the same frame (step, particles,
+ * contacts). */
+static int same_everywhere(const unsigned long long id[3], const dem_system *s)
+{
+    unsigned long long v[6] = {id[0], id[1], id[2], (unsigned long long)s->step, (unsigned long long)s->nparticles,
+                               (unsigned long long)s->ncontacts};
+    unsigned long long lo[6], hi[6];
+    MPI_Allreduce(v, lo, 6, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(v, hi, 6, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return memcmp(lo, hi, sizeof lo) == 0;
+}
+
+void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
+{
+    unsigned long long id[3] = {0, 0, 0};
+    if (size > 1 && file_for_all(path, id)) {
+        /* each rank reads the file itself: the stream decodes as it reads, so no rank holds the
+         * frame's bytes beside its tables (on a restart, about as much again) */
+        cli_read_run_frame(path, s, st);
+        if (same_everywhere(id, s)) return;
+        /* not the same file on every node (a node's own copy), or one being written: rank 0's */
+        if (rank > 0) dem_system_free(s);
+        frame_from_root(s, st);
+        return;
+    }
+    if (rank == 0) cli_read_run_frame(path, s, st);
+    if (size > 1) frame_from_root(s, st);
 }
 
 dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, int threads, int balance, int replicate, int check_stale)

@@ -11,9 +11,12 @@
 void cli_mpi_start(int *argc, char ***argv);
 int cli_mpi_rank(void);
 int cli_mpi_size(void);
-/* Rank 0 reads the last frame of path (- or NULL: standard input, which mpirun gives rank 0) and
- * sends its bytes, as the stream encodes them, to the others, which decode them: every rank
- * starts from the same frame. */
+/* Every rank starts from the same frame, the last of path. A regular file every rank can read
+ * is read by each rank itself (no rank holds the frame's bytes beside its tables), the ranks
+ * checking that they read the same file (size, modification time) and frame (step, particles,
+ * contacts); otherwise (- or NULL: standard input, which mpirun gives rank 0; a file some node
+ * lacks or holds another copy of, or one being written) rank 0 reads it and sends its bytes, as
+ * the stream encodes them, to the others, which decode them. */
 void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st);
 /* The sim built from s on the ranks (dem_sim_new_group: in the group before its first neighbour
  * list), cut as balance says (DEM_BALANCE_*), replicate and check_stale as sim.h's dem_comm says; the

@@ -869,7 +869,7 @@ static int cmp_loaded_out(const void *pa, const void *pb)
     return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
 }
 
-dem_status dem_store_load(dem_sim *sim, const dem_system *s, store_loaded *ld, dem_error *err)
+dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, size_t keep_hi, store_loaded *ld, dem_error *err)
 {
     sim_store *st = &sim->c;
     size_t n = sim->p.n, npair = 0, nwall = 0;
@@ -903,6 +903,7 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, store_loaded *ld, d
     for (size_t a = 0; a < n; a++) { ids[a].id = sim->p.id[a]; ids[a].index = (uint32_t)a; }
     qsort(ids, n, sizeof *ids, cmp_id_slot);
     st->npairs = st->nwslots = 0;
+    size_t nlo = 0; /* the results, of every pair; the records (st->npairs) of those with i in [keep_lo, keep_hi) */
     for (size_t k = 0; k < s->ncontacts && !r; k++) {
         const dem_contact *c = &s->contacts[k];
         long i = find_index(ids, n, c->i);
@@ -945,23 +946,26 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, store_loaded *ld, d
                 break;
         }
         if (hc.convert) xi = dem_v3_scale(xi, carry_factor(sim, &hc, (size_t)i, j, 0, c->overlap));
-        size_t p = st->npairs++;
-        dem_contact_rec *np = &st->pairs[p];
-        memset(np, 0, sizeof *np);
+        dem_contact_rec rec;
+        memset(&rec, 0, sizeof rec);
         if (i <= j) {
-            np->i = (uint32_t)i; np->j = (uint32_t)j;
-            memcpy(np->s, c->shift, sizeof np->s);
+            rec.i = (uint32_t)i; rec.j = (uint32_t)j;
+            memcpy(rec.s, c->shift, sizeof rec.s);
         } else { /* the frame names them the other way round: flip the pair */
-            np->i = (uint32_t)j; np->j = (uint32_t)i;
-            for (int a = 0; a < 3; a++) np->s[a] = -c->shift[a];
+            rec.i = (uint32_t)j; rec.j = (uint32_t)i;
+            for (int a = 0; a < 3; a++) rec.s[a] = -c->shift[a];
             xi = dem_v3_neg(xi);
             o.n = dem_v3_neg(o.n);
             o.ft = dem_v3_neg(o.ft);
         }
-        lo[p].k.i = np->i;
-        lo[p].k.j = np->j;
-        memcpy(lo[p].k.s, np->s, sizeof np->s);
-        load_record(np, &lo[p].o, c, xi, &o);
+        size_t e = nlo++;
+        lo[e].k.i = rec.i;
+        lo[e].k.j = rec.j;
+        memcpy(lo[e].k.s, rec.s, sizeof rec.s);
+        load_record(&rec, &lo[e].o, c, xi, &o);
+        if (rec.i < keep_lo || rec.i >= keep_hi) continue; /* another process carries its record */
+        size_t p = st->npairs++;
+        st->pairs[p] = rec;
         if (st->roll) load_roll(&st->roll[p], c, s->hist_slots); /* no sign: unchanged by swapping i, j */
     }
     free(ids);
@@ -971,9 +975,9 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, store_loaded *ld, d
         free(lo);
         return r;
     }
-    if (st->npairs > 1) qsort(lo, st->npairs, sizeof *lo, cmp_loaded_out);
+    if (nlo > 1) qsort(lo, nlo, sizeof *lo, cmp_loaded_out);
     ld->out = lo;
-    ld->n = st->npairs;
+    ld->n = nlo;
     return DEM_OK;
 }
 

@@ -2125,15 +2125,25 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
     return st;
 }
 
+/* The first scan's cuts: equal counts of blocks (its keys' counts then cut the list, as at any
+ * rebuild of the slim store); process r's first block. */
+static size_t join_cut(size_t nb, size_t r, size_t K) { return nb * r / K; }
+
+void dem_dist_join_range(const dem_sim *sim, const dem_comm *comm, size_t *p0, size_t *p1)
+{
+    if (!comm || comm->size <= 1 || comm->rank < 0 || comm->rank >= comm->size) return; /* dem_dist_join says what is wrong */
+    size_t K = (size_t)comm->size, r = (size_t)comm->rank, nb = sim->c.nblk;
+    *p0 = block_particle(sim, join_cut(nb, r, K));
+    *p1 = block_particle(sim, join_cut(nb, r + 1, K));
+}
+
 dem_status dem_dist_join(dem_sim *sim, const dem_comm *comm, dem_error *err)
 {
     dem_status st = dist_new(sim, comm, err);
     if (st || !sim->dist) return st;
     struct sim_dist *d = sim->dist;
     size_t K = (size_t)d->comm.size, nb = sim->c.nblk;
-    /* the first scan's cuts: equal counts of blocks (its keys' counts then cut the list, as at
-     * any rebuild of the slim store) */
-    for (size_t r = 0; r <= K; r++) d->bcut[r] = nb * r / K;
+    for (size_t r = 0; r <= K; r++) d->bcut[r] = join_cut(nb, r, K);
     memcpy(d->old_bcut, d->bcut, (K + 1) * sizeof *d->bcut);
     d->b0 = d->bcut[d->comm.rank];
     d->b1 = d->bcut[d->comm.rank + 1];

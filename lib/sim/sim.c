@@ -144,7 +144,9 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
      * they stand for this step's results too, so that a frame stored before any step equals the
      * one read); the frame's table need not be held through the build. */
     store_loaded ld = {NULL, 0};
-    if (sim->p.n && (r = dem_store_load(sim, s, &ld, err))) return r;
+    size_t keep_lo = 0, keep_hi = sim->p.n;
+    dem_dist_join_range(sim, comm, &keep_lo, &keep_hi); /* dist.h: in a group, this process's particles' records */
+    if (sim->p.n && (r = dem_store_load(sim, s, keep_lo, keep_hi, &ld, err))) return r;
     if (take) drop_contacts(take);
     if (comm && (r = dem_dist_join(sim, comm, err))) { /* dist.h: in a group before the first list */
         dem_store_loaded_free(&ld);

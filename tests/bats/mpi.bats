@@ -180,6 +180,22 @@ same_for_ranks() {
     cmp one.dem p.dem
 }
 
+@test "mpi: each rank reads a file frame itself; where the ranks' copies differ (a node's own), rank 0's goes to all" {
+    dem-pack --random 300 --box 0,0,0,0.008,0.008,0.008 --radius 3e-4 --young 5e6 --enclose --velocity-random 0.2 --seed 5 > a.dem
+    dem-pack --random 300 --box 0,0,0,0.008,0.008,0.008 --radius 3e-4 --young 5e6 --enclose --velocity-random 0.2 --seed 6 > b.dem
+    mkdir d0 d1
+    cp a.dem d0/f.dem
+    cp b.dem d1/f.dem
+    dem-step -q -n 100 --dt 5e-6 a.dem > one.dem
+    # the same path, another file on rank 1: the ranks see it and take rank 0's frame
+    mpirun --oversubscribe -np 2 sh -c 'cd "d$OMPI_COMM_WORLD_RANK" && exec dem-step-mpi -q -n 100 --dt 5e-6 f.dem -o ../k.dem'
+    cmp one.dem k.dem
+    # a path only rank 0 can read likewise
+    rm d1/f.dem
+    mpirun --oversubscribe -np 2 sh -c 'cd "d$OMPI_COMM_WORLD_RANK" && exec dem-step-mpi -q -n 100 --dt 5e-6 f.dem -o ../m.dem'
+    cmp one.dem m.dem
+}
+
 @test "mpi: the exact mode (each rank its own, a sheared cell), clumps in a stress-controlled cell, a periodic one and between walls: the same bytes for 2-4 ranks" {
     dem-pack --random 300 --box 0,0,0,0.01,0.01,0.01 --radius 4e-4 --enclose --velocity-random 0.5 \
         --friction 0 --restitution 1 --seed 3 |

@@ -154,6 +154,10 @@ static inline void dist_stepped_slots(const dem_sim *sim, size_t *q0, size_t *q1
  * steps its own particles (the build then routes the keys and the frame's kept records as any
  * rebuild of it does: no process holds the whole list). Collective. */
 DEM_MUST_CHECK dem_status dem_dist_join(dem_sim *sim, const dem_comm *comm, dem_error *err);
+/* Before it (the store allocated): this process's particles [*p0, *p1) at those cuts, whose
+ * frame records it carries into the first build (dem_store_load); unchanged without a group
+ * (comm NULL or of one). */
+void dem_dist_join_range(const dem_sim *sim, const dem_comm *comm, size_t *p0, size_t *p1);
 /* The cuts and the foreign pairs of the current list (after every rebuild); with own stepping,
  * the halo. */
 DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
