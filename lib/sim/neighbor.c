@@ -419,14 +419,13 @@ dem_status dem_nbr_rebuild(dem_sim *sim, int sort, dem_error *err)
     /* the build's positions of the particles whose positions this process has (every one, or
      * its own, or those it held: they go with the particles that change process, and the rest
      * of its copy is stale, dist.h) */
-    if (was_held)
+    if (was_held) {
         for (size_t k = 0; k < nheld; k++) sim->nbr.x_build[held[k]] = sim->p.x[held[k]];
-    else
-        memcpy(sim->nbr.x_build + p0, sim->p.x + p0, (p1 - p0) * sizeof *sim->p.x);
-    if (was_held)
         st = dem_store_wall_slots_of(sim, held, nheld, dem_dist_share_held_counts, err);
-    else
+    } else {
+        memcpy(sim->nbr.x_build + p0, sim->p.x + p0, (p1 - p0) * sizeof *sim->p.x);
         st = dem_store_wall_slots(sim, p0, p1, own ? dem_dist_share_slot_counts : NULL, err);
+    }
     if (st) return st;
     sim->nbr.rebuilds++;
     return dem_dist_decompose(sim, err); /* dist.h: new cuts on the new list */
