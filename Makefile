@@ -92,7 +92,19 @@ bats: $(BIN) $(MPI_BIN) $(TOOL_BIN)
 layers:
 	@tools/layers.sh
 
-test: all unit layers bats
+# `make test` runs the unit tests and the bats files together, TEST_JOBS at a time (tests/run;
+# default: the machine's cores), the slowest first so that the workers finish together, then
+# mpi.bats alone (its ranks busy-wait: beside another test on 2 cores it took 209 s, not 61).
+# `make unit` and `make bats` run each kind alone, one at a time.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+TESTS_SLOW  := tests/bats/readme.bats tests/bats/until.bats tests/bats/cell.bats tests/bats/kuhn.bats tests/bats/clumps.bats \
+               tests/bats/clumps-cell.bats tests/bats/first-hour.bats $(BUILD)/tests/test_dist tests/bats/step.bats
+TESTS_ALONE := tests/bats/mpi.bats
+TESTS := $(TESTS_SLOW) $(filter-out $(TESTS_SLOW) $(TESTS_ALONE),$(UNIT_BIN) $(sort $(wildcard tests/bats/*.bats))) \
+         -- $(TESTS_ALONE)
+
+test: all layers $(UNIT_BIN) $(TOOL_BIN)
+	@tests/run -j $(TEST_JOBS) $(TESTS)
 
 # The README's first day and the suites that use optional Python packages, as on a machine
 # without them (python3 -S: numpy and vtk unimportable): each must pass or skip (.ci/run runs it).
@@ -117,8 +129,7 @@ check-threads:
 	tests/threads-tsan.sh build-tsan/bin
 
 test-san: $(UNIT_BIN) $(TOOL_BIN) $(PROGS:%=$(BUILD)/bin/%)
-	@tests/unit/run $(UNIT_BIN)
-	DEM_BIN=$(CURDIR)/$(BUILD)/bin DEM_TOOLS=$(CURDIR)/$(BUILD)/tests/tools bats tests/bats
+	DEM_BIN=$(CURDIR)/$(BUILD)/bin DEM_TOOLS=$(CURDIR)/$(BUILD)/tests/tools tests/run -j $(TEST_JOBS) $(TESTS)
 
 $(PROGS:%=$(BUILD)/bin/%): $(BUILD)/bin/%: $(BUILD)/bin/%.o $(CLI_OBJ) $(LIB)
 	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
