@@ -869,7 +869,8 @@ static int cmp_loaded_out(const void *pa, const void *pb)
     return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
 }
 
-dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, size_t keep_hi, store_loaded *ld, dem_error *err)
+dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, size_t keep_hi, dem_pages_reader *consume, store_loaded *ld,
+                          dem_error *err)
 {
     sim_store *st = &sim->c;
     size_t n = sim->p.n, npair = 0, nwall = 0;
@@ -905,6 +906,7 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, siz
     st->npairs = st->nwslots = 0;
     size_t nlo = 0; /* the results, of every pair; the records (st->npairs) of those with i in [keep_lo, keep_hi) */
     for (size_t k = 0; k < s->ncontacts && !r; k++) {
+        if (consume) dem_pages_consume(consume, k * sizeof *s->contacts); /* those before k are read */
         const dem_contact *c = &s->contacts[k];
         long i = find_index(ids, n, c->i);
         if (i < 0) continue; /* dem_system_check guarantees it exists */

@@ -5,9 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "core/pages.h"
 #include "laws/rolling.h"
 #include "sim/internal/bonds.h"
 #include "sim/internal/books.h"
@@ -747,10 +746,7 @@ static void stale_range(struct sim_dist *d, void *base, size_t elem, size_t lo, 
         memset(a, 0xff, (size_t)(b - a));
         return;
     }
-#ifdef MADV_DONTNEED
-    uintptr_t page = d->page, pa = ((uintptr_t)a + page - 1) / page * page, pb = (uintptr_t)b / page * page;
-    if (pa < pb && madvise((void *)pa, pb - pa, MADV_DONTNEED) == 0) d->stats.dropped_bytes += pb - pa;
-#endif
+    d->stats.dropped_bytes += dem_pages_release(a, (size_t)(b - a));
 }
 
 /* An array of n elements whose own particles' [p0, p1) this process keeps and, of the halo's
@@ -2176,8 +2172,6 @@ static dem_status dist_new(dem_sim *sim, const dem_comm *comm, dem_error *err)
     if (!d) return dem_fail(err, DEM_ERR_NOMEM, "out of memory");
     sim->dist = d;
     d->comm = *comm;
-    long page = sysconf(_SC_PAGESIZE);
-    d->page = page > 0 ? (size_t)page : 4096;
     d->bcut = calloc(K + 1, sizeof *d->bcut);
     d->old_bcut = calloc(K + 1, sizeof *d->old_bcut);
     d->off = calloc(K, sizeof *d->off);

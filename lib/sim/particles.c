@@ -30,7 +30,7 @@ void dem_particles_free(dem_sim *sim)
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
 }
 
-void dem_particles_load(dem_sim *sim, const dem_system *s)
+void dem_particles_load(dem_sim *sim, const dem_system *s, dem_pages_reader *consume)
 {
     sim_particles *P = &sim->p;
     P->rmax = 0.0;
@@ -47,6 +47,7 @@ void dem_particles_load(dem_sim *sim, const dem_system *s)
         memcpy(P->image[a], p->image, sizeof p->image);
         if (p->radius > P->rmax) P->rmax = p->radius;
         P->nfixed += (p->flags & DEM_PARTICLE_FIXED) != 0;
+        if (consume) dem_pages_consume(consume, (a + 1) * sizeof *p);
     }
 }
 

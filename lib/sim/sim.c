@@ -128,7 +128,10 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     sim->b.cell = s->cell;
     memcpy(sim->e.energy, s->energy, sizeof sim->e.energy);
     if ((r = alloc_all(sim, err)) || (r = load_materials_walls(sim, s, err))) return r;
-    dem_particles_load(sim, s);
+    /* a frame the sim takes gives back its particles' pages as they are loaded, unless its
+     * clumps' load reads them after (dem_clumps_load: each particle's clump) */
+    dem_pages_reader pt = {take && !s->nclumps ? (char *)take->particles : NULL, 0};
+    dem_particles_load(sim, s, &pt);
     if ((r = dem_bonds_load(sim, s, err)) || (r = dem_clumps_load(sim, s, err))) return r;
     if (take) drop_particles(take); /* the list's build below is the start's peak: without the table (216 bytes a sphere) */
     for (int k = 0; k < 3; k++) sim->b.periodic[k] = (s->cell.flags >> k) & 1;
@@ -146,7 +149,8 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     store_loaded ld = {NULL, 0};
     size_t keep_lo = 0, keep_hi = sim->p.n;
     dem_dist_join_range(sim, comm, &keep_lo, &keep_hi); /* dist.h: in a group, this process's particles' records */
-    if (sim->p.n && (r = dem_store_load(sim, s, keep_lo, keep_hi, &ld, err))) return r;
+    dem_pages_reader ct = {take ? (char *)take->contacts : NULL, 0}; /* likewise the contacts', as they are loaded */
+    if (sim->p.n && (r = dem_store_load(sim, s, keep_lo, keep_hi, &ct, &ld, err))) return r;
     if (take) drop_contacts(take);
     if (comm && (r = dem_dist_join(sim, comm, err))) { /* dist.h: in a group before the first list */
         dem_store_loaded_free(&ld);

@@ -603,6 +603,64 @@ static void test_streamed_frame(void)
     dem_system_free(&b);
 }
 
+/* dem_sim_new_from gives back the frame's tables' pages as it loads them (core/pages.h: a call a
+ * megabyte, so only a frame of more than a megabyte of particles and of contacts is read that
+ * way): a simple cubic block of 24 x 24 x 16 spheres pressed 0.1% into each other (9216
+ * particles, 2 MB; 26 496 sheared contacts with histories, 6 MB), stored after 3 steps and
+ * taken in, runs 5 more steps to the bytes of a sim that kept the table. A loader that gave back
+ * a page before reading it would read zeros there. */
+static void test_taken_large_frame(void)
+{
+    dem_system s;
+    dem_error err;
+    dem_system_init(&s);
+    dem_material m = material(2500, 1e7, 0.25, 0.5, 0.5);
+    CHECK(dem_system_push_material(&s, &m, &err) == DEM_OK);
+    double r = 5e-4, gap = 2.0 * r * 0.999;
+    uint64_t id = 1;
+    for (int i = 0; i < 24; i++)
+        for (int j = 0; j < 24; j++)
+            for (int k = 0; k < 16; k++) /* a shear flow in x, so that every contact's spring is loaded */
+                add_sphere(&s, id++, r, dem_v3(gap * i, gap * j, gap * k), dem_v3(0.01 * k, 0.0, 0.0));
+    dem_settings st;
+    dem_settings_default(&st);
+    CHECK(dem_settings_write(&st, &s, &err) == DEM_OK);
+    dem_sim *sim = dem_sim_new(&s, &st, 1, &err);
+    CHECK(sim != NULL);
+    if (!sim) { dem_system_free(&s); return; }
+    dem_sim_set_dt(sim, 1e-6);
+    int ok = 1;
+    for (int k = 0; k < 3 && ok; k++) ok = dem_sim_step(sim, &err) == DEM_OK;
+    dem_system kept, taken; /* the frame's header, materials and settings stay in taken */
+    dem_system_init(&kept);
+    dem_system_init(&taken);
+    ok = ok && dem_sim_store(sim, &s, &err) == DEM_OK && dem_system_copy(&kept, &s, &err) == DEM_OK &&
+         dem_system_copy(&taken, &s, &err) == DEM_OK;
+    size_t np = kept.nparticles, nc = kept.ncontacts, big = np * sizeof *kept.particles, bigc = nc * sizeof *kept.contacts;
+    CHECK_MSG(ok && big > (3u << 19) && bigc > (3u << 19), "the frame's tables (%zu, %zu bytes) are too small to be given back as read", big, bigc);
+    dem_sim *a = ok ? dem_sim_new(&kept, &st, 1, &err) : NULL, *b = ok ? dem_sim_new_from(&taken, &st, 1, &err) : NULL;
+    ok = a && b;
+    for (int k = 0; k < 5 && ok; k++) {
+        dem_sim_set_dt(a, 1e-6);
+        dem_sim_set_dt(b, 1e-6);
+        ok = dem_sim_step(a, &err) == DEM_OK && dem_sim_step(b, &err) == DEM_OK;
+    }
+    size_t la = 0, lb = 0;
+    char *fa = ok ? frame_bytes(a, &kept, 1, &la) : NULL, *fb = ok ? frame_bytes(b, &taken, 1, &lb) : NULL;
+    CHECK_MSG(ok && la == lb && la > 0 && memcmp(fa, fb, la) == 0, "a sim that took a %zu-contact frame in (its pages given back as read) "
+              "differs from one that kept it", nc);
+    printf("  %zu spheres, %zu sheared contacts (%.1f and %.1f MB of tables): a sim taking the frame in, its pages given back as read, "
+           "runs 5 steps to the bytes of one that kept it\n", np, nc, big / 1048576.0, bigc / 1048576.0);
+    free(fa);
+    free(fb);
+    dem_sim_free(a);
+    dem_sim_free(b);
+    dem_sim_free(sim);
+    dem_system_free(&kept);
+    dem_system_free(&taken);
+    dem_system_free(&s);
+}
+
 /* The same for pair contacts: stacks of two spheres on a tilted floor, each stack's spheres
  * touching only each other and the lower one the floor, so each sum has one pair and at most one
  * wall contact in a fixed order, whatever the particles' order in memory. Re-sorting every 7
@@ -703,5 +761,6 @@ int main(void)
     test_wall_history_resort();
     test_streamed_frame();
     test_pair_history_resort();
+    test_taken_large_frame();
     UNIT_DONE();
 }

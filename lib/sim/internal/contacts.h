@@ -6,6 +6,7 @@
 #ifndef DEM_SIM_CONTACTS_H
 #define DEM_SIM_CONTACTS_H
 
+#include "core/pages.h"
 #include "io/stream.h"
 #include "sim/internal/state.h"
 
@@ -84,12 +85,16 @@ void dem_store_renumber(dem_sim *sim, const uint32_t *inv);
  * frees *ld (the slots carry theirs). Only the pairs whose i (the lower index) is in [keep_lo,
  * keep_hi) become records: in a group of processes, each carries its own particles' records into
  * the first build (dist.h's dem_dist_join_range, dem_dist_keep_own); every pair's result waits,
- * since the list a process ends with may hold any. On failure nothing is kept and *ld is empty. */
+ * since the list a process ends with may hold any. consume: the frame's contact table (its
+ * base), whose pages go behind the loading (core/pages.h), so that the table and what it becomes
+ * are not held whole at once; NULL: the table is left as it is. On failure nothing is kept and
+ * *ld is empty. */
 typedef struct {
     struct store_loaded_out *out;
     size_t n;
 } store_loaded;
-DEM_MUST_CHECK dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, size_t keep_hi, store_loaded *ld, dem_error *err);
+DEM_MUST_CHECK dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, size_t keep_hi, dem_pages_reader *consume,
+                                         store_loaded *ld, dem_error *err);
 void dem_store_load_results(dem_sim *sim, store_loaded *ld);
 void dem_store_loaded_free(store_loaded *ld);
 /* The touching contacts into the frame, sorted by (wall, i, j, s), each pair named with the

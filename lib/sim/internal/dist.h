@@ -58,7 +58,6 @@ struct sim_dist {
      * (recv, in index order, so by process; recv_at[r]). The rest of its copy of the state goes
      * stale until dem_dist_whole gathers it (stale). */
     int local, stale;
-    size_t page;              /* the system's page: what stale particles' state gives back (drop_stale) */
     int partial;              /* a rebuild gathered only the positions (dem_dist_for_rebuild): the
                                * particles that change process at its cuts migrate */
     int near;                 /* ... and not even those (enum dist_near) */
