@@ -734,6 +734,15 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
         {(sim)->ex.on ? (sim)->ex.K : NULL, sizeof *(sim)->ex.K, bound_particle},                                       \
         {(sim)->ex.on ? (sim)->ex.kbad : NULL, sizeof *(sim)->ex.kbad, bound_particle}
 
+/* What a frame reads of the particles' state (dem_particle_record; the bonds' evaluation): the
+ * part of PARTICLE_FIELDS process 0 gathers to write one (dem_dist_to_root). The books' arrays,
+ * the build's positions and the guard's flags are summed or used where they are kept. */
+#define FRAME_FIELDS(sim)                                                                                              \
+    {(sim)->p.x, sizeof *(sim)->p.x, bound_particle}, {(sim)->p.v, sizeof *(sim)->p.v, bound_particle},                 \
+        {(sim)->p.w, sizeof *(sim)->p.w, bound_particle}, {(sim)->p.q, sizeof *(sim)->p.q, bound_particle},             \
+        {(sim)->p.f, sizeof *(sim)->p.f, bound_particle}, {(sim)->p.t, sizeof *(sim)->p.t, bound_particle},             \
+        {(sim)->p.image, sizeof *(sim)->p.image, bound_particle}
+
 /* Elements [lo, hi) of an array of the particles' state that this process does not keep (below):
  * their whole pages given back to the system (they read as zeros until written again), or,
  * checking (dem_comm.check_stale), every byte 0xff, a NaN in every double, so that a read of
@@ -916,7 +925,7 @@ dem_status dem_dist_to_root(dem_sim *sim, dem_error *err)
     struct sim_dist *d = sim->dist;
     if (!d) return DEM_OK;
     if (d->stale) {
-        const field f[] = {PARTICLE_FIELDS(sim), SLOT_FIELDS(sim)};
+        const field f[] = {FRAME_FIELDS(sim), SLOT_FIELDS(sim)};
         each_array(sim, f, sizeof f / sizeof f[0], to_root);
         gather_clumps(sim, 1);
         if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
