@@ -29,7 +29,7 @@ void dem_store_free(dem_sim *sim)
     sim_store *c = &sim->c;
     void *ptrs[] = {c->pairs, c->out, c->ptouch, c->jadj, c->jadj_start, c->istart, c->pblk,
                     c->wstart, c->wowner, c->wwall, c->whist, c->wout, c->wtouch, sim->e.wlost,
-                    c->roll, c->wroll, c->keys.k, sim->e.wrlost, c->hooke, c->whooke};
+                    c->roll, c->wroll, c->keys.k, sim->e.wrlost, c->hooke, c->whooke, c->kout};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) free(ptrs[k]);
 }
 
@@ -123,6 +123,7 @@ dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err)
         if (k != p) {
             c->pairs[k] = c->pairs[p];
             if (c->roll) c->roll[k] = c->roll[p];
+            if (c->kout) c->kout[k] = c->kout[p];
         }
         k++;
     }
@@ -138,7 +139,7 @@ dem_status dem_store_sort_kept(dem_sim *sim, dem_error *err)
     int sorted = 1;
     for (size_t q = 1; q < k && sorted; q++) sorted = cmp_pair_key(&c->pairs[q - 1], &c->pairs[q]) < 0;
     if (sorted) return DEM_OK;
-    if (!c->roll) {
+    if (!c->roll && !c->kout) {
         qsort(c->pairs, k, sizeof *c->pairs, cmp_pair_key);
         return DEM_OK;
     }
@@ -146,9 +147,10 @@ dem_status dem_store_sort_kept(dem_sim *sim, dem_error *err)
      * side records in that order */
     store_key_at *o = malloc(k * sizeof *o);
     dem_contact_rec *t = malloc(k * sizeof *t);
-    dem_roll_rec *r = malloc(k * sizeof *r);
-    if (!o || !t || !r) {
-        free(o); free(t); free(r);
+    dem_roll_rec *r = c->roll ? malloc(k * sizeof *r) : NULL;
+    dem_contact_out *u = c->kout ? malloc(k * sizeof *u) : NULL;
+    if (!o || !t || (c->roll && !r) || (c->kout && !u)) {
+        free(o); free(t); free(r); free(u);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory rebuilding the neighbour list");
     }
     for (size_t q = 0; q < k; q++) {
@@ -160,15 +162,43 @@ dem_status dem_store_sort_kept(dem_sim *sim, dem_error *err)
     qsort(o, k, sizeof *o, cmp_key_at);
     for (size_t q = 0; q < k; q++) {
         t[q] = c->pairs[o[q].at];
-        r[q] = c->roll[o[q].at];
+        if (r) r[q] = c->roll[o[q].at];
+        if (u) u[q] = c->kout[o[q].at];
     }
     memcpy(c->pairs, t, k * sizeof *t);
-    memcpy(c->roll, r, k * sizeof *r);
-    free(o); free(t); free(r);
+    if (r) memcpy(c->roll, r, k * sizeof *r);
+    if (u) memcpy(c->kout, u, k * sizeof *u);
+    free(o); free(t); free(r); free(u);
     return DEM_OK;
 }
 
-dem_status dem_store_reserve_pairs(dem_sim *sim, size_t n, dem_error *err) { return grow_pairs(sim, n, err); }
+/* Room for n results beside the kept records (a frame's, until the first build places them). */
+static dem_status grow_kout(sim_store *c, size_t n, dem_error *err)
+{
+    if (n <= c->cap_kout) return DEM_OK;
+    size_t cap = c->cap_kout + c->cap_kout / 2 + 1;
+    if (cap < n) cap = n;
+    dem_contact_out *o = aligned_alloc(64, cap * sizeof *o); /* as out: a result to a cache line */
+    if (!o) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", n);
+    if (c->kout) memcpy(o, c->kout, c->npairs * sizeof *o); /* the kept records' */
+    free(c->kout);
+    c->kout = o;
+    c->cap_kout = cap;
+    return DEM_OK;
+}
+
+dem_status dem_store_reserve_pairs(dem_sim *sim, size_t n, dem_error *err)
+{
+    dem_status st = grow_pairs(sim, n, err);
+    return st || !sim->c.kout ? st : grow_kout(&sim->c, n, err);
+}
+
+void dem_store_kept_results_done(dem_sim *sim)
+{
+    free(sim->c.kout);
+    sim->c.kout = NULL;
+    sim->c.cap_kout = 0;
+}
 
 dem_status dem_store_keys_reserve(store_keys *b, size_t n, dem_error *err)
 {
@@ -328,7 +358,8 @@ void dem_store_keys_sort(store_keys *b)
 
 /* Pairs [lo, hi) of the new list once the kept records are in their places (ptouch[k]: pair k
  * holds one): the new pairs from their keys, without history; every pair's constants; the
- * results and touch flags as exact zeros, which the next force pass fills. */
+ * results and touch flags as exact zeros, which the next force pass fills, but for the pairs of
+ * a frame the first build carried with their results (kout), which stand for this step's. */
 static PAR_RANGE void fill_share(void *ctx, size_t lo, size_t hi, int t)
 {
     dem_sim *sim = ctx;
@@ -345,6 +376,7 @@ static PAR_RANGE void fill_share(void *ctx, size_t lo, size_t hi, int t)
             if (c->roll) memset(&c->roll[k], 0, sizeof c->roll[k]);
         }
         pair_constants(sim, k);
+        if (c->kout && c->ptouch[k]) continue; /* a frame's pair, touching, with its result (merge_kept) */
         c->ptouch[k] = 0;
         memset(&c->out[k], 0, sizeof c->out[k]);
     }
@@ -365,6 +397,7 @@ static dem_status merge_kept(dem_sim *sim, dem_error *err)
         if (kept != k) {
             c->pairs[kept] = c->pairs[k];
             if (c->roll) c->roll[kept] = c->roll[k];
+            if (c->kout) c->kout[kept] = c->kout[k];
         }
         kept++;
     }
@@ -379,6 +412,7 @@ static dem_status merge_kept(dem_sim *sim, dem_error *err)
             c->pairs[k] = c->pairs[q - 1];
             if (c->roll) c->roll[k] = c->roll[q - 1];
         }
+        if (c->kout) c->out[k] = c->kout[q - 1]; /* a frame's result: this step's (fill_share keeps it) */
         q--;
     }
     c->npairs = nnew;
@@ -857,25 +891,10 @@ static double carry_factor(const dem_sim *sim, const history_carry *hc, size_t a
     return stt > 0.0 ? -1.0 / stt : 0.0;
 }
 
-/* dem_store_load's results of the frame's pair contacts, by key, until the list is built. */
-typedef struct store_loaded_out {
-    store_key k;
-    dem_contact_out o;
-} loaded_out;
-
-static int cmp_loaded_out(const void *pa, const void *pb)
-{
-    const store_key *a = &((const loaded_out *)pa)->k, *b = &((const loaded_out *)pb)->k;
-    return key_order(a->i, a->j, a->s, b->i, b->j, b->s);
-}
-
-dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, size_t keep_hi, dem_pages_reader *consume, store_loaded *ld,
-                          dem_error *err)
+dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, size_t keep_hi, dem_pages_reader *consume, dem_error *err)
 {
     sim_store *st = &sim->c;
     size_t n = sim->p.n, npair = 0, nwall = 0;
-    ld->out = NULL;
-    ld->n = 0;
     history_carry hc;
     hc.convert = 0;
     dem_error ignored; /* a frame whose settings do not parse is taken as it is, as before */
@@ -890,21 +909,20 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, siz
     }
     dem_status r = DEM_OK;
     id_slot *ids = malloc((n ? n : 1) * sizeof *ids);
-    loaded_out *lo = malloc((npair ? npair : 1) * sizeof *lo);
-    if (!ids || !lo) r = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the frame's %zu contacts", s->ncontacts);
-    /* the records become the list's kept ones (their flags say touching), the wall contacts its
-     * slots' kept ones: the first build carries them as any rebuild carries a history */
+    if (!ids) r = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the frame's %zu contacts", s->ncontacts);
+    /* the records become the list's kept ones (their flags say touching), with their results
+     * beside them (kout), the wall contacts its slots' kept ones: the first build carries them as
+     * any rebuild carries a history */
     if (!r) r = grow_pairs(sim, npair, err);
     if (!r) r = grow_wall_slots(sim, nwall, err);
+    if (!r) r = grow_kout(st, npair ? npair : 1, err);
     if (r) {
         free(ids);
-        free(lo);
         return r;
     }
     for (size_t a = 0; a < n; a++) { ids[a].id = sim->p.id[a]; ids[a].index = (uint32_t)a; }
     qsort(ids, n, sizeof *ids, cmp_id_slot);
     st->npairs = st->nwslots = 0;
-    size_t nlo = 0; /* the results, of every pair; the records (st->npairs) of those with i in [keep_lo, keep_hi) */
     for (size_t k = 0; k < s->ncontacts && !r; k++) {
         if (consume) dem_pages_consume(consume, k * sizeof *s->contacts); /* those before k are read */
         const dem_contact *c = &s->contacts[k];
@@ -960,51 +978,20 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, siz
             o.n = dem_v3_neg(o.n);
             o.ft = dem_v3_neg(o.ft);
         }
-        size_t e = nlo++;
-        lo[e].k.i = rec.i;
-        lo[e].k.j = rec.j;
-        memcpy(lo[e].k.s, rec.s, sizeof rec.s);
-        load_record(&rec, &lo[e].o, c, xi, &o);
         if (rec.i < keep_lo || rec.i >= keep_hi) continue; /* another process carries its record */
         size_t p = st->npairs++;
+        load_record(&rec, &st->kout[p], c, xi, &o);
         st->pairs[p] = rec;
         if (st->roll) load_roll(&st->roll[p], c, s->hist_slots); /* no sign: unchanged by swapping i, j */
     }
     free(ids);
-    if (!r) r = dem_store_sort_kept(sim, err); /* the records in key order, as the results */
+    if (!r) r = dem_store_sort_kept(sim, err); /* the records in key order, their results with them */
     if (r) {
         st->npairs = st->nwslots = 0;
-        free(lo);
+        dem_store_kept_results_done(sim);
         return r;
     }
-    if (nlo > 1) qsort(lo, nlo, sizeof *lo, cmp_loaded_out);
-    ld->out = lo;
-    ld->n = nlo;
     return DEM_OK;
-}
-
-void dem_store_load_results(dem_sim *sim, store_loaded *ld)
-{
-    sim_store *c = &sim->c;
-    for (size_t e = 0, lo = 0; e < ld->n; e++) { /* both in key order: each found after the last */
-        size_t hi = c->npairs;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (rec_vs_key(&c->pairs[mid], &ld->out[e].k) < 0) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo == c->npairs || rec_vs_key(&c->pairs[lo], &ld->out[e].k) != 0) continue; /* not within the cutoff: gone */
-        c->out[lo] = ld->out[e].o;
-        c->ptouch[lo] = 1;
-    }
-    dem_store_loaded_free(ld);
-}
-
-void dem_store_loaded_free(store_loaded *ld)
-{
-    free(ld->out);
-    ld->out = NULL;
-    ld->n = 0;
 }
 
 typedef struct {

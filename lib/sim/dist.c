@@ -1480,9 +1480,10 @@ static size_t first_failed(dem_sim *sim, int ok);
 
 /* Each record of the list with a history (flags) to the processes of its i and j by rank(),
  * where they are others than this one: the counts first, then the records (with their places in
- * the list where placed, and their side records), packed by process, each's in list order, point
- * to point. *in: what arrived, *nin records of *rs bytes each, in the staging buffer. No room on
- * a process fails every process. */
+ * the list where placed, and their side records; at the first build, a frame's results too: out
+ * where placed, kout before), packed by process, each's in list order, point to point. *in: what
+ * arrived, *nin records of *rs bytes each, in the staging buffer. No room on a process fails
+ * every process. */
 static dem_status send_records(dem_sim *sim, particle_rank_fn rank, int placed, const char **in, size_t *nin, size_t *rs,
                                dem_error *err)
 {
@@ -1490,7 +1491,8 @@ static dem_status send_records(dem_sim *sim, particle_rank_fn rank, int placed, 
     const sim_store *c = &sim->c;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, hs = placed ? sizeof(uint32_t) : 0, nout = 0;
     size_t *out = d->counts, *inc = d->counts + K; /* the counts' exchange: K words each way */
-    *rs = hs + sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0);
+    size_t rb = sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0); /* a frame's result after the side record */
+    *rs = hs + rb + (c->kout ? sizeof *c->out : 0);
     for (size_t r = 0; r < K; r++) out[r] = 0;
     for (size_t p = 0; p < c->npairs; p++) {
         if (!c->pairs[p].flags) continue;
@@ -1517,6 +1519,7 @@ static dem_status send_records(dem_sim *sim, particle_rank_fn rank, int placed, 
             if (placed) memcpy(at, &q, sizeof q);
             memcpy(at + hs, &c->pairs[p], sizeof *c->pairs);
             if (c->roll) memcpy(at + hs + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
+            if (c->kout) memcpy(at + hs + rb, placed ? &c->out[p] : &c->kout[p], sizeof *c->out);
             d->off[to[e]] += *rs;
         }
     }
@@ -1542,6 +1545,10 @@ static dem_status deliver_kept(dem_sim *sim, dem_error *err)
         memcpy(&q, from, sizeof q);
         memcpy(&c->pairs[q], from + sizeof q, sizeof *c->pairs);
         if (c->roll) memcpy(&c->roll[q], from + sizeof q + sizeof *c->pairs, sizeof *c->roll);
+        if (c->kout) { /* a frame's pair at the first build: its result is this step's */
+            memcpy(&c->out[q], from + rs - sizeof *c->out, sizeof *c->out);
+            c->ptouch[q] = 1;
+        }
     }
     return st;
 }
@@ -1778,6 +1785,7 @@ static dem_status route_kept(dem_sim *sim, dem_error *err)
         if (q != p) {
             c->pairs[q] = c->pairs[p];
             if (c->roll) c->roll[q] = c->roll[p];
+            if (c->kout) c->kout[q] = c->kout[p];
         }
         q++;
     }
@@ -1787,6 +1795,7 @@ static dem_status route_kept(dem_sim *sim, dem_error *err)
     for (size_t k = 0; k < nin; k++, from += rs, q++) {
         memcpy(&c->pairs[q], from, sizeof *c->pairs);
         if (c->roll) memcpy(&c->roll[q], from + sizeof *c->pairs, sizeof *c->roll);
+        if (c->kout) memcpy(&c->kout[q], from + rs - sizeof *c->kout, sizeof *c->kout);
     }
     c->npairs = q;
     return dem_store_sort_kept(sim, err);

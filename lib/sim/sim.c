@@ -146,21 +146,15 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     /* The frame's contacts as the kept histories the first build carries (with current forces
      * they stand for this step's results too, so that a frame stored before any step equals the
      * one read); the frame's table need not be held through the build. */
-    store_loaded ld = {NULL, 0};
     size_t keep_lo = 0, keep_hi = sim->p.n;
     dem_dist_join_range(sim, comm, &keep_lo, &keep_hi); /* dist.h: in a group, this process's particles' records */
     dem_pages_reader ct = {take ? (char *)take->contacts : NULL, 0}; /* likewise the contacts', as they are loaded */
-    if (sim->p.n && (r = dem_store_load(sim, s, keep_lo, keep_hi, &ct, &ld, err))) return r;
+    if (sim->p.n && (r = dem_store_load(sim, s, keep_lo, keep_hi, &ct, err))) return r;
     if (take) drop_contacts(take);
-    if (comm && (r = dem_dist_join(sim, comm, err))) { /* dist.h: in a group before the first list */
-        dem_store_loaded_free(&ld);
-        return r;
-    }
-    if (sim->p.n && (r = dem_nbr_rebuild(sim, 0, err))) {
-        dem_store_loaded_free(&ld);
-        return r;
-    }
-    dem_store_load_results(sim, &ld);
+    if (comm && (r = dem_dist_join(sim, comm, err))) return r; /* dist.h: in a group before the first list */
+    r = sim->p.n ? dem_nbr_rebuild(sim, 0, err) : DEM_OK; /* the frame's results placed with their records */
+    dem_store_kept_results_done(sim);
+    if (r) return r;
     if (sim->forces_current) dem_books_restore(sim);
     return DEM_OK;
 }

@@ -47,6 +47,7 @@ DEM_MUST_CHECK dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
 /* The kept records (pairs[0 .. npairs) between begin and end) in key order, their side records
  * with them (records handed on by other processes join them: dist.c); room for n records. */
 DEM_MUST_CHECK dem_status dem_store_sort_kept(dem_sim *sim, dem_error *err);
+/* Room for n kept records (and their results while a frame's are carried: kout). */
 DEM_MUST_CHECK dem_status dem_store_reserve_pairs(dem_sim *sim, size_t n, dem_error *err);
 /* The list's adjacency and blocks (jadj, istart, pblk) from its records. */
 DEM_MUST_CHECK dem_status dem_store_index(dem_sim *sim, dem_error *err);
@@ -78,25 +79,19 @@ void dem_store_each_touching(dem_sim *sim, store_touching_fn fn);
  * new). Pairs keep i < j (turned round where needed: an exact negation). */
 void dem_store_renumber(dem_sim *sim, const uint32_t *inv);
 /* The frame's contacts seed the histories and results of the list and the slots. Before the
- * first build: their records become the list's kept records and the wall contacts the slots'
- * kept ones, which the build carries as any rebuild carries a history (the frame's contact table
- * may go then: no copy of it is held through the build), and the pairs' results wait in *ld, by
- * key; after it, dem_store_load_results gives the pairs still in the list their results and
- * frees *ld (the slots carry theirs). Only the pairs whose i (the lower index) is in [keep_lo,
- * keep_hi) become records: in a group of processes, each carries its own particles' records into
- * the first build (dist.h's dem_dist_join_range, dem_dist_keep_own); every pair's result waits,
- * since the list a process ends with may hold any. consume: the frame's contact table (its
- * base), whose pages go behind the loading (core/pages.h), so that the table and what it becomes
- * are not held whole at once; NULL: the table is left as it is. On failure nothing is kept and
- * *ld is empty. */
-typedef struct {
-    struct store_loaded_out *out;
-    size_t n;
-} store_loaded;
+ * first build: their records become the list's kept records, each with its result beside it
+ * (sim_store.kout), and the wall contacts the slots' kept ones, which the build carries as any
+ * rebuild carries a history, the results with them (the frame's contact table may go then: no
+ * copy of it is held through the build); after it, dem_store_kept_results_done frees kout. Only
+ * the pairs whose i (the lower index) is in [keep_lo, keep_hi) become records: in a group of
+ * processes, each carries its own particles' records into the first build (dist.h's
+ * dem_dist_join_range, dem_dist_keep_own), and the build hands them, results included, to the
+ * processes that evaluate their pairs. consume: the frame's contact table (its base), whose pages
+ * go behind the loading (core/pages.h), so that the table and what it becomes are not held whole
+ * at once; NULL: the table is left as it is. On failure nothing is kept. */
 DEM_MUST_CHECK dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, size_t keep_hi, dem_pages_reader *consume,
-                                         store_loaded *ld, dem_error *err);
-void dem_store_load_results(dem_sim *sim, store_loaded *ld);
-void dem_store_loaded_free(store_loaded *ld);
+                                         dem_error *err);
+void dem_store_kept_results_done(dem_sim *sim);
 /* The touching contacts into the frame, sorted by (wall, i, j, s), each pair named with the
  * smaller id first. */
 DEM_MUST_CHECK dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err);

@@ -144,6 +144,11 @@ typedef struct {
      * rolling or twisting model is on */
     struct dem_roll_rec_s *roll, *wroll;
     int roll_on;            /* a rolling or twisting model is on (the one test the force sums make) */
+    /* a frame's pair results (dem_store_load), a side array beside the kept records until the
+     * first build places them (merge_kept; in a group, route_kept and deliver_kept carry them with
+     * their records); NULL otherwise */
+    dem_contact_out *kout;
+    size_t cap_kout;
 } sim_store;
 
 enum { ACCT_NONE = 0, ACCT_PENDING = 1, ACCT_SAVED = 2 };
