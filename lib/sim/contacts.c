@@ -180,7 +180,7 @@ static dem_status grow_kout(sim_store *c, size_t n, dem_error *err)
     if (cap < n) cap = n;
     dem_contact_out *o = aligned_alloc(64, cap * sizeof *o); /* as out: a result to a cache line */
     if (!o) return dem_fail(err, DEM_ERR_NOMEM, "out of memory for %zu contact results", n);
-    if (c->kout) memcpy(o, c->kout, c->npairs * sizeof *o); /* the kept records' */
+    if (c->kout) memcpy(o, c->kout, (c->npairs < c->cap_kout ? c->npairs : c->cap_kout) * sizeof *o); /* the kept records' */
     free(c->kout);
     c->kout = o;
     c->cap_kout = cap;
