@@ -519,10 +519,15 @@ void cli_need_finite(uint64_t frame, const char *what, double v)
         cli_die("frame %llu: %s is %g: the frame's values are too large for it to be computed", (unsigned long long)frame, what, v);
 }
 
+static void (*help_done)(void); /* cli_set_help_done */
+
+void cli_set_help_done(void (*fn)(void)) { help_done = fn; }
+
 void cli_help(const char *text)
 {
     if (fputs(text, stdout) == EOF || fflush(stdout) == EOF || ferror(stdout))
         cli_die("writing the help: %s", strerror(errno ? errno : EIO));
+    if (help_done) help_done();
     exit(0);
 }
 

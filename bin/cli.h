@@ -85,6 +85,9 @@ void cli_input_end(const dem_reader *r);
 double cli_double(const char *opt, const char *text);
 /* Print a help text on stdout and exit 0, or exit 1 if it cannot be written (a full disk). */
 void cli_help(const char *text) __attribute__((noreturn));
+/* What cli_help calls before it exits 0 (NULL: nothing): dem-step on MPI ends MPI there, since
+ * every rank reads the same options and so every rank asks for the help (bin/mpi_run.c). */
+void cli_set_help_done(void (*fn)(void));
 /* The most steps one run may take (-n and --time alike). */
 #define CLI_MAX_STEPS 1000000000000000LL
 /* The steps of a run: steps if >= 0, else ceil(run_time / dt); dies if that passes

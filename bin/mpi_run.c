@@ -27,6 +27,11 @@ void cli_mpi_start(int *argc, char ***argv)
     displs = counts + size;
     const char *keep = getenv("DEM_MPI_STDERR");
     if (rank > 0 && !(keep && strcmp(keep, "1") == 0) && !freopen("/dev/null", "w", stderr)) exit(1);
+    /* rank 0 alone writes to standard output (the stream, the help), and --help ends MPI on
+     * every rank before it exits 0: mpirun then returns 0, without its message about ranks that
+     * left without finalizing */
+    if (rank > 0 && !freopen("/dev/null", "w", stdout)) exit(1);
+    cli_set_help_done(cli_mpi_finish);
 }
 
 int cli_mpi_rank(void) { return rank; }

@@ -325,3 +325,11 @@ same_for_ranks() {
     [ "$status" -ne 0 ]
     [[ "$output" == *"give -o FILE"* ]]
 }
+
+@test "mpi: --help under mpirun prints one process's help once, on stdout, and exits 0" {
+    dem-step --help > one.txt
+    run --separate-stderr mpirun --oversubscribe -np 3 dem-step-mpi --help
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ] # no message from mpirun about ranks that left without ending MPI
+    diff one.txt <(printf '%s\n' "$output")
+}
