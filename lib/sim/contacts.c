@@ -120,11 +120,7 @@ dem_status dem_store_begin_pairs(dem_sim *sim, dem_error *err)
     size_t k = 0;
     for (size_t p = 0; p < c->npairs; p++) {
         if (!c->pairs[p].flags) continue;
-        if (k != p) {
-            c->pairs[k] = c->pairs[p];
-            if (c->roll) c->roll[k] = c->roll[p];
-            if (c->kout) c->kout[k] = c->kout[p];
-        }
+        if (k != p) dem_store_move_kept(c, k, p);
         k++;
     }
     c->npairs = k;
@@ -170,6 +166,13 @@ dem_status dem_store_sort_kept(dem_sim *sim, dem_error *err)
     if (u) memcpy(c->kout, u, k * sizeof *u);
     free(o); free(t); free(r); free(u);
     return DEM_OK;
+}
+
+void dem_store_move_kept(sim_store *c, size_t to, size_t from)
+{
+    c->pairs[to] = c->pairs[from];
+    if (c->roll) c->roll[to] = c->roll[from];
+    if (c->kout) c->kout[to] = c->kout[from];
 }
 
 /* Room for n results beside the kept records (a frame's, until the first build places them). */
@@ -394,11 +397,7 @@ static dem_status merge_kept(dem_sim *sim, dem_error *err)
     for (size_t k = 0; k < nold; k++) { /* the kept records that are still candidates */
         while (m < nnew && rec_vs_key(&c->pairs[k], &key[m]) > 0) m++;
         if (m == nnew || rec_vs_key(&c->pairs[k], &key[m]) != 0) continue;
-        if (kept != k) {
-            c->pairs[kept] = c->pairs[k];
-            if (c->roll) c->roll[kept] = c->roll[k];
-            if (c->kout) c->kout[kept] = c->kout[k];
-        }
+        if (kept != k) dem_store_move_kept(c, kept, k);
         kept++;
     }
     dem_status st;

@@ -719,29 +719,25 @@ void dem_dist_share_halo(dem_sim *sim, double *move2, int *nonfinite)
     exchange_halo(sim, 1);
 }
 
-/* A particle's state with own stepping, in an exchange's fields: what its owner keeps current
- * (the whole state's gather, and the migration of particles that change owner at a rebuild). */
-#define PARTICLE_FIELDS(sim)                                                                                           \
-    {(sim)->p.x, sizeof *(sim)->p.x, bound_particle}, {(sim)->p.v, sizeof *(sim)->p.v, bound_particle},                 \
-        {(sim)->p.w, sizeof *(sim)->p.w, bound_particle}, {(sim)->p.q, sizeof *(sim)->p.q, bound_particle},             \
-        {(sim)->p.f, sizeof *(sim)->p.f, bound_particle}, {(sim)->p.t, sizeof *(sim)->p.t, bound_particle},             \
-        {(sim)->p.image, sizeof *(sim)->p.image, bound_particle},                                                       \
-        {(sim)->nbr.x_build, sizeof *(sim)->nbr.x_build, bound_particle},                                              \
-        {(sim)->e.edis, EDIS * sizeof *(sim)->e.edis, bound_particle}, {(sim)->e.vf, sizeof *(sim)->e.vf, bound_particle}, \
-        {(sim)->e.wf, sizeof *(sim)->e.wf, bound_particle}, {(sim)->e.wadh, sizeof *(sim)->e.wadh, bound_particle},       \
-        {(sim)->g.pbad, sizeof *(sim)->g.pbad, bound_particle},                                                         \
-        {(sim)->ex.on ? (sim)->ex.V : NULL, sizeof *(sim)->ex.V, bound_particle},                                       \
-        {(sim)->ex.on ? (sim)->ex.K : NULL, sizeof *(sim)->ex.K, bound_particle},                                       \
-        {(sim)->ex.on ? (sim)->ex.kbad : NULL, sizeof *(sim)->ex.kbad, bound_particle}
-
 /* What a frame reads of the particles' state (dem_particle_record; the bonds' evaluation): the
- * part of PARTICLE_FIELDS process 0 gathers to write one (dem_dist_to_root). The books' arrays,
+ * part of PARTICLE_FIELDS (below) process 0 gathers to write one (dem_dist_to_root). The books' arrays,
  * the build's positions and the guard's flags are summed or used where they are kept. */
 #define FRAME_FIELDS(sim)                                                                                              \
     {(sim)->p.x, sizeof *(sim)->p.x, bound_particle}, {(sim)->p.v, sizeof *(sim)->p.v, bound_particle},                 \
         {(sim)->p.w, sizeof *(sim)->p.w, bound_particle}, {(sim)->p.q, sizeof *(sim)->p.q, bound_particle},             \
         {(sim)->p.f, sizeof *(sim)->p.f, bound_particle}, {(sim)->p.t, sizeof *(sim)->p.t, bound_particle},             \
         {(sim)->p.image, sizeof *(sim)->p.image, bound_particle}
+
+/* A particle's state with own stepping, in an exchange's fields: what its owner keeps current
+ * (the whole state's gather, and the migration of particles that change owner at a rebuild). */
+#define PARTICLE_FIELDS(sim)                                                                                           \
+    FRAME_FIELDS(sim), {(sim)->nbr.x_build, sizeof *(sim)->nbr.x_build, bound_particle},                                \
+        {(sim)->e.edis, EDIS * sizeof *(sim)->e.edis, bound_particle}, {(sim)->e.vf, sizeof *(sim)->e.vf, bound_particle}, \
+        {(sim)->e.wf, sizeof *(sim)->e.wf, bound_particle}, {(sim)->e.wadh, sizeof *(sim)->e.wadh, bound_particle},       \
+        {(sim)->g.pbad, sizeof *(sim)->g.pbad, bound_particle},                                                         \
+        {(sim)->ex.on ? (sim)->ex.V : NULL, sizeof *(sim)->ex.V, bound_particle},                                       \
+        {(sim)->ex.on ? (sim)->ex.K : NULL, sizeof *(sim)->ex.K, bound_particle},                                       \
+        {(sim)->ex.on ? (sim)->ex.kbad : NULL, sizeof *(sim)->ex.kbad, bound_particle}
 
 /* Elements [lo, hi) of an array of the particles' state that this process does not keep (below):
  * their whole pages given back to the system (they read as zeros until written again), or,
@@ -1478,6 +1474,41 @@ void dem_dist_keep_own(dem_sim *sim)
 
 static size_t first_failed(dem_sim *sim, int ok);
 
+/* A record as the processes exchange it: the record, its side record and, at the first build, a
+ * frame's result (out where the record is placed in the list, kout before the merge). */
+static size_t record_bytes(const sim_store *c)
+{
+    return sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0) + (c->kout ? sizeof *c->out : 0);
+}
+
+static void record_pack(const sim_store *c, size_t p, int placed, char *at)
+{
+    memcpy(at, &c->pairs[p], sizeof *c->pairs);
+    at += sizeof *c->pairs;
+    if (c->roll) {
+        memcpy(at, &c->roll[p], sizeof *c->roll);
+        at += sizeof *c->roll;
+    }
+    if (c->kout) memcpy(at, placed ? &c->out[p] : &c->kout[p], sizeof *c->out);
+}
+
+static void record_unpack(sim_store *c, size_t q, int placed, const char *from)
+{
+    memcpy(&c->pairs[q], from, sizeof *c->pairs);
+    from += sizeof *c->pairs;
+    if (c->roll) {
+        memcpy(&c->roll[q], from, sizeof *c->roll);
+        from += sizeof *c->roll;
+    }
+    if (!c->kout) return;
+    if (!placed) {
+        memcpy(&c->kout[q], from, sizeof *c->kout);
+        return;
+    }
+    memcpy(&c->out[q], from, sizeof *c->out); /* a frame's pair at the first build: its result is this step's */
+    c->ptouch[q] = 1;
+}
+
 /* Each record of the list with a history (flags) to the processes of its i and j by rank(),
  * where they are others than this one: the counts first, then the records (with their places in
  * the list where placed, and their side records; at the first build, a frame's results too: out
@@ -1491,8 +1522,7 @@ static dem_status send_records(dem_sim *sim, particle_rank_fn rank, int placed, 
     const sim_store *c = &sim->c;
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, hs = placed ? sizeof(uint32_t) : 0, nout = 0;
     size_t *out = d->counts, *inc = d->counts + K; /* the counts' exchange: K words each way */
-    size_t rb = sizeof *c->pairs + (c->roll ? sizeof *c->roll : 0); /* a frame's result after the side record */
-    *rs = hs + rb + (c->kout ? sizeof *c->out : 0);
+    *rs = hs + record_bytes(c);
     for (size_t r = 0; r < K; r++) out[r] = 0;
     for (size_t p = 0; p < c->npairs; p++) {
         if (!c->pairs[p].flags) continue;
@@ -1517,9 +1547,7 @@ static dem_status send_records(dem_sim *sim, particle_rank_fn rank, int placed, 
             char *at = d->stage + d->off[to[e]];
             uint32_t q = (uint32_t)p;
             if (placed) memcpy(at, &q, sizeof q);
-            memcpy(at + hs, &c->pairs[p], sizeof *c->pairs);
-            if (c->roll) memcpy(at + hs + sizeof *c->pairs, &c->roll[p], sizeof *c->roll);
-            if (c->kout) memcpy(at + hs + rb, placed ? &c->out[p] : &c->kout[p], sizeof *c->out);
+            record_pack(c, p, placed, at + hs);
             d->off[to[e]] += *rs;
         }
     }
@@ -1543,12 +1571,7 @@ static dem_status deliver_kept(dem_sim *sim, dem_error *err)
     for (size_t k = 0; !st && k < nin; k++, from += rs) {
         uint32_t q;
         memcpy(&q, from, sizeof q);
-        memcpy(&c->pairs[q], from + sizeof q, sizeof *c->pairs);
-        if (c->roll) memcpy(&c->roll[q], from + sizeof q + sizeof *c->pairs, sizeof *c->roll);
-        if (c->kout) { /* a frame's pair at the first build: its result is this step's */
-            memcpy(&c->out[q], from + rs - sizeof *c->out, sizeof *c->out);
-            c->ptouch[q] = 1;
-        }
+        record_unpack(c, q, 1, from + sizeof q);
     }
     return st;
 }
@@ -1782,21 +1805,13 @@ static dem_status route_kept(dem_sim *sim, dem_error *err)
     if (st) return st;
     for (size_t p = 0; p < c->npairs; p++) { /* those that stay, forwards in place */
         if (next_rank(d, c->pairs[p].i) != me && next_rank(d, c->pairs[p].j) != me) continue;
-        if (q != p) {
-            c->pairs[q] = c->pairs[p];
-            if (c->roll) c->roll[q] = c->roll[p];
-            if (c->kout) c->kout[q] = c->kout[p];
-        }
+        if (q != p) dem_store_move_kept(c, q, p);
         q++;
     }
     size_t failed = first_failed(sim, !dem_store_reserve_pairs(sim, q + nin, err));
     if (failed < (size_t)d->comm.size)
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the kept contacts on process %zu of %d", failed, d->comm.size);
-    for (size_t k = 0; k < nin; k++, from += rs, q++) {
-        memcpy(&c->pairs[q], from, sizeof *c->pairs);
-        if (c->roll) memcpy(&c->roll[q], from + sizeof *c->pairs, sizeof *c->roll);
-        if (c->kout) memcpy(&c->kout[q], from + rs - sizeof *c->kout, sizeof *c->kout);
-    }
+    for (size_t k = 0; k < nin; k++, from += rs, q++) record_unpack(c, q, 0, from);
     c->npairs = q;
     return dem_store_sort_kept(sim, err);
 }

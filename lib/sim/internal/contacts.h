@@ -47,6 +47,9 @@ DEM_MUST_CHECK dem_status dem_store_end_pairs(dem_sim *sim, dem_error *err);
 /* The kept records (pairs[0 .. npairs) between begin and end) in key order, their side records
  * with them (records handed on by other processes join them: dist.c); room for n records. */
 DEM_MUST_CHECK dem_status dem_store_sort_kept(dem_sim *sim, dem_error *err);
+/* Kept record from to place to (before the merge): with its side record and, while a frame's
+ * results are carried (kout), its result. */
+void dem_store_move_kept(sim_store *c, size_t to, size_t from);
 /* Room for n kept records (and their results while a frame's are carried: kout). */
 DEM_MUST_CHECK dem_status dem_store_reserve_pairs(dem_sim *sim, size_t n, dem_error *err);
 /* The list's adjacency and blocks (jadj, istart, pblk) from its records. */
