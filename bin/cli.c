@@ -330,22 +330,31 @@ void cli_run_frames(const char *path, const cli_frames *sel, const cli_frame_han
 }
 
 /* ---------------------------------------------------------------- running a simulation */
-void cli_read_frame(dem_reader *r, const char *name, long long frame, dem_system *s)
+/* Frame `frame` of r (-1: the last) into s, as far as r goes: the reader's last status (1 at the
+ * frame asked for, 0 at the input's end, < 0 with err), and in *got whether s holds a frame. */
+static int read_frames(dem_reader *r, long long frame, dem_system *s, int *got, dem_error *err)
 {
-    dem_error err;
     dem_system next;
     dem_system_init(&next);
-    int st, got = 0;
-    while ((st = dem_reader_next(r, &next, &err)) == 1) {
+    int st;
+    *got = 0;
+    while ((st = dem_reader_next(r, &next, err)) == 1) {
         dem_system t = *s;
         *s = next;
         next = t;
-        got = 1;
+        *got = 1;
         if (frame >= 0 && dem_reader_frames(r) == (uint64_t)frame + 1) break;
     }
     dem_system_free(&next);
+    if (st == 0 && *got) cli_input_end(r);
+    return st;
+}
+
+void cli_read_frame(dem_reader *r, const char *name, long long frame, dem_system *s)
+{
+    dem_error err;
+    int got, st = read_frames(r, frame, s, &got, &err);
     unsigned long long frames = (unsigned long long)dem_reader_frames(r);
-    if (st == 0 && got) cli_input_end(r);
     dem_reader_free(r); /* before any message: a failed read leaks nothing */
     const char *pre = name ? name : "", *sep = name ? ": " : "";
     if (st < 0 || !got) dem_system_free(s);
@@ -369,6 +378,25 @@ void cli_read_last_frame(const char *path, dem_system *s)
     if (!r) cli_die_err(&err);
     cli_read_frame(r, NULL, -1, s);
     if (fd != 0) close(fd);
+}
+
+int cli_try_read_run_frame(const char *path, const dem_contact_filter *f, dem_system *s, dem_settings *st)
+{
+    dem_error err;
+    dem_system_init(s);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return 0;
+    dem_reader *r = dem_reader_new_fd(fd, &err);
+    int got = 0, rc = r ? 1 : -1;
+    if (r) {
+        dem_reader_filter_contacts(r, f);
+        rc = read_frames(r, -1, s, &got, &err);
+    }
+    dem_reader_free(r);
+    close(fd);
+    if (rc >= 0 && got && !dem_settings_read(st, s, &err)) return 1;
+    dem_system_free(s);
+    return 0;
 }
 
 void cli_read_run_frame(const char *path, dem_system *s, dem_settings *st)

@@ -189,6 +189,10 @@ void cli_read_last_frame(const char *path, dem_system *s);
 /* The same, and the run's settings from it into st (a run continues the last frame: dem-step,
  * dem-reverse); exit 1 if they are damaged. */
 void cli_read_run_frame(const char *path, dem_system *s, dem_settings *st);
+/* cli_read_run_frame of the file at path with its contacts read through f (stream.h), printing
+ * nothing: 1 when s and st hold the frame, 0 when it could not be read (the caller then reads
+ * it with cli_read_run_frame, which says why). */
+int cli_try_read_run_frame(const char *path, const dem_contact_filter *f, dem_system *s, dem_settings *st);
 /* Frame `frame` of r (0 the first; -1 the last complete one) into s, then free r. Exit 1 if the
  * stream is damaged (saying how many complete frames precede the damage), has no frame, or has
  * no such frame; messages begin with "name: " unless name is NULL. */

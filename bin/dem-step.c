@@ -470,6 +470,14 @@ static void apply_cell(const struct cmdline *c, dem_system *s)
     if (c->cell_reset) s->cell.deform = dem_m3_identity();
 }
 
+/* The options' edits of the frame read: the walls' velocities, the periodic cell (again on the
+ * frame read anew where the ranks could not start from their shares of it: cli_mpi_new_sim). */
+static void edit_frame(void *cmdline, dem_system *s)
+{
+    apply_wall_velocities(cmdline, s);
+    apply_cell(cmdline, s);
+}
+
 /* --until, --cell-log, --every-time and the end of a --time run: after every step. */
 typedef struct {
     const struct cmdline *c;
@@ -836,8 +844,7 @@ int main(int argc, char **argv)
     warn_inert(&st, &s);
     cli_warn_ranges(&s, 1); /* a slip of units (--young 70 for 70 GPa); warnings always print */
     warn_ignore(&c, &st, &s);
-    apply_wall_velocities(&c, &s);
-    apply_cell(&c, &s);
+    edit_frame(&c, &s);
     adhesion_note(&st, &s);
 #ifdef DEM_MPI
     if (cli_mpi_rank() == 0) { /* rank 0 writes the stream */
@@ -851,7 +858,7 @@ int main(int argc, char **argv)
 
     double frame_quantum = dem_exact_quantum(&s); /* the frame's particles go in dem_sim_new_from */
 #ifdef DEM_MPI
-    dem_sim *sim = cli_mpi_new_sim(&s, &st, c.run.threads, balance,
+    dem_sim *sim = cli_mpi_new_sim(&s, &st, edit_frame, &c, c.run.threads, balance,
                                    /* sim.h's dem_comm: every rank stepping the whole system, and
                                     * other ranks' stale particles filled with NaN (tests); the
                                     * same bits either way */

@@ -149,15 +149,59 @@ static int file_for_all(const char *path, unsigned long long id[3])
 }
 
 /* Whether every rank read the same file (size, time) and in it the same frame (step, particles,
- * contacts). */
-static int same_everywhere(const unsigned long long id[3], const dem_system *s)
+ * and contacts: in its table, whether or not this rank kept them all). */
+static int same_everywhere(const unsigned long long id[3], const dem_system *s, unsigned long long contacts)
 {
-    unsigned long long v[6] = {id[0], id[1], id[2], (unsigned long long)s->step, (unsigned long long)s->nparticles,
-                               (unsigned long long)s->ncontacts};
+    unsigned long long v[6] = {id[0], id[1], id[2], (unsigned long long)s->step, (unsigned long long)s->nparticles, contacts};
     unsigned long long lo[6], hi[6];
     MPI_Allreduce(v, lo, 6, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(v, hi, 6, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     return memcmp(lo, hi, sizeof lo) == 0;
+}
+
+static int all_ranks(int mine)
+{
+    int all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
+/* The run's file, where each rank read its own share of the frame's pair contacts
+ * (dem_group_contacts_new): cli_mpi_new_sim reads it whole if the sim cannot be built from the
+ * shares, so that the message is one process's. NULL: each rank holds the whole frame. */
+static const char *share_path;
+static unsigned long long share_id[3];
+
+/* The file's last frame into s and st at every rank, each keeping only the pair contacts its
+ * share of the particles loads (the others' are dropped as they are decoded, never held): 1 when
+ * every rank read the same frame so. */
+static int read_shares(const char *path, const unsigned long long id[3], dem_system *s, dem_settings *st)
+{
+    dem_error err;
+    dem_group_contacts *g = dem_group_contacts_new(rank, size, &err);
+    dem_contact_filter f;
+    if (g) dem_group_contacts_filter(g, &f);
+    int mine = g && cli_try_read_run_frame(path, &f, s, st), ok = all_ranks(mine);
+    unsigned long long contacts = g ? (unsigned long long)dem_group_contacts_in_frame(g) : 0;
+    dem_group_contacts_free(g);
+    if (ok && same_everywhere(id, s, contacts)) {
+        share_path = path;
+        memcpy(share_id, id, sizeof share_id);
+        return 1;
+    }
+    if (mine) dem_system_free(s); /* a frame that fails on one rank: each reads it whole, and all fail alike */
+    return 0;
+}
+
+/* The file's last frame whole at every rank: each reads it, or, where the ranks' copies differ,
+ * rank 0's goes to all. */
+static void read_whole(const char *path, const unsigned long long id[3], dem_system *s, dem_settings *st)
+{
+    cli_read_run_frame(path, s, st);
+    if (same_everywhere(id, s, (unsigned long long)s->ncontacts)) return;
+    /* not the same file on every node (a node's own copy), or one being written: rank 0's */
+    if (rank > 0) dem_system_free(s);
+    frame_from_root(s, st);
 }
 
 void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
@@ -165,23 +209,29 @@ void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
     unsigned long long id[3] = {0, 0, 0};
     if (size > 1 && file_for_all(path, id)) {
         /* each rank reads the file itself: the stream decodes as it reads, so no rank holds the
-         * frame's bytes beside its tables (on a restart, about as much again) */
-        cli_read_run_frame(path, s, st);
-        if (same_everywhere(id, s)) return;
-        /* not the same file on every node (a node's own copy), or one being written: rank 0's */
-        if (rank > 0) dem_system_free(s);
-        frame_from_root(s, st);
+         * frame's bytes beside its tables (on a restart, about as much again), nor the other
+         * ranks' pair contacts */
+        if (!read_shares(path, id, s, st)) read_whole(path, id, s, st);
         return;
     }
     if (rank == 0) cli_read_run_frame(path, s, st);
     if (size > 1) frame_from_root(s, st);
 }
 
-dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, int threads, int balance, int replicate, int check_stale)
+dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, void (*edit)(void *ctx, dem_system *s), void *ctx, int threads,
+                         int balance, int replicate, int check_stale)
 {
     dem_error err;
     dem_comm c = {rank, size, balance, allgather, NULL, replicate, sendrecv, check_stale};
     dem_sim *sim = dem_sim_new_group(s, st, threads, &c, &err);
+    if (!sim && share_path) { /* every rank failed (dem_dist_agree), one of them on its share of the contacts */
+        dem_settings read;
+        dem_system_free(s);
+        read_whole(share_path, share_id, s, &read); /* the run's settings are st, the options' */
+        share_path = NULL;
+        edit(ctx, s);
+        sim = dem_sim_new_group(s, st, threads, &c, &err);
+    }
     if (!sim) cli_die_err(&err);
     return sim;
 }

@@ -84,6 +84,22 @@ dem_reader *dem_reader_new_mem(const void *buf, size_t len, dem_error *err);
  * Returns 1 when a frame was read, 0 at the clean end of the input (after at least one frame),
  * or a negative dem_status. After an error the reader cannot continue. */
 int dem_reader_next(dem_reader *r, dem_system *s, dem_error *err);
+/* A frame's contacts kept selectively as they are decoded, so that a reader that needs only some
+ * of them (a process of a group: dem_group_contacts_new) never holds the others. At the start of
+ * each frame's contact table, begin(ctx, s, count, err) is called with the table's count of
+ * contacts and the frame as decoded so far, or s NULL when the frame's particles come after its
+ * contacts (not the writer's order). It returns 1: keep(ctx, c) is then called for every contact
+ * in the stream's order, after its values are checked (dem_contact_check_values), and those it
+ * returns 0 for are dropped; 0: every contact is kept; < 0: a dem_status, and the frame fails
+ * with err. What relates one contact to another (dem_system_check: the ids exist, no pair
+ * twice) is then checked among the contacts kept. */
+typedef struct {
+    int (*begin)(void *ctx, const dem_system *s, uint64_t count, dem_error *err);
+    int (*keep)(void *ctx, const dem_contact *c);
+    void *ctx;
+} dem_contact_filter;
+/* f: copied; NULL: every contact kept (the default). */
+void dem_reader_filter_contacts(dem_reader *r, const dem_contact_filter *f);
 /* Frames delivered so far. */
 uint64_t dem_reader_frames(const dem_reader *r);
 /* After dem_reader_next returned 0: whether the input ended with an end-of-stream marker (0: the

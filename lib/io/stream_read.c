@@ -37,6 +37,7 @@ struct dem_reader {
     int after_eos;          /* the last member read was an end-of-stream marker */
     dem_status failed;
     dem_error failed_err;
+    dem_contact_filter filter; /* dem_reader_filter_contacts; keep NULL: none */
 };
 
 static long read_fd(void *ctx, void *buf, size_t n, dem_error *err)
@@ -105,6 +106,12 @@ void dem_reader_free(dem_reader *r)
 }
 
 uint64_t dem_reader_frames(const dem_reader *r) { return r->frames; }
+
+void dem_reader_filter_contacts(dem_reader *r, const dem_contact_filter *f)
+{
+    if (f && f->begin && f->keep) r->filter = *f;
+    else memset(&r->filter, 0, sizeof r->filter);
+}
 int dem_reader_ended_with_marker(const dem_reader *r) { return r->after_eos; }
 uint64_t dem_reader_offset(const dem_reader *r) { return r->in_total - r->z.avail_in; }
 
@@ -376,7 +383,20 @@ static dem_status r_params(dem_reader *r, dem_system *s, uint64_t len, dem_error
     return DEM_OK;
 }
 
-static dem_status r_contacts(dem_reader *r, dem_system *s, const table_header *th, dem_error *err)
+/* The contacts of c[0 .. n) that the reader's filter keeps, moved to the front; their count. */
+static size_t r_keep_contacts(const dem_reader *r, dem_contact *c, size_t n)
+{
+    size_t kept = 0;
+    for (size_t k = 0; k < n; k++)
+        if (r->filter.keep(r->filter.ctx, &c[k])) {
+            if (kept != k) c[kept] = c[k];
+            kept++;
+        }
+    return kept;
+}
+
+/* particles_first: the frame's particles are decoded already (the filter may be asked). */
+static dem_status r_contacts(dem_reader *r, dem_system *s, const table_header *th, int particles_first, dem_error *err)
 {
     if (th->extra > DEM_HIST_MAX)
         return dem_fail(err, DEM_ERR_FORMAT, "frame %llu: contacts have %u history slots, this build holds at most %d",
@@ -389,6 +409,10 @@ static dem_status r_contacts(dem_reader *r, dem_system *s, const table_header *t
     s->hist_slots = th->extra;
     dem_status st = DEM_OK;
     s->ncontacts = 0;
+    int filter = 0;
+    size_t seen = 0; /* contacts decoded: their record numbers in messages */
+    if (r->filter.keep && (filter = r->filter.begin(r->filter.ctx, particles_first ? s : NULL, th->count, err)) < 0)
+        return r_bad_record(r, (dem_status)filter, err);
     for (uint64_t left = th->count; left > 0;) {
         size_t batch = batch_records(th->recsize, left);
         const uint8_t *p = r_take(r, batch * th->recsize, &st, err);
@@ -401,8 +425,9 @@ static dem_status r_contacts(dem_reader *r, dem_system *s, const table_header *t
         for (size_t k = 0; k < batch; k++)
             for (unsigned h = 0; h < th->extra; h++) c[k].hist[h] = dem_get_f64(p + k * th->recsize + fixed + 8u * h);
         for (size_t k = 0; k < batch; k++)
-            if ((st = dem_contact_check_values(&c[k], s->ncontacts + k, th->extra, err))) return r_bad_record(r, st, err);
-        s->ncontacts += batch;
+            if ((st = dem_contact_check_values(&c[k], seen + k, th->extra, err))) return r_bad_record(r, st, err);
+        seen += batch;
+        s->ncontacts += filter ? r_keep_contacts(r, c, batch) : batch;
         left -= batch;
     }
     return st;
@@ -456,7 +481,7 @@ static dem_status r_section(dem_reader *r, dem_system *s, const uint8_t *tag, ui
     case SEEN_ENRG: return r_single(r, rt, &th, s, name, 0, err);
     case SEEN_CELL: s->cell = dem_cell_default(); /* fields a 1.3 record lacks keep these */
         return r_single(r, rt, &th, &s->cell, name, 1, err);
-    case SEEN_CONT: return r_contacts(r, s, &th, err);
+    case SEEN_CONT: return r_contacts(r, s, &th, (*seen & SEEN_PART) != 0, err);
     case SEEN_MATL: {
         dem_material d;
         memset(&d, 0, sizeof d);

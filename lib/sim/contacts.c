@@ -789,18 +789,15 @@ void dem_store_renumber(dem_sim *sim, const uint32_t *inv)
 }
 
 /* ---- frames ------------------------------------------------------------------------------- */
-typedef struct {
-    uint64_t id;
-    uint32_t index;
-} id_slot;
-
 static int cmp_id_slot(const void *pa, const void *pb)
 {
-    const id_slot *a = pa, *b = pb;
+    const dem_id_slot *a = pa, *b = pb;
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-static long find_index(const id_slot *ids, size_t n, uint64_t id)
+void dem_id_slots_sort(dem_id_slot *ids, size_t n) { qsort(ids, n, sizeof *ids, cmp_id_slot); }
+
+long dem_id_slots_find(const dem_id_slot *ids, size_t n, uint64_t id)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -907,7 +904,7 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, siz
         else npair++;
     }
     dem_status r = DEM_OK;
-    id_slot *ids = malloc((n ? n : 1) * sizeof *ids);
+    dem_id_slot *ids = malloc((n ? n : 1) * sizeof *ids);
     if (!ids) r = dem_fail(err, DEM_ERR_NOMEM, "out of memory for the frame's %zu contacts", s->ncontacts);
     /* the records become the list's kept ones (their flags say touching), with their results
      * beside them (kout), the wall contacts its slots' kept ones: the first build carries them as
@@ -920,12 +917,12 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, siz
         return r;
     }
     for (size_t a = 0; a < n; a++) { ids[a].id = sim->p.id[a]; ids[a].index = (uint32_t)a; }
-    qsort(ids, n, sizeof *ids, cmp_id_slot);
+    dem_id_slots_sort(ids, n);
     st->npairs = st->nwslots = 0;
     for (size_t k = 0; k < s->ncontacts && !r; k++) {
         if (consume) dem_pages_consume(consume, k * sizeof *s->contacts); /* those before k are read */
         const dem_contact *c = &s->contacts[k];
-        long i = find_index(ids, n, c->i);
+        long i = dem_id_slots_find(ids, n, c->i);
         if (i < 0) continue; /* dem_system_check guarantees it exists */
         for (int a = 0; a < 3 && !r; a++)
             if (c->shift[a] > DEM_IMAGE_MAX || c->shift[a] < -DEM_IMAGE_MAX)
@@ -956,7 +953,7 @@ dem_status dem_store_load(dem_sim *sim, const dem_system *s, size_t keep_lo, siz
             st->wtouch[q] = 1;
             continue;
         }
-        long j = find_index(ids, n, c->j);
+        long j = dem_id_slots_find(ids, n, c->j);
         if (j < 0) continue;
         {
             dem_vec3 d = dem_v3_sub(sim->p.x[i], dem_v3_add(sim->p.x[j], cell_shift(sim, c->shift)));
@@ -1101,7 +1098,7 @@ dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err)
  * each particle's touching wall slots (already in wall order). */
 struct store_stream {
     const dem_sim *sim;
-    id_slot *order;         /* the particles by id */
+    dem_id_slot *order;        /* the particles by id */
     size_t pos;             /* next particle of order */
     int walls;              /* 0: the pairs; 1: the wall slots */
     out_contact *local;     /* the current particle's pairs, sorted */
@@ -1211,7 +1208,7 @@ dem_status dem_store_stream_open(const dem_sim *sim, store_stream **out, dem_con
         ss->order[a].id = sim->p.id[a];
         ss->order[a].index = (uint32_t)a;
     }
-    qsort(ss->order, n, sizeof *ss->order, cmp_id_slot);
+    dem_id_slots_sort(ss->order, n);
     for (size_t p = 0; p < st->npairs; p++) count += st->ptouch[p];
     for (size_t q = 0; q < st->nwslots; q++) count += st->wtouch[q];
     ss->sim = sim;

@@ -2158,13 +2158,121 @@ dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, dem_error *err)
  * rebuild of the slim store); process r's first block. */
 static size_t join_cut(size_t nb, size_t r, size_t K) { return nb * r / K; }
 
+/* Process r's particles [*p0, *p1) of n at the join's cuts (a function of n, r and K alone, so
+ * that a reader knows it before any sim exists: dem_group_contacts_new). */
+static void join_share(size_t n, size_t r, size_t K, size_t *p0, size_t *p1)
+{
+    size_t nb = (n + PAIR_BLOCK - 1) / PAIR_BLOCK, a = join_cut(nb, r, K) * PAIR_BLOCK, b = join_cut(nb, r + 1, K) * PAIR_BLOCK;
+    *p0 = a < n ? a : n;
+    *p1 = b < n ? b : n;
+}
+
 void dem_dist_join_range(const dem_sim *sim, const dem_comm *comm, size_t *p0, size_t *p1)
 {
     if (!comm || comm->size <= 1 || comm->rank < 0 || comm->rank >= comm->size) return; /* dem_dist_join says what is wrong */
-    size_t K = (size_t)comm->size, r = (size_t)comm->rank, nb = sim->c.nblk;
-    *p0 = block_particle(sim, join_cut(nb, r, K));
-    *p1 = block_particle(sim, join_cut(nb, r + 1, K));
+    join_share(sim->p.n, (size_t)comm->rank, (size_t)comm->size, p0, p1);
 }
+
+dem_status dem_dist_agree(const dem_comm *comm, dem_status mine, dem_error *err)
+{
+    if (!comm || comm->size <= 1 || !comm->allgather || comm->rank < 0 || comm->rank >= comm->size) return mine;
+    size_t K = (size_t)comm->size, me = (size_t)comm->rank;
+    int *all = calloc(K, sizeof *all);
+    size_t *off = calloc(K, sizeof *off), *len = calloc(K, sizeof *len);
+    if (!all || !off || !len) { /* K words: the others then wait for this process until the job ends */
+        free(all); free(off); free(len);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for the statuses of %zu processes", K);
+    }
+    for (size_t r = 0; r < K; r++) {
+        off[r] = r * sizeof *all;
+        len[r] = sizeof *all;
+    }
+    all[me] = (int)mine;
+    comm->allgather(comm->ctx, all, off, len);
+    size_t first = 0;
+    while (first < K && all[first] == DEM_OK) first++;
+    dem_status st = first < K ? (dem_status)all[first] : DEM_OK;
+    free(all); free(off); free(len);
+    if (mine || !st) return mine;
+    return dem_fail(err, st, "process %zu of %zu: %s (its message goes where its standard error goes)", first, K, dem_status_name(st));
+}
+
+/* ---- a frame's contacts as a process of a group needs them --------------------------------- */
+struct dem_group_contacts {
+    size_t rank, size;
+    dem_id_slot *ids;       /* the frame's particles by id, with their indices in its table */
+    size_t nids, cap_ids;
+    size_t lo, hi;          /* this process's particles at the join (join_share) */
+    uint64_t in_frame;      /* the contacts of the last table begun, kept or not */
+};
+
+dem_group_contacts *dem_group_contacts_new(int rank, int size, dem_error *err)
+{
+    if (size < 1 || rank < 0 || rank >= size) {
+        dem_fail(err, DEM_ERR_ARG, "process %d of a group of %d", rank, size);
+        return NULL;
+    }
+    dem_group_contacts *g = calloc(1, sizeof *g);
+    if (!g) {
+        dem_fail(err, DEM_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    g->rank = (size_t)rank;
+    g->size = (size_t)size;
+    return g;
+}
+
+void dem_group_contacts_free(dem_group_contacts *g)
+{
+    if (!g) return;
+    free(g->ids);
+    free(g);
+}
+
+/* The reader's begin (stream.h): index the frame's particles by id, and this process's share. */
+static int group_begin(void *ctx, const dem_system *s, uint64_t count, dem_error *err)
+{
+    dem_group_contacts *g = ctx;
+    g->in_frame = count;
+    if (g->size <= 1 || !s) return 0; /* one process keeps them all; so does a frame whose contacts come first */
+    if (s->nparticles > g->cap_ids) {
+        dem_id_slot *q = realloc(g->ids, s->nparticles * sizeof *q);
+        if (!q) return dem_fail(err, DEM_ERR_NOMEM, "out of memory indexing %zu particles", s->nparticles);
+        g->ids = q;
+        g->cap_ids = s->nparticles;
+    }
+    g->nids = s->nparticles;
+    for (size_t a = 0; a < s->nparticles; a++) {
+        g->ids[a].id = s->particles[a].id;
+        g->ids[a].index = (uint32_t)a;
+    }
+    dem_id_slots_sort(g->ids, g->nids);
+    join_share(s->nparticles, g->rank, g->size, &g->lo, &g->hi);
+    return 1;
+}
+
+/* The reader's keep: a pair whose earlier particle (in the frame's table) is this process's, as
+ * dem_store_load keeps them; every wall contact (each process loads those near its particles); and
+ * one naming a particle that does not exist, which dem_system_check then refuses on every
+ * process. */
+static int group_keep(void *ctx, const dem_contact *c)
+{
+    const dem_group_contacts *g = ctx;
+    if (c->flags & DEM_CONTACT_WALL) return 1;
+    long i = dem_id_slots_find(g->ids, g->nids, c->i), j = dem_id_slots_find(g->ids, g->nids, c->j);
+    if (i < 0 || j < 0) return 1;
+    size_t a = (size_t)(i < j ? i : j);
+    return a >= g->lo && a < g->hi;
+}
+
+void dem_group_contacts_filter(dem_group_contacts *g, dem_contact_filter *f)
+{
+    f->begin = group_begin;
+    f->keep = group_keep;
+    f->ctx = g;
+}
+
+uint64_t dem_group_contacts_in_frame(const dem_group_contacts *g) { return g->in_frame; }
 
 dem_status dem_dist_join(dem_sim *sim, const dem_comm *comm, dem_error *err)
 {

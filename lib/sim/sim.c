@@ -104,9 +104,11 @@ static dem_status alloc_all(dem_sim *sim, dem_error *err)
 static void drop_particles(dem_system *frame);
 static void drop_contacts(dem_system *frame);
 
-/* take: the frame s itself, whose tables go as soon as the sim holds what they held (the
- * particles before the first neighbour list, the contacts after they are loaded); NULL: kept. */
-static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings *st, int threads, dem_system *take, const dem_comm *comm,
+/* The frame s loaded into the sim, up to the first neighbour list. take: the frame s itself,
+ * whose tables go as soon as the sim holds what they held (the particles before the first
+ * neighbour list, the contacts after they are loaded); NULL: kept. comm: in a group, this
+ * process's share of the frame's pair contacts (dem_dist_join_range). */
+static dem_status sim_load(dem_sim *sim, const dem_system *s, const dem_settings *st, int threads, dem_system *take, const dem_comm *comm,
                            dem_error *err)
 {
     dem_status r;
@@ -151,6 +153,16 @@ static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings
     dem_pages_reader ct = {take ? (char *)take->contacts : NULL, 0}; /* likewise the contacts', as they are loaded */
     if (sim->p.n && (r = dem_store_load(sim, s, keep_lo, keep_hi, &ct, err))) return r;
     if (take) drop_contacts(take);
+    return DEM_OK;
+}
+
+static dem_status sim_init(dem_sim *sim, const dem_system *s, const dem_settings *st, int threads, dem_system *take, const dem_comm *comm,
+                           dem_error *err)
+{
+    dem_status r = sim_load(sim, s, st, threads, take, comm, err);
+    /* in a group, what follows is collective: every process stops if one did (its share of the
+     * frame's contacts, read alone, may fail its checks where the others' pass) */
+    if ((r = dem_dist_agree(comm, r, err))) return r;
     if (comm && (r = dem_dist_join(sim, comm, err))) return r; /* dist.h: in a group before the first list */
     r = sim->p.n ? dem_nbr_rebuild(sim, 0, err) : DEM_OK; /* the frame's results placed with their records */
     dem_store_kept_results_done(sim);

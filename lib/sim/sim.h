@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "laws/settings.h"
 #include "laws/laws.h" /* dem_contact_probe: one contact driven kinematically */
+#include "io/stream.h" /* dem_contact_filter */
 #include "io/system.h"
 
 typedef struct dem_sim dem_sim;
@@ -116,6 +117,23 @@ DEM_MUST_CHECK dem_status dem_sim_set_comm(dem_sim *sim, const dem_comm *comm, d
  * list, even at the start (the same bits as the two calls; a start's peak of memory lower by the
  * other processes' pairs). Collective: every process calls it with the same frame. */
 dem_sim *dem_sim_new_group(dem_system *frame, const dem_settings *st, int threads, const dem_comm *comm, dem_error *err);
+/* What a process of a group reads of a frame's contacts: dem_sim_new_group loads only the pair
+ * contacts whose earlier particle (in the frame's particle table) falls in this process's first
+ * share of the particles (a function of the particle count, rank and size alone), and the wall
+ * contacts; a reader given this filter (dem_reader_filter_contacts) keeps just those, so that no
+ * process holds the others' (a frame whose contacts come before its particles is read whole).
+ * The frame then equals the whole one for dem_sim_new_group, with these caveats: the reader's
+ * checks across contacts (dem_system_check) see only the contacts kept, and so does
+ * dem_sim_new_group's check of their geometry; it fails on every process when it fails on one
+ * (the others' message names that process), and a program that wants one process's message
+ * reads the frame whole and builds the sim again (bin/mpi_run.c). */
+typedef struct dem_group_contacts dem_group_contacts;
+dem_group_contacts *dem_group_contacts_new(int rank, int size, dem_error *err);
+/* f filled to read through g (g must outlive the reader's use of it). */
+void dem_group_contacts_filter(dem_group_contacts *g, dem_contact_filter *f);
+/* The count of contacts in the last contact table read through g, kept or not. */
+uint64_t dem_group_contacts_in_frame(const dem_group_contacts *g);
+void dem_group_contacts_free(dem_group_contacts *g);
 /* What the distribution did so far (zeros in one process): pairs evaluated by this process as
  * its own and across a cut (for a second time), bytes it gave to the exchanges. */
 typedef struct {

@@ -196,6 +196,25 @@ same_for_ranks() {
     cmp one.dem m.dem
 }
 
+@test "mpi: each rank keeps only its share of a file frame's pair contacts; one that does not fit its particles, or one named twice, gives one process's message" {
+    dem-pack --random 700 --box 0,0,0,0.008,0.008,0.016 --radius-uniform 3e-4,4.5e-4 --young 5e6 --friction 0.5 \
+        --restitution 0.6 --enclose --velocity-random 0.2 --seed 11 > bed.dem
+    dem-step -q -n 500 --gravity 0,0,-9.81 --dt 5e-6 bed.dem > half.dem
+    # the frame's last pair contact is rank 2's of 3: its lower id past 448 (7 of 11 blocks of 64 spheres)
+    dem-probe --contacts half.dem | awk -F'\t' 'NR > 1 && $6 == 0 { lo = $4 < $5 ? $4 : $5 } END { exit !(lo > 448) }'
+    for how in 1e-5 twice; do
+        dem-nudge-contact -1 "$how" < half.dem > bad.dem
+        run --separate-stderr dem-step -q -n 10 bad.dem -o one.dem
+        [ "$status" -eq 1 ]
+        want=$(printf '%s\n' "$stderr" | grep '^dem-step: ')
+        [[ "$want" == *"disagree with the positions"* || "$want" == *"appears more than once"* ]]
+        run --separate-stderr mpirun --oversubscribe -np 3 dem-step-mpi -q -n 10 bad.dem -o k.dem
+        [ "$status" -ne 0 ]
+        [ "$(printf '%s\n' "$stderr" | grep '^dem-step: ')" = "$want" ]
+        [ ! -e k.dem ]
+    done
+}
+
 @test "mpi: the exact mode (each rank its own, a sheared cell), clumps in a stress-controlled cell, a periodic one and between walls: the same bytes for 2-4 ranks" {
     dem-pack --random 300 --box 0,0,0,0.01,0.01,0.01 --radius 4e-4 --enclose --velocity-random 0.5 \
         --friction 0 --restitution 1 --seed 3 |

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "dem.h"
+#include "gz.h"
 #include "unit.h"
 
 #define MAX_RANKS 4
@@ -76,6 +77,9 @@ typedef struct {
     uint64_t full_gathers;  /* rebuilds and re-sorts that received every position (dem_dist_stats) */
     uint64_t dropped;       /* the stale particles' pages it gave back (dem_dist_stats) */
     uint64_t rebuilds;      /* neighbour-list rebuilds (the group decides them as one process does) */
+    const char *shares;     /* not NULL: the start read from these bytes, with the rank's share of the contacts */
+    size_t shares_len;
+    char msg[DEM_ERROR_MSG_MAX]; /* the rank's message where it failed */
 } rank_run;
 
 /* FNV-1a over n bytes, on from h. */
@@ -106,6 +110,8 @@ static int join_at_start;          /* the ranks build their sims in the group (d
 /* dem_comm.check_stale: the other ranks' particles' state a rank does not keep is NaN (1, the
  * default here: a read of it would change the frame), or given back to the system (0) */
 static int check_stale = 1;
+static const char *shares;         /* the ranks read the start from these bytes, each its share of the contacts */
+static size_t shares_len;
 static uint64_t last_dropped;      /* the last group's pages given back, its ranks' sum (bytes) */
 /* The last one-process run's start and its stiffness time, which every group's from that start
  * must give (dem_sim_estimate_dt after the steps: each rank's pairs are its own then). */
@@ -149,6 +155,26 @@ static void thread_sendrecv(void *ctx, const void *send, const size_t *soff, con
     rank_barrier_wait(&g->bar); /* no rank changes its sends before the others have read them */
 }
 
+/* The one frame of bytes, as process rank of size reads it (dem_group_contacts_new: its share
+ * of the pair contacts) into s; the contacts in the stream's table into *in_frame. The reader's
+ * status. */
+static int read_share(const char *data, size_t len, int rank, int size, dem_system *s, uint64_t *in_frame, dem_error *err)
+{
+    dem_group_contacts *gc = dem_group_contacts_new(rank, size, err);
+    dem_reader *rd = gc ? dem_reader_new_mem(data, len, err) : NULL;
+    dem_contact_filter f;
+    int st = -1;
+    if (rd) {
+        dem_group_contacts_filter(gc, &f);
+        dem_reader_filter_contacts(rd, &f);
+        st = dem_reader_next(rd, s, err);
+    }
+    if (in_frame && gc) *in_frame = dem_group_contacts_in_frame(gc);
+    dem_reader_free(rd);
+    dem_group_contacts_free(gc);
+    return st;
+}
+
 /* One rank's run (or one process's, g NULL): the frame after `steps` steps, by dem_sim_put. */
 static void *run_rank(void *arg)
 {
@@ -156,7 +182,8 @@ static void *run_rank(void *arg)
     dem_error err;
     dem_system s;
     dem_system_init(&s);
-    me->ok = dem_system_copy(&s, me->start, &err) == DEM_OK;
+    me->ok = me->shares ? read_share(me->shares, me->shares_len, me->rank, me->g->size, &s, NULL, &err) == 1
+                        : dem_system_copy(&s, me->start, &err) == DEM_OK;
     dem_comm c = {me->rank, me->g ? me->g->size : 1, me->balance, thread_allgather, me, me->replicate, thread_sendrecv, check_stale};
     int at_start = join_at_start && me->g;
     dem_sim *sim = !me->ok ? NULL : at_start ? dem_sim_new_group(&s, me->st, 1, &c, &err) : dem_sim_new(&s, me->st, 1, &err);
@@ -196,7 +223,8 @@ static void *run_rank(void *arg)
         w = dem_writer_new(f, 1, &err);
     }
     if (me->ok) me->ok = dem_sim_put(sim, &s, w, &err) == DEM_OK;
-    if (!me->ok) fprintf(stderr, "rank %d: %s\n", me->rank, err.msg);
+    if (!me->ok && !me->shares) fprintf(stderr, "rank %d: %s\n", me->rank, err.msg);
+    if (!me->ok) snprintf(me->msg, sizeof me->msg, "%s", err.msg);
     if (w) {
         if (dem_writer_finish(w, &err)) me->ok = 0;
         dem_writer_free(w);
@@ -220,6 +248,15 @@ static void *run_rank(void *arg)
     return NULL;
 }
 
+static void group_init(group *g, int n)
+{
+    g->size = n;
+    memset(g->mismatched, 0, sizeof g->mismatched);
+    atomic_init(&g->bar.count, 0);
+    atomic_init(&g->bar.gen, 0);
+    g->bar.n = (unsigned)n;
+}
+
 /* The frame of K ranks cut by `balance`, stepping their own particles or (replicate) all (K = 0:
  * one process without a group). */
 static char *frame_on(int K, int balance, int replicate, const dem_system *start, const dem_settings *st, double dt, int steps,
@@ -229,13 +266,10 @@ static char *frame_on(int K, int balance, int replicate, const dem_system *start
     rank_run run[MAX_RANKS];
     pthread_t th[MAX_RANKS];
     int n = K ? K : 1;
-    g.size = n;
-    memset(g.mismatched, 0, sizeof g.mismatched);
-    atomic_init(&g.bar.count, 0);
-    atomic_init(&g.bar.gen, 0);
-    g.bar.n = (unsigned)n;
+    group_init(&g, n);
     for (int r = 0; r < n; r++) {
-        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0, NAN, 0, 0, 0};
+        run[r] = (rank_run){K ? &g : NULL, r, start, st, balance, steps, replicate, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, store_midway, NAN, 0, NAN, 0, NAN, 0, 0, 0,
+                            K ? shares : NULL, shares_len, ""};
         pthread_create(&th[r], NULL, run_rank, &run[r]);
     }
     int ok = 1;
@@ -548,7 +582,7 @@ static void test_refusals(void)
     group g;
     memset(&g, 0, sizeof g);
     g.size = 2;
-    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN, 0, 0, 0};
+    rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN, 0, 0, 0, NULL, 0, ""};
     dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv, 0};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
     dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL, 0};
@@ -567,6 +601,138 @@ static void test_refusals(void)
     dem_system_free(&s);
 }
 
+/* Process r's particles of n at the join (equal counts of 64-sphere blocks), as dist.c cuts them. */
+static void join_share(size_t n, size_t r, size_t K, size_t *lo, size_t *hi)
+{
+    size_t nb = (n + 63) / 64;
+    *lo = nb * r / K * 64 < n ? nb * r / K * 64 : n;
+    *hi = nb * (r + 1) / K * 64 < n ? nb * (r + 1) / K * 64 : n;
+}
+
+/* Whether process r of K keeps contact c of frame s (index[id]: its particle's place in s). */
+static int keeps(const dem_system *s, const size_t *index, const dem_contact *c, size_t r, size_t K)
+{
+    if (c->flags & DEM_CONTACT_WALL) return 1;
+    size_t lo, hi, a = index[c->i] < index[c->j] ? index[c->i] : index[c->j];
+    join_share(s->nparticles, r, K, &lo, &hi);
+    return a >= lo && a < hi;
+}
+
+/* A frame read by each process of a group with its share of the pair contacts
+ * (dem_group_contacts_new): each keeps the wall contacts and the pairs whose earlier particle is
+ * in its share at the join, in the stream's order, and every pair is some process's; a frame
+ * whose contacts come before its particles is read whole; the group built from the shares is one
+ * process's bytes; and a contact that does not fit its particles in one process's share stops
+ * every process, that one with the library's message, the others naming it. */
+static void test_shares(void)
+{
+    dem_system s, whole;
+    dem_settings st;
+    dem_error err;
+    make_bed(&s, &st, 0);
+    double dt = 4e-6, u;
+    size_t len, across, t[2];
+    char *e = frame_on(0, 0, 0, &s, &st, dt, 300, &len, &across, &u, t);
+    dem_system_init(&whole);
+    dem_reader *rd = e ? dem_reader_new_mem(e, len, &err) : NULL;
+    CHECK(rd && dem_reader_next(rd, &whole, &err) == 1);
+    dem_reader_free(rd);
+    size_t n = whole.nparticles, walls = count_wall_contacts(&whole), pairs = whole.ncontacts - walls;
+    size_t *index = calloc(n + 2, sizeof *index); /* make_bed's ids: 1 .. n */
+    for (size_t k = 0; k < n; k++) index[whole.particles[k].id] = k;
+    CHECK(pairs > 100 && walls > 0);
+    for (size_t K = 2; K <= MAX_RANKS; K++) {
+        size_t sum = 0, later = 0;
+        for (size_t r = 0; r < K; r++) {
+            dem_system part;
+            dem_system_init(&part);
+            uint64_t in = 0;
+            CHECK(read_share(e, len, (int)r, (int)K, &part, &in, &err) == 1);
+            CHECK_MSG(in == whole.ncontacts, "%zu of %zu: %llu contacts in the frame, %zu read whole", r, K, (unsigned long long)in, whole.ncontacts);
+            size_t q = 0, same = 1;
+            for (size_t k = 0; k < whole.ncontacts; k++)
+                if (keeps(&whole, index, &whole.contacts[k], r, K))
+                    same = same && q < part.ncontacts && memcmp(&part.contacts[q++], &whole.contacts[k], sizeof *whole.contacts) == 0;
+            CHECK_MSG(same && q == part.ncontacts, "process %zu of %zu: %zu contacts kept, not the %zu of its share in the stream's order", r, K,
+                      part.ncontacts, q);
+            sum += part.ncontacts - walls;
+            if (r > 0) later += part.ncontacts - walls;
+            dem_system_free(&part);
+        }
+        CHECK_MSG(sum == pairs && later > 0, "%zu processes keep %zu pairs (%zu past process 0), the frame has %zu", K, sum, later, pairs);
+    }
+    /* the contacts before the particles: every process reads them all */
+    bytes pl = gz_payload((const uint8_t *)e, len), moved = {0, 0};
+    size_t part_at = payload_section(&pl, "PART"), cont_at = payload_section(&pl, "CONT"), cont_len = 16;
+    for (int k = 7; k >= 0; k--) cont_len += (size_t)pl.p[cont_at + 8 + k] << (8 * k);
+    CHECK(part_at < cont_at && cont_at + cont_len <= pl.n);
+    bytes_add(&moved, pl.p, part_at);
+    bytes_add(&moved, pl.p + cont_at, cont_len);
+    bytes_add(&moved, pl.p + part_at, cont_at - part_at);
+    bytes_add(&moved, pl.p + cont_at + cont_len, pl.n - cont_at - cont_len);
+    bytes gm = gz_member(moved.p, moved.n);
+    dem_system part;
+    dem_system_init(&part);
+    uint64_t in = 0;
+    CHECK(read_share((const char *)gm.p, gm.n, 1, 3, &part, &in, &err) == 1 && part.ncontacts == whole.ncontacts && in == whole.ncontacts);
+    free(pl.p);
+    free(moved.p);
+    free(gm.p);
+    /* 100 steps on, from the shares: one process's bytes */
+    size_t len1 = 0, lenk = 0, t1[2];
+    char *one = frame_on(0, 0, 0, &whole, &st, dt, 100, &len1, &across, &u, t1);
+    join_at_start = 1;
+    shares = e;
+    shares_len = len;
+    for (int K = 2; K <= 3; K++) {
+        char *f = frame_on(K, 0, 0, &whole, &st, dt, 100, &lenk, &across, &u, t);
+        CHECK_MSG(f && one && lenk == len1 && memcmp(f, one, len1) == 0, "%d ranks from their shares of the frame: the frame differs from one process's", K);
+        free(f);
+    }
+    /* one pair contact of process 2's share (of 3) moved off its particles' geometry */
+    size_t bad = 0;
+    while (bad < whole.ncontacts && (whole.contacts[bad].flags & DEM_CONTACT_WALL || !keeps(&whole, index, &whole.contacts[bad], 2, 3))) bad++;
+    CHECK(bad < whole.ncontacts);
+    whole.contacts[bad].overlap += 1e-5;
+    char *wrong = NULL;
+    size_t wlen = 0;
+    FILE *f = open_memstream(&wrong, &wlen);
+    dem_writer *w = dem_writer_new(f, 1, &err);
+    CHECK(w && dem_writer_put(w, &whole, &err) == DEM_OK && dem_writer_finish(w, &err) == DEM_OK);
+    dem_writer_free(w);
+    fclose(f);
+    CHECK(dem_system_copy(&part, &whole, &err) == DEM_OK);
+    CHECK(dem_sim_new_from(&part, &st, 1, &err) == NULL && strstr(err.msg, "disagree with the positions of its particles"));
+    group g;
+    rank_run run[3];
+    pthread_t th[3];
+    group_init(&g, 3);
+    for (int r = 0; r < 3; r++) {
+        run[r] = (rank_run){&g, r, &whole, &st, 0, 0, 0, dt, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN, 0, 0, 0, wrong, wlen, ""};
+        pthread_create(&th[r], NULL, run_rank, &run[r]);
+    }
+    for (int r = 0; r < 3; r++) pthread_join(th[r], NULL);
+    CHECK_MSG(!run[0].ok && !run[1].ok && !run[2].ok, "a contact that does not fit its particles on process 2: processes went on (%d %d %d)", run[0].ok,
+              run[1].ok, run[2].ok);
+    CHECK_MSG(strstr(run[2].msg, "disagree with the positions of its particles") && strstr(run[0].msg, "process 2 of 3") &&
+                  strstr(run[1].msg, "process 2 of 3"),
+              "the processes' messages: '%s', '%s', '%s'", run[0].msg, run[1].msg, run[2].msg);
+    printf("  the frame of 648 spheres, %zu pairs and %zu wall contacts, read by 2-4 processes each with its share of the pairs:\n"
+           "  each the pairs of its particles and every wall contact, in the stream's order; 100 steps on 2 and 3 from the shares\n"
+           "  are one process's bytes; a contact off its particles in process 2's share stops all three\n",
+           pairs, walls);
+    join_at_start = 0;
+    shares = NULL;
+    shares_len = 0;
+    free(wrong);
+    free(one);
+    free(e);
+    free(index);
+    dem_system_free(&part);
+    dem_system_free(&whole);
+    dem_system_free(&s);
+}
+
 int main(void)
 {
     test_ranks(0);
@@ -574,5 +740,6 @@ int main(void)
     test_clumps(0);
     test_clumps(1);
     test_refusals();
+    test_shares();
     UNIT_DONE();
 }

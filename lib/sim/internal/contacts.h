@@ -81,6 +81,15 @@ void dem_store_each_touching(dem_sim *sim, store_touching_fn fn);
 /* The particles were renumbered: particle k is now inv[k]'s old index's new place (inv[old] =
  * new). Pairs keep i < j (turned round where needed: an exact negation). */
 void dem_store_renumber(dem_sim *sim, const uint32_t *inv);
+/* A table of particle ids with their indices, sorted by id: the frame's contacts name particles
+ * by id (dem_store_load, dem_store_write, and a group's reader: dem_group_contacts_new). */
+typedef struct {
+    uint64_t id;
+    uint32_t index;
+} dem_id_slot;
+void dem_id_slots_sort(dem_id_slot *ids, size_t n);
+/* The index of id in ids[0 .. n) sorted, or -1. */
+long dem_id_slots_find(const dem_id_slot *ids, size_t n, uint64_t id);
 /* The frame's contacts seed the histories and results of the list and the slots. Before the
  * first build: their records become the list's kept records, each with its result beside it
  * (sim_store.kout), and the wall contacts the slots' kept ones, which the build carries as any

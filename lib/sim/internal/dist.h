@@ -157,6 +157,10 @@ DEM_MUST_CHECK dem_status dem_dist_join(dem_sim *sim, const dem_comm *comm, dem_
  * frame records it carries into the first build (dem_store_load); unchanged without a group
  * (comm NULL or of one). */
 void dem_dist_join_range(const dem_sim *sim, const dem_comm *comm, size_t *p0, size_t *p1);
+/* The group's agreement on a status before its first collective step: mine where this process
+ * failed, else the first failing process's status (err naming that process), else DEM_OK.
+ * Collective; comm NULL or of one: mine. */
+DEM_MUST_CHECK dem_status dem_dist_agree(const dem_comm *comm, dem_status mine, dem_error *err);
 /* The cuts and the foreign pairs of the current list (after every rebuild); with own stepping,
  * the halo. */
 DEM_MUST_CHECK dem_status dem_dist_decompose(dem_sim *sim, dem_error *err);
