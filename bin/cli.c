@@ -48,25 +48,32 @@ static void drop_output(void)
     out_tmp[0] = 0;
 }
 
-/* A message to stderr with every byte a terminal could act on escaped (dem_text_printable): the
- * messages quote options, file names and values read from the input. */
-static void put_message(const char *fmt, va_list ap)
+/* A message to stderr, "prog: " pre, the message, then post, with every byte a terminal could act
+ * on escaped (dem_text_printable: the messages quote options, file names and values read from the
+ * input), in one write: a process killed while it writes (mpirun ends the ranks when one fails)
+ * leaves the whole line or none. */
+static void put_message(const char *pre, const char *post, const char *fmt, va_list ap)
 {
-    char raw[4096], safe[4096];
+    char raw[4096], safe[4096], line[4096 + 512];
     vsnprintf(raw, sizeof raw, fmt, ap);
     dem_text_printable(safe, sizeof safe, raw);
-    fputs(safe, stderr);
+    snprintf(line, sizeof line, "%s: %s%s%s", prog_name, pre, safe, post);
+    fputs(line, stderr);
+    fflush(stderr);
 }
+
+static void (*before_exit)(int status); /* cli_set_before_exit */
+
+void cli_set_before_exit(void (*fn)(int status)) { before_exit = fn; }
 
 _Noreturn void cli_die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog_name);
-    put_message(fmt, ap);
-    fputc('\n', stderr);
+    put_message("", "\n", fmt, ap);
     va_end(ap);
     drop_output();
+    if (before_exit) before_exit(CLI_EXIT_DATA);
     exit(CLI_EXIT_DATA);
 }
 
@@ -75,12 +82,13 @@ _Noreturn void cli_die_err(const dem_error *err) { cli_die("%s", err->msg); }
 _Noreturn void cli_usage(const char *fmt, ...)
 {
     va_list ap;
+    char post[256];
+    snprintf(post, sizeof post, "\nTry '%s --help' for more information.\n", prog_name);
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog_name);
-    put_message(fmt, ap);
-    fprintf(stderr, "\nTry '%s --help' for more information.\n", prog_name);
+    put_message("", post, fmt, ap);
     va_end(ap);
     drop_output(); /* a usage error found after -o FILE was opened leaves no temporary */
+    if (before_exit) before_exit(CLI_EXIT_USAGE);
     exit(CLI_EXIT_USAGE);
 }
 
@@ -136,9 +144,7 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: warning: ", prog_name);
-    put_message(fmt, ap);
-    fputc('\n', stderr);
+    put_message("warning: ", "\n", fmt, ap);
     va_end(ap);
 }
 

@@ -88,6 +88,10 @@ void cli_help(const char *text) __attribute__((noreturn));
 /* What cli_help calls before it exits 0 (NULL: nothing): dem-step on MPI ends MPI there, since
  * every rank reads the same options and so every rank asks for the help (bin/mpi_run.c). */
 void cli_set_help_done(void (*fn)(void));
+/* What cli_die and cli_usage call after the message, before they exit with status (NULL:
+ * nothing): dem-step on MPI holds the ranks above 0 back there a while, so that where every rank
+ * fails alike rank 0 has written its message before mpirun ends the job (bin/mpi_run.c). */
+void cli_set_before_exit(void (*fn)(int status));
 /* The most steps one run may take (-n and --time alike). */
 #define CLI_MAX_STEPS 1000000000000000LL
 /* The steps of a run: steps if >= 0, else ceil(run_time / dt); dies if that passes

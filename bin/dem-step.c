@@ -33,8 +33,8 @@ static const char *const usage_parts[] = {
 "sends it), rank 0 writes the stream (-o: mpirun's standard output is a terminal);\n"
 "DEM_MPI_BALANCE=work|count|skew|shift chooses the ranks' cuts. Each rank steps its own\n"
 "particles and keeps only theirs and its halo's state (with DEM_MPI_REPLICATE=1, every rank\n"
-"steps the whole system; DEM_MPI_CHECK_STALE=1, for tests, fills what a rank does not keep\n"
-"with NaN).\n"
+"steps the whole system; for tests, DEM_MPI_CHECK_STALE=1 fills what a rank does not keep\n"
+"with NaN, and DEM_MPI_FRAME_CHUNK=N sends a frame's contacts to rank 0 N at a time).\n"
 "Not yet on several ranks: --integrator variational, --minimize. README, \"Running on a\n"
 "cluster (MPI)\".\n"
 "\n"
@@ -801,6 +801,15 @@ static int mpi_switch(const char *name, const char *what)
     return 0;
 }
 
+/* DEM_MPI_FRAME_CHUNK: the contacts each rank sends rank 0 at a time for a frame (sim.h's
+ * dem_comm.frame_chunk; unset: the library's default); small ones, for tests, make many rounds. */
+static int mpi_frame_chunk(void)
+{
+    const char *v = getenv("DEM_MPI_FRAME_CHUNK");
+    if (!v || !*v) return 0;
+    return (int)cli_int("DEM_MPI_FRAME_CHUNK", v, 1, 100000);
+}
+
 /* The ranks, their cuts and the pairs evaluated twice (on both sides of a cut), at the end. */
 static void report_ranks(const dem_sim *sim, int threads)
 {
@@ -863,7 +872,8 @@ int main(int argc, char **argv)
                                     * other ranks' stale particles filled with NaN (tests); the
                                     * same bits either way */
                                    mpi_switch("DEM_MPI_REPLICATE", "every rank steps the whole system"),
-                                   mpi_switch("DEM_MPI_CHECK_STALE", "other ranks' stale particles' state is NaN, not given back"));
+                                   mpi_switch("DEM_MPI_CHECK_STALE", "other ranks' stale particles' state is NaN, not given back"),
+                                   mpi_frame_chunk());
     cli_set_group(cli_mpi_rank(), cli_mpi_max);
 #else
     dem_sim *sim = dem_sim_new_from(&s, &st, c.run.threads, &err);

@@ -14,6 +14,18 @@
 static int rank, size = 1;
 static int *counts, *displs; /* size each: MPI_Allgatherv's */
 
+/* A failing rank above 0 waits before it exits: where every rank fails alike (an input they all
+ * read, a run the guards stop on all), mpirun ends the job as soon as one rank exits with a
+ * failure, and rank 0, which may lag behind the others, would be ended before it wrote its
+ * message. Rank 0's exit ends the waiting ones; a rank that fails alone exits after the wait. */
+#define FAIL_WAIT_S 5
+
+static void hold_back(int status)
+{
+    (void)status;
+    if (rank > 0) sleep(FAIL_WAIT_S);
+}
+
 void cli_mpi_start(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
@@ -32,6 +44,7 @@ void cli_mpi_start(int *argc, char ***argv)
      * left without finalizing */
     if (rank > 0 && !freopen("/dev/null", "w", stdout)) exit(1);
     cli_set_help_done(cli_mpi_finish);
+    cli_set_before_exit(hold_back);
 }
 
 int cli_mpi_rank(void) { return rank; }
@@ -219,10 +232,10 @@ void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st)
 }
 
 dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, void (*edit)(void *ctx, dem_system *s), void *ctx, int threads,
-                         int balance, int replicate, int check_stale)
+                         int balance, int replicate, int check_stale, int frame_chunk)
 {
     dem_error err;
-    dem_comm c = {rank, size, balance, allgather, NULL, replicate, sendrecv, check_stale};
+    dem_comm c = {rank, size, balance, allgather, NULL, replicate, sendrecv, check_stale, frame_chunk};
     dem_sim *sim = dem_sim_new_group(s, st, threads, &c, &err);
     if (!sim && share_path) { /* every rank failed (dem_dist_agree), one of them on its share of the contacts */
         dem_settings read;

@@ -20,13 +20,13 @@ int cli_mpi_size(void);
  * the stream encodes them, to the others, which decode them. */
 void cli_mpi_read_run_frame(const char *path, dem_system *s, dem_settings *st);
 /* The sim built from s on the ranks (dem_sim_new_group: in the group before its first neighbour
- * list), cut as balance says (DEM_BALANCE_*), replicate and check_stale as sim.h's dem_comm says; the
+ * list), cut as balance says (DEM_BALANCE_*), replicate, check_stale and frame_chunk as sim.h's dem_comm says; the
  * frame's tables go. Exits 1 with the library's message where it cannot. Where the ranks read
  * their shares of the contacts and one of them fails (a contact that does not fit its
  * particles), every rank reads the frame whole, edit(ctx, s) makes the program's edits of it
  * again, and the sim is built anew: one process's message. */
 dem_sim *cli_mpi_new_sim(dem_system *s, const dem_settings *st, void (*edit)(void *ctx, dem_system *s), void *ctx, int threads,
-                         int balance, int replicate, int check_stale);
+                         int balance, int replicate, int check_stale, int frame_chunk);
 /* The largest of the ranks' values (an interrupting signal reaches the ranks at different steps:
  * they stop at the same one). */
 int cli_mpi_max(int v);

@@ -1040,10 +1040,39 @@ static dem_contact make_contact(const out_contact *oc, int history, int necks)
     return c;
 }
 
-dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err)
+/* Pair p as frames name it: the smaller id first, whatever the internal order. */
+static void pair_out(const dem_sim *sim, size_t p, out_contact *oc)
 {
     const sim_store *st = &sim->c;
     const uint64_t *id = sim->p.id;
+    const dem_contact_rec *np = &st->pairs[p];
+    oc->flip = id[np->i] > id[np->j];
+    oc->i = id[oc->flip ? np->j : np->i];
+    oc->j = id[oc->flip ? np->i : np->j];
+    for (int k = 0; k < 3; k++) oc->s[k] = oc->flip ? -np->s[k] : np->s[k];
+    oc->wall = 0;
+    oc->h = np;
+    oc->o = &st->out[p];
+    oc->r = st->roll ? &st->roll[p] : NULL;
+}
+
+/* Wall slot q as frames name it. */
+static void wall_out(const dem_sim *sim, size_t q, out_contact *oc)
+{
+    const sim_store *st = &sim->c;
+    oc->i = sim->p.id[st->wowner[q]];
+    oc->j = st->wwall[q];
+    oc->flip = 0;
+    memset(oc->s, 0, sizeof oc->s);
+    oc->wall = 1;
+    oc->h = &st->whist[q];
+    oc->o = &st->wout[q];
+    oc->r = st->wroll ? &st->wroll[q] : NULL;
+}
+
+dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err)
+{
+    const sim_store *st = &sim->c;
     dem_status r;
     int history = dem_tangential_models[sim->st.tangential]->uses_history;
     size_t count = 0;
@@ -1052,32 +1081,10 @@ dem_status dem_store_write(const dem_sim *sim, dem_system *out, dem_error *err)
     out_contact *list = malloc((count ? count : 1) * sizeof *list);
     if (!list) return dem_fail(err, DEM_ERR_NOMEM, "out of memory storing %zu contacts", count);
     size_t c = 0;
-    for (size_t p = 0; p < st->npairs; p++) {
-        if (!st->ptouch[p]) continue;
-        const dem_contact_rec *np = &st->pairs[p];
-        out_contact *oc = &list[c++];
-        /* frames name each pair with the smaller id first, whatever the internal order */
-        oc->flip = id[np->i] > id[np->j];
-        oc->i = id[oc->flip ? np->j : np->i];
-        oc->j = id[oc->flip ? np->i : np->j];
-        for (int k = 0; k < 3; k++) oc->s[k] = oc->flip ? -np->s[k] : np->s[k];
-        oc->wall = 0;
-        oc->h = np;
-        oc->o = &st->out[p];
-        oc->r = st->roll ? &st->roll[p] : NULL;
-    }
-    for (size_t q = 0; q < st->nwslots; q++) {
-        if (!st->wtouch[q]) continue;
-        out_contact *oc = &list[c++];
-        oc->i = id[st->wowner[q]];
-        oc->j = st->wwall[q];
-        oc->flip = 0;
-        memset(oc->s, 0, sizeof oc->s);
-        oc->wall = 1;
-        oc->h = &st->whist[q];
-        oc->o = &st->wout[q];
-        oc->r = st->wroll ? &st->wroll[q] : NULL;
-    }
+    for (size_t p = 0; p < st->npairs; p++)
+        if (st->ptouch[p]) pair_out(sim, p, &list[c++]);
+    for (size_t q = 0; q < st->nwslots; q++)
+        if (st->wtouch[q]) wall_out(sim, q, &list[c++]);
     qsort(list, count, sizeof *list, cmp_out_contact);
     out->ncontacts = 0;
     out->hist_slots = dem_roll_on(&sim->st) ? 12 : history ? 3 : 0;
@@ -1127,17 +1134,8 @@ static dem_status stream_fill_local(store_stream *ss, size_t a, dem_error *err)
             size_t p = side ? st->jadj[e] : e;
             if (!st->ptouch[p]) continue;
             const dem_contact_rec *np = &st->pairs[p];
-            int flip = id[np->i] > id[np->j];
-            if ((flip ? np->j : np->i) != a) continue; /* the other particle names it */
-            out_contact *oc = &ss->local[ss->nlocal++];
-            oc->flip = flip;
-            oc->i = id[a];
-            oc->j = id[flip ? np->i : np->j];
-            for (int k = 0; k < 3; k++) oc->s[k] = flip ? -np->s[k] : np->s[k];
-            oc->wall = 0;
-            oc->h = np;
-            oc->o = &st->out[p];
-            oc->r = st->roll ? &st->roll[p] : NULL;
+            if ((id[np->i] > id[np->j] ? np->j : np->i) != a) continue; /* the other particle names it */
+            pair_out(ss->sim, p, &ss->local[ss->nlocal++]);
         }
     }
     for (size_t k = 1; k < ss->nlocal; k++) /* insertion sort: a particle has a few contacts */
@@ -1175,14 +1173,7 @@ static dem_status stream_next(void *ctx, dem_contact *c, dem_error *err)
             size_t q = ss->slot;
             if (!st->wtouch[q]) continue;
             out_contact oc;
-            oc.i = ss->sim->p.id[a];
-            oc.j = st->wwall[q];
-            oc.flip = 0;
-            memset(oc.s, 0, sizeof oc.s);
-            oc.wall = 1;
-            oc.h = &st->whist[q];
-            oc.o = &st->wout[q];
-            oc.r = st->wroll ? &st->wroll[q] : NULL;
+            wall_out(ss->sim, q, &oc);
             *c = make_contact(&oc, ss->history, ss->necks);
             ss->slot++;
             ss->emitted++;
@@ -1194,7 +1185,8 @@ static dem_status stream_next(void *ctx, dem_contact *c, dem_error *err)
                     (unsigned long long)ss->emitted);
 }
 
-dem_status dem_store_stream_open(const dem_sim *sim, store_stream **out, dem_contact_source *src, dem_error *err)
+/* walls: the wall contacts alone (the pairs come from elsewhere: dem_store_pairs_open). */
+static dem_status stream_open(const dem_sim *sim, int walls, store_stream **out, dem_contact_source *src, dem_error *err)
 {
     const sim_store *st = &sim->c;
     size_t n = sim->p.n, count = 0;
@@ -1209,9 +1201,13 @@ dem_status dem_store_stream_open(const dem_sim *sim, store_stream **out, dem_con
         ss->order[a].index = (uint32_t)a;
     }
     dem_id_slots_sort(ss->order, n);
-    for (size_t p = 0; p < st->npairs; p++) count += st->ptouch[p];
+    for (size_t p = 0; p < st->npairs && !walls; p++) count += st->ptouch[p];
     for (size_t q = 0; q < st->nwslots; q++) count += st->wtouch[q];
     ss->sim = sim;
+    if (walls) { /* stream_next's wall phase from its start */
+        ss->walls = 1;
+        ss->slot = n ? st->wstart[ss->order[0].index] : 0;
+    }
     int history = dem_tangential_models[sim->st.tangential]->uses_history;
     ss->history = history;
     ss->necks = dem_normal_models[sim->st.normal]->neck != NULL;
@@ -1221,6 +1217,57 @@ dem_status dem_store_stream_open(const dem_sim *sim, store_stream **out, dem_con
     src->ctx = ss;
     *out = ss;
     return DEM_OK;
+}
+
+dem_status dem_store_stream_open(const dem_sim *sim, store_stream **out, dem_contact_source *src, dem_error *err)
+{
+    return stream_open(sim, 0, out, src, err);
+}
+
+dem_status dem_store_stream_open_walls(const dem_sim *sim, store_stream **out, dem_contact_source *src, dem_error *err)
+{
+    return stream_open(sim, 1, out, src, err);
+}
+
+/* ---- a share of a frame's pair contacts ---------------------------------------------------- */
+struct pair_stream {
+    out_contact *list;      /* the touching pairs of the range, in the frame's order */
+    size_t n, next;
+    int history, necks;
+};
+
+dem_status dem_store_pairs_open(const dem_sim *sim, size_t q0, size_t q1, pair_stream **out, dem_error *err)
+{
+    const sim_store *st = &sim->c;
+    size_t n = 0;
+    for (size_t p = q0; p < q1; p++) n += st->ptouch[p] != 0;
+    pair_stream *ps = calloc(1, sizeof *ps);
+    if (!ps || !(ps->list = malloc((n ? n : 1) * sizeof *ps->list))) {
+        free(ps);
+        *out = NULL;
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame's %zu contacts", n);
+    }
+    for (size_t p = q0; p < q1; p++)
+        if (st->ptouch[p]) pair_out(sim, p, &ps->list[ps->n++]);
+    qsort(ps->list, ps->n, sizeof *ps->list, cmp_out_contact);
+    ps->history = dem_tangential_models[sim->st.tangential]->uses_history;
+    ps->necks = dem_normal_models[sim->st.normal]->neck != NULL;
+    *out = ps;
+    return DEM_OK;
+}
+
+size_t dem_store_pairs_left(const pair_stream *ps) { return ps->n - ps->next; }
+
+void dem_store_pairs_take(pair_stream *ps, dem_contact *c, size_t n)
+{
+    for (size_t k = 0; k < n && ps->next < ps->n; k++) c[k] = make_contact(&ps->list[ps->next++], ps->history, ps->necks);
+}
+
+void dem_store_pairs_close(pair_stream *ps)
+{
+    if (!ps) return;
+    free(ps->list);
+    free(ps);
 }
 
 void dem_store_stream_close(store_stream *ss)

@@ -916,7 +916,7 @@ static void to_root(dem_sim *sim, void *base, size_t elem, bound_fn at)
 static dem_status gather_touching(dem_sim *sim, int all, dem_error *err);
 static void pairs_back(dem_sim *sim);
 
-dem_status dem_dist_to_root(dem_sim *sim, dem_error *err)
+dem_status dem_dist_to_root(dem_sim *sim, int pairs, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     if (!d) return DEM_OK;
@@ -927,7 +927,7 @@ dem_status dem_dist_to_root(dem_sim *sim, dem_error *err)
         if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
     }
     d->stats.root_gathers++;
-    if (d->slim) return gather_touching(sim, 0, err);
+    if (d->slim) return pairs ? gather_touching(sim, 0, err) : DEM_OK;
     const field p[] = {PAIR_FIELDS(sim, 1)};
     each_array(sim, p, sizeof p / sizeof p[0], to_root);
     return DEM_OK;
@@ -1959,6 +1959,188 @@ void dem_dist_frame_done(dem_sim *sim)
     if (d->local) stage_fit(d); /* the room its touching pairs took to be sent */
 }
 
+/* ---- a frame's pair contacts, merged at process 0 ------------------------------------------
+ * Each process streams the touching pairs of its blocks (each pair is one process's) in the
+ * frame's order: by the smaller id, then the other, then the image shift (dem_store_pairs_open).
+ * Process 0 merges the streams by that key, holding one chunk of each; when a process's chunk is
+ * used up and it has more, process 0 pulls the next: a round, in which process 0's list of the
+ * processes it pulls from goes to every process, then each of those sends its chunk point to
+ * point. A round with an empty list ends the frame. Process 0 thus holds K chunks (at most 4 MiB
+ * in all, at least 16 contacts each), not every touching pair; the bytes are those of the pairs
+ * gathered whole and sorted (dem_store_write's order). */
+#define MERGE_BYTES (4u << 20)
+
+struct frame_merge {
+    pair_stream *own;       /* this process's touching pairs, in the frame's order */
+    size_t chunk;           /* contacts a pull brings */
+    dem_contact *buf;       /* process 0: a chunk a process; elsewhere: the chunk to send */
+    size_t *have, *at;      /* process 0: each process's chunk: its contacts, the next one to merge */
+    uint64_t *left;         /* process 0: each process's contacts not yet pulled */
+    unsigned char *pull;    /* a round's list (K flags, process 0's) */
+    int pairs_done, ended;
+    store_stream *walls;    /* process 0: the wall contacts, after the pairs */
+    dem_contact_source wsrc;
+    uint64_t wall_count;
+};
+
+static void merge_free(struct sim_dist *d)
+{
+    struct frame_merge *m = d->merge;
+    if (!m) return;
+    dem_store_pairs_close(m->own);
+    dem_store_stream_close(m->walls);
+    free(m->buf);
+    free(m->have);
+    free(m->at);
+    free(m->left);
+    free(m->pull);
+    free(m);
+    d->merge = NULL;
+}
+
+/* A round: process 0's list to every process; each process on it sends its next chunk to
+ * process 0 (every process calls it; returns whether the list was empty: the frame's end). */
+static int merge_round(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    struct frame_merge *m = d->merge;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, any = 0;
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = 0;
+        d->len[r] = r == 0 ? K : 0;
+    }
+    allgather(d, m->pull);
+    for (size_t r = 1; r < K; r++) any |= m->pull[r];
+    if (!any) return 1;
+    size_t mine = 0;
+    if (me != 0 && m->pull[me]) {
+        mine = dem_store_pairs_left(m->own) < m->chunk ? dem_store_pairs_left(m->own) : m->chunk;
+        dem_store_pairs_take(m->own, m->buf, mine);
+    }
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = d->roff[r] = 0;
+        d->len[r] = me != 0 && r == 0 ? mine * sizeof *m->buf : 0;
+        d->rlen[r] = 0;
+        if (me == 0 && m->pull[r]) {
+            size_t n = m->left[r] < m->chunk ? (size_t)m->left[r] : m->chunk;
+            d->roff[r] = r * m->chunk * sizeof *m->buf;
+            d->rlen[r] = n * sizeof *m->buf;
+            m->have[r] = n;
+            m->at[r] = 0;
+            m->left[r] -= n;
+        }
+    }
+    sendrecv(d, m->buf, m->buf);
+    memset(m->pull, 0, K);
+    return 0;
+}
+
+/* The frame's order of two pair contacts (dem_store_pairs_open's). */
+static int pair_before(const dem_contact *a, const dem_contact *b)
+{
+    if (a->i != b->i) return a->i < b->i;
+    if (a->j != b->j) return a->j < b->j;
+    for (int k = 0; k < 3; k++)
+        if (a->shift[k] != b->shift[k]) return a->shift[k] < b->shift[k];
+    return 0;
+}
+
+/* dem_contact_source at process 0: the least head of the processes' chunks, each refilled first. */
+static dem_status merge_next(void *ctx, dem_contact *c, dem_error *err)
+{
+    dem_sim *sim = ctx;
+    struct sim_dist *d = sim->dist;
+    struct frame_merge *m = d->merge;
+    size_t K = (size_t)d->comm.size;
+    if (m->pairs_done) return m->wsrc.next(m->wsrc.ctx, c, err);
+    int round = 0;
+    for (size_t r = 0; r < K; r++) {
+        if (m->at[r] < m->have[r] || m->left[r] == 0) continue;
+        if (r == 0) { /* its own: no message */
+            size_t n = m->left[0] < m->chunk ? (size_t)m->left[0] : m->chunk;
+            dem_store_pairs_take(m->own, m->buf, n);
+            m->have[0] = n;
+            m->at[0] = 0;
+            m->left[0] -= n;
+        } else {
+            m->pull[r] = 1;
+            round = 1;
+        }
+    }
+    if (round) merge_round(sim);
+    size_t best = K;
+    for (size_t r = 0; r < K; r++)
+        if (m->at[r] < m->have[r] &&
+            (best == K || pair_before(&m->buf[r * m->chunk + m->at[r]], &m->buf[best * m->chunk + m->at[best]])))
+            best = r;
+    if (best == K) {
+        m->pairs_done = 1;
+        return m->wsrc.next(m->wsrc.ctx, c, err);
+    }
+    *c = m->buf[best * m->chunk + m->at[best]++];
+    return DEM_OK;
+}
+
+dem_status dem_dist_frame_contacts(dem_sim *sim, dem_contact_source *src, dem_error *err)
+{
+    struct sim_dist *d = sim->dist;
+    sim_store *c = &sim->c;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank;
+    merge_free(d);
+    struct frame_merge *m = calloc(1, sizeof *m);
+    size_t chunk = MERGE_BYTES / K / sizeof(dem_contact);
+    chunk = d->comm.frame_chunk > 0 ? (size_t)d->comm.frame_chunk : chunk < 16 ? 16 : chunk;
+    int ok = m && dem_store_pairs_open(sim, c->pblk[d->b0], c->pblk[d->b1], &m->own, err) == DEM_OK;
+    if (ok) {
+        d->merge = m;
+        m->chunk = chunk;
+        m->pull = calloc(K, 1);
+        m->buf = malloc((me == 0 ? K : 1) * chunk * sizeof *m->buf);
+        ok = m->pull && m->buf;
+        if (ok && me == 0) {
+            m->have = calloc(K, sizeof *m->have);
+            m->at = calloc(K, sizeof *m->at);
+            m->left = calloc(K, sizeof *m->left);
+            ok = m->have && m->at && m->left && dem_store_stream_open_walls(sim, &m->walls, &m->wsrc, err) == DEM_OK;
+        }
+    } else {
+        free(m);
+    }
+    size_t n = ok ? dem_store_pairs_left(m->own) : 0;
+    size_t failed = first_failed(sim, ok);
+    if (failed < K) {
+        merge_free(d);
+        return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame's contacts on process %zu of %zu", failed, K);
+    }
+    share_words(d, &n, 1);
+    if (me != 0) { /* the rounds, until process 0 ends them */
+        while (!merge_round(sim)) {
+        }
+        m->ended = 1;
+        return DEM_OK;
+    }
+    uint64_t total = 0;
+    for (size_t r = 0; r < K; r++) total += m->left[r] = d->counts[3 * r];
+    m->wall_count = m->wsrc.count;
+    *src = m->wsrc;
+    src->count = (size_t)total + m->wall_count;
+    src->next = merge_next;
+    src->ctx = sim;
+    return DEM_OK;
+}
+
+void dem_dist_frame_contacts_end(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    if (!d || !d->merge) return;
+    struct frame_merge *m = d->merge;
+    if (d->comm.rank == 0 && !m->ended) {
+        memset(m->pull, 0, (size_t)d->comm.size);
+        merge_round(sim); /* the empty list: the others return */
+    }
+    merge_free(d);
+}
+
 dem_status dem_dist_every_pair(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
@@ -2110,6 +2292,7 @@ void dem_dist_free(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
     if (!d) return;
+    merge_free(d);
     free(d->bcut);
     free(d->old_bcut);
     free(d->from);
@@ -2300,6 +2483,7 @@ static dem_status dist_new(dem_sim *sim, const dem_comm *comm, dem_error *err)
 {
     if (!comm || !comm->allgather || !comm->sendrecv || comm->size < 1 || comm->rank < 0 || comm->rank >= comm->size)
         return dem_fail(err, DEM_ERR_ARG, "a group of processes needs its size (>= 1), this process's rank in it and its two exchanges");
+    if (comm->frame_chunk < 0) return dem_fail(err, DEM_ERR_ARG, "frame_chunk %d: a count of contacts, or 0", comm->frame_chunk);
     if (comm->balance < 0 || comm->balance >= DEM_BALANCE_COUNT_OF)
         return dem_fail(err, DEM_ERR_ARG, "balance %d is not one of the cuts (0 work, 1 count, 2 skew, 3 shift)", comm->balance);
     dem_dist_free(sim);

@@ -25,7 +25,9 @@ on_ranks() {
 # The one-process run of ARGS, then 2 and 4 ranks, and 3 ranks cut unevenly (skew) and anew at
 # every rebuild (shift: every rebuild hands pairs to other ranks): every output cmp the same. The
 # 3 ranks' runs fill the other ranks' stale particles with NaN (DEM_MPI_CHECK_STALE=1), where the
-# others give their pages back: a read of what a rank does not keep would change the bytes.
+# others give their pages back: a read of what a rank does not keep would change the bytes; and
+# they send a frame's contacts to rank 0 five at a time (DEM_MPI_FRAME_CHUNK=5: many rounds of
+# its merge, where the others' frames take one).
 # SAME_ALL=1 adds 1 rank, 3 ranks cut by work and by count (the first test; tests/unit/test_dist.c
 # runs every cut too).
 same_for_ranks() {
@@ -35,7 +37,7 @@ same_for_ranks() {
         cmp one.dem "k$k.dem"
     done
     for b in ${SAME_ALL:+count} skew shift; do
-        DEM_MPI_CHECK_STALE=1 DEM_MPI_BALANCE=$b on_ranks 3 "k3-$b.dem" "$@"
+        DEM_MPI_FRAME_CHUNK=5 DEM_MPI_CHECK_STALE=1 DEM_MPI_BALANCE=$b on_ranks 3 "k3-$b.dem" "$@"
         cmp one.dem "k3-$b.dem"
     done
     if [ -n "${SAME_ALL:-}" ]; then # every rank stepping every particle, where the run lets each step its own
@@ -339,6 +341,10 @@ same_for_ranks() {
     run mpirun --oversubscribe -np 2 dem-step-mpi -q -n 10 -o o.dem cut.dem
     [ "$status" -ne 0 ]
     [[ "$output" == *"input ends inside the frame"* ]]
+    # a test's switch out of its range is a usage error
+    DEM_MPI_FRAME_CHUNK=0 run mpirun --oversubscribe -np 2 dem-step-mpi -q -n 1 -o o.dem s.dem
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"DEM_MPI_FRAME_CHUNK"* ]]
     # mpirun relays rank 0's standard output through a terminal: a binary stream there is refused
     run mpirun --oversubscribe -np 2 dem-step-mpi -q -n 1 s.dem
     [ "$status" -ne 0 ]

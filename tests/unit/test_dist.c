@@ -110,6 +110,7 @@ static int join_at_start;          /* the ranks build their sims in the group (d
 /* dem_comm.check_stale: the other ranks' particles' state a rank does not keep is NaN (1, the
  * default here: a read of it would change the frame), or given back to the system (0) */
 static int check_stale = 1;
+static int frame_chunk;            /* dem_comm.frame_chunk: a frame's contacts sent to process 0 so many at a time (0: the default) */
 static const char *shares;         /* the ranks read the start from these bytes, each its share of the contacts */
 static size_t shares_len;
 static uint64_t last_dropped;      /* the last group's pages given back, its ranks' sum (bytes) */
@@ -184,7 +185,7 @@ static void *run_rank(void *arg)
     dem_system_init(&s);
     me->ok = me->shares ? read_share(me->shares, me->shares_len, me->rank, me->g->size, &s, NULL, &err) == 1
                         : dem_system_copy(&s, me->start, &err) == DEM_OK;
-    dem_comm c = {me->rank, me->g ? me->g->size : 1, me->balance, thread_allgather, me, me->replicate, thread_sendrecv, check_stale};
+    dem_comm c = {me->rank, me->g ? me->g->size : 1, me->balance, thread_allgather, me, me->replicate, thread_sendrecv, check_stale, frame_chunk};
     int at_start = join_at_start && me->g;
     dem_sim *sim = !me->ok ? NULL : at_start ? dem_sim_new_group(&s, me->st, 1, &c, &err) : dem_sim_new(&s, me->st, 1, &err);
     me->ok = sim != NULL;
@@ -430,8 +431,11 @@ static void test_ranks(int rolling)
                 free(f);
                 cases++;
             }
-    /* the sims built in the group (dem_sim_new_group): the first list slim, cut by its keys */
+    /* the sims built in the group (dem_sim_new_group): the first list slim, cut by its keys; their
+     * frames' contacts (and the energy reference's) sent to process 0 three at a time: a round for
+     * every few contacts (the others' above, in one chunk each) */
     join_at_start = 1;
+    frame_chunk = 3;
     for (int K = 2; K <= MAX_RANKS; K++) {
         if ((rolling || UNDER_TSAN) && K == 4) continue;
         char *f = frame_on(K, 0, 0, &s, &st, dt, steps, &len, &across, &u, t);
@@ -475,6 +479,7 @@ static void test_ranks(int rolling)
         one_start = keep_start, one_stiffness = keep_stiffness, one_ref = keep_ref, one_rebuilds = keep_rebuilds;
     }
     join_at_start = 0;
+    frame_chunk = 0;
     printf("  %s648 spheres between walls, %d steps, %zu contacts at the end: the frame of %s ranks (threads as ranks), cut by\n"
            "  work, count, skew and shift, %s,\n  is one process's bytes (%zu bytes; %d cases; up to %zu pairs across the cuts), and so is\n"
            "  the unbalanced-force ratio %.6g (a sum over the pairs handed from rank to rank) and the %zu contacts and %zu\n"
@@ -583,12 +588,14 @@ static void test_refusals(void)
     memset(&g, 0, sizeof g);
     g.size = 2;
     rank_run me = {&g, 0, &s, &st, 0, 0, 0, 0.0, NULL, 0, 0, 0, NAN, 0, 0, 0, 0, NAN, 0, NAN, 0, NAN, 0, 0, 0, NULL, 0, ""};
-    dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv, 0};
+    dem_comm bad = {2, 2, 0, thread_allgather, &me, 0, thread_sendrecv, 0, 0};
     CHECK(dem_sim_set_comm(sim, &bad, &err) != DEM_OK && strstr(err.msg, "rank") != NULL);
-    dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL, 0};
+    dem_comm half = {0, 2, 0, thread_allgather, &me, 0, NULL, 0, 0};
     CHECK(dem_sim_set_comm(sim, &half, &err) != DEM_OK && strstr(err.msg, "exchanges") != NULL);
-    dem_comm c = {0, 2, 9, thread_allgather, &me, 0, thread_sendrecv, 0};
+    dem_comm c = {0, 2, 9, thread_allgather, &me, 0, thread_sendrecv, 0, 0};
     CHECK(dem_sim_set_comm(sim, &c, &err) != DEM_OK && strstr(err.msg, "balance 9") != NULL);
+    dem_comm chunk = {0, 2, 0, thread_allgather, &me, 0, thread_sendrecv, 0, -1};
+    CHECK(dem_sim_set_comm(sim, &chunk, &err) != DEM_OK && strstr(err.msg, "frame_chunk -1") != NULL);
     dem_sim_free(sim);
     st.integrator = DEM_INTEGRATOR_VARIATIONAL;
     st.normal = dem_model_find(DEM_MODEL_NORMAL, "hooke");
@@ -630,6 +637,16 @@ static void test_shares(void)
     dem_settings st;
     dem_error err;
     make_bed(&s, &st, 0);
+    /* ids shuffled: the frame's order (by id) then owes nothing to the spatial blocks, so the
+     * pairs named by one particle come from several processes, merged at process 0 */
+    dem_rng rng;
+    dem_rng_seed(&rng, 3);
+    for (size_t k = s.nparticles; k > 1; k--) {
+        size_t m = (size_t)(dem_rng_uniform(&rng) * (double)k) % k;
+        uint64_t t0 = s.particles[k - 1].id;
+        s.particles[k - 1].id = s.particles[m].id;
+        s.particles[m].id = t0;
+    }
     double dt = 4e-6, u;
     size_t len, across, t[2];
     char *e = frame_on(0, 0, 0, &s, &st, dt, 300, &len, &across, &u, t);
@@ -684,11 +701,13 @@ static void test_shares(void)
     join_at_start = 1;
     shares = e;
     shares_len = len;
-    for (int K = 2; K <= 3; K++) {
+    for (int K = 2; K <= 4; K++) {
+        frame_chunk = K == 4 ? 0 : 3; /* the frame's contacts to process 0 three at a time, or in one chunk each */
         char *f = frame_on(K, 0, 0, &whole, &st, dt, 100, &lenk, &across, &u, t);
         CHECK_MSG(f && one && lenk == len1 && memcmp(f, one, len1) == 0, "%d ranks from their shares of the frame: the frame differs from one process's", K);
         free(f);
     }
+    frame_chunk = 0;
     /* one pair contact of process 2's share (of 3) moved off its particles' geometry */
     size_t bad = 0;
     while (bad < whole.ncontacts && (whole.contacts[bad].flags & DEM_CONTACT_WALL || !keeps(&whole, index, &whole.contacts[bad], 2, 3))) bad++;
@@ -717,9 +736,10 @@ static void test_shares(void)
     CHECK_MSG(strstr(run[2].msg, "disagree with the positions of its particles") && strstr(run[0].msg, "process 2 of 3") &&
                   strstr(run[1].msg, "process 2 of 3"),
               "the processes' messages: '%s', '%s', '%s'", run[0].msg, run[1].msg, run[2].msg);
-    printf("  the frame of 648 spheres, %zu pairs and %zu wall contacts, read by 2-4 processes each with its share of the pairs:\n"
-           "  each the pairs of its particles and every wall contact, in the stream's order; 100 steps on 2 and 3 from the shares\n"
-           "  are one process's bytes; a contact off its particles in process 2's share stops all three\n",
+    printf("  the frame of 648 spheres (ids shuffled), %zu pairs and %zu wall contacts, read by 2-4 processes each with its\n"
+           "  share of the pairs: each the pairs of its particles and every wall contact, in the stream's order; 100 steps on\n"
+           "  2-4 from the shares, their frames' contacts merged at process 0 (3 at a time on 2 and 3), are one process's\n"
+           "  bytes; a contact off its particles in process 2's share stops all three\n",
            pairs, walls);
     join_at_start = 0;
     shares = NULL;

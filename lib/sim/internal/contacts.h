@@ -113,5 +113,18 @@ DEM_MUST_CHECK dem_status dem_store_write(const dem_sim *sim, dem_system *out, d
 typedef struct store_stream store_stream;
 DEM_MUST_CHECK dem_status dem_store_stream_open(const dem_sim *sim, store_stream **ss, dem_contact_source *src, dem_error *err);
 void dem_store_stream_close(store_stream *ss);
+/* The same, of the wall contacts alone: the frame's pair contacts come from the processes of a
+ * group, merged (dist.c's frame_merge), its wall contacts from process 0's store. */
+DEM_MUST_CHECK dem_status dem_store_stream_open_walls(const dem_sim *sim, store_stream **ss, dem_contact_source *src, dem_error *err);
+/* The touching pairs of the list's [q0, q1) as a frame names them, in the frame's order (by the
+ * smaller id, then the other, then the image shift): a process's share of a frame's pair
+ * contacts, which process 0 merges with the others' (dist.c). The store must not change until it
+ * is closed. */
+typedef struct pair_stream pair_stream;
+DEM_MUST_CHECK dem_status dem_store_pairs_open(const dem_sim *sim, size_t q0, size_t q1, pair_stream **ps, dem_error *err);
+size_t dem_store_pairs_left(const pair_stream *ps);
+/* The next n (at most dem_store_pairs_left) into c. */
+void dem_store_pairs_take(pair_stream *ps, dem_contact *c, size_t n);
+void dem_store_pairs_close(pair_stream *ps);
 
 #endif

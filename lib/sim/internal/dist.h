@@ -111,6 +111,9 @@ struct sim_dist {
     int slim, have_next, framed;
     size_t *next_bcut, *gpblk, cap_gpblk;
     sim_store frame;
+    /* A frame's pair contacts written from the slim store (dem_dist_frame_contacts): each process
+     * streams its own touching pairs in the frame's order, process 0 merges them. */
+    struct frame_merge *merge;
 };
 
 /* This process steps its own particles only (see struct sim_dist). */
@@ -173,6 +176,20 @@ void dem_dist_share_pairs(dem_sim *sim, int records);
  * time step's estimate, the energy's reference) every process holds every pair. A sim built in
  * the group (dem_dist_join) is slim from its first list. */
 DEM_MUST_CHECK dem_status dem_dist_slim(dem_sim *sim, dem_error *err);
+/* Whether a frame's pair contacts are streamed from their processes to process 0
+ * (dem_dist_frame_contacts) rather than gathered there (dem_dist_to_root with pairs): the slim
+ * store. */
+static inline int dist_streams_frames(const dem_sim *sim) { return dist_slim(sim); }
+/* A frame's contacts, collective, after dem_dist_to_root without the pairs: at process 0, src is
+ * the frame's contacts in its order for the writer, the pair contacts merged from every
+ * process's own touching pairs (each pulled a chunk at a time, a round that every process takes
+ * part in), then the wall contacts from its store; at the others, the rounds until process 0
+ * ends them (dem_dist_frame_contacts_end), then the return. A failure (memory) is every
+ * process's. */
+DEM_MUST_CHECK dem_status dem_dist_frame_contacts(dem_sim *sim, dem_contact_source *src, dem_error *err);
+/* Process 0: the rounds end (the others return from dem_dist_frame_contacts), whether or not the
+ * writer took every contact; at every process, the streams go. */
+void dem_dist_frame_contacts_end(dem_sim *sim);
 /* What a frame at every process reads of the pairs: every pair's record and result from its
  * owner; with the slim store, every process's touching pairs gathered into a list of them all,
  * in list order, swapped in until dem_dist_frame_done. Collective. */
@@ -232,10 +249,11 @@ void dem_dist_went_stale(dem_sim *sim);
  * process calls it at the same point. Nothing in one process or replicated stepping. */
 void dem_dist_whole(dem_sim *sim);
 /* A frame's state at process 0, which writes it: with own stepping every process's particles
- * and wall slots (in place: the other processes' copies stay stale), and every pair's record and
- * result from its owner (with the slim store, as dem_dist_every_pair does at every process).
- * Collective. */
-DEM_MUST_CHECK dem_status dem_dist_to_root(dem_sim *sim, dem_error *err);
+ * and wall slots (in place: the other processes' copies stay stale), and (pairs, or without the
+ * slim store) every pair's record and result from its owner (with the slim store, as
+ * dem_dist_every_pair does at every process; a frame streams them instead:
+ * dem_dist_frame_contacts). Collective, with the same pairs at every process. */
+DEM_MUST_CHECK dem_status dem_dist_to_root(dem_sim *sim, int pairs, dem_error *err);
 /* Own stepping, before a rebuild or a re-sort (sort), when the state is stale: for a re-sort (and
  * the hierarchical grid's rebuild) what they read of every particle (positions, image counters),
  * from the owners; for a rebuild of the single-level grid nothing yet: the grid's binning will
