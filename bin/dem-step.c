@@ -826,9 +826,10 @@ static void report_ranks(const dem_sim *sim, int threads)
                  (unsigned long long)d.root_gathers, (unsigned long long)d.gathers, (unsigned long long)d.drops, 1e-6 * (double)d.dropped_bytes);
     else
         snprintf(how, sizeof how, "every rank stepping every particle");
-    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %s; %.6g MB given and %.6g MB received in %llu exchanges\n",
+    fprintf(stderr, "dem-step: %d ranks x %d thread%s; rank %d at the last rebuild: %zu particles, %zu pairs of its blocks and %zu across its cuts (%.1f%% evaluated twice); %s; %.6g MB given and %.6g MB received in %llu exchanges, %llu sums handed from rank to rank in one process's order\n",
             cli_mpi_size(), threads, threads == 1 ? "" : "s", cli_mpi_rank(), d.particles, d.own_pairs, d.foreign_pairs,
-            d.own_pairs ? 100.0 * (double)d.foreign_pairs / (double)d.own_pairs : 0.0, how, 1e-6 * (double)d.bytes, 1e-6 * (double)d.received, (unsigned long long)d.exchanges);
+            d.own_pairs ? 100.0 * (double)d.foreign_pairs / (double)d.own_pairs : 0.0, how, 1e-6 * (double)d.bytes, 1e-6 * (double)d.received, (unsigned long long)d.exchanges,
+            (unsigned long long)d.chains);
 }
 #endif
 

@@ -2186,6 +2186,7 @@ static void chain_after(struct sim_dist *d, void *acc, size_t len)
 {
     for (size_t r = (size_t)d->comm.rank; r + 1 < (size_t)d->comm.size; r++) hand_on(d, acc, len, r);
     hand_out(d, acc, len);
+    d->stats.chains++;
 }
 
 static size_t bound_block(const dem_sim *sim, size_t r) { return sim->dist->bcut[r]; }

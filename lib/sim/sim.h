@@ -147,6 +147,8 @@ typedef struct {
     uint64_t bytes;                     /* given to the exchanges so far */
     uint64_t received;                  /* received from the other processes so far (bytes) */
     uint64_t exchanges;
+    uint64_t chains;                    /* of them, sums in one process's order handed from process to
+                                         * process (K - 1 hand-overs and a broadcast each) */
     int own;                            /* 1: each process steps its own particles (dem_comm.replicate) */
     size_t halo;                        /* then: its particles other processes receive each step */
     size_t halo_in;                     /* and the other processes' particles it receives each step */
