@@ -14,6 +14,7 @@
 #include "sim/internal/clumps.h"
 #include "sim/internal/contacts.h"
 #include "sim/internal/neighbor.h"
+#include "sim/internal/particles.h"
 
 /* The work of blocks [0, b) of a list whose blocks begin at pblk: their pairs and half a pair
  * per particle (forces.c's split of the pass over threads, the same measure). */
@@ -916,13 +917,22 @@ static void to_root(dem_sim *sim, void *base, size_t elem, bound_fn at)
 static dem_status gather_touching(dem_sim *sim, int all, dem_error *err);
 static void pairs_back(dem_sim *sim);
 
+/* A frame's particles stream to process 0 from their owners (dem_dist_frame_sources), but where
+ * it evaluates the bonds for the frame, which reads every particle's position. */
+static int streams_particles(const dem_sim *sim) { return sim->bd.n == 0; }
+
 dem_status dem_dist_to_root(dem_sim *sim, int pairs, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     if (!d) return DEM_OK;
-    if (d->stale) {
+    if (d->stale && (pairs || !d->slim || !streams_particles(sim))) {
         const field f[] = {FRAME_FIELDS(sim), SLOT_FIELDS(sim)};
         each_array(sim, f, sizeof f / sizeof f[0], to_root);
+    } else if (d->stale) { /* the particles stream to it as the writer takes them (dem_dist_frame_sources) */
+        const field f[] = {SLOT_FIELDS(sim)};
+        each_array(sim, f, sizeof f / sizeof f[0], to_root);
+    }
+    if (d->stale) {
         gather_clumps(sim, 1);
         if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
     }
@@ -1959,8 +1969,10 @@ void dem_dist_frame_done(dem_sim *sim)
     if (d->local) stage_fit(d); /* the room its touching pairs took to be sent */
 }
 
-/* ---- a frame's pair contacts, merged at process 0 ------------------------------------------
- * Each process streams the touching pairs of its blocks (each pair is one process's) in the
+/* ---- a frame's particles and pair contacts, streamed to process 0 --------------------------
+ * The particles: each process's own are one range of the frame's order, which process 0 pulls
+ * from it a chunk at a time as the writer reads them (4 MiB a chunk). The pair contacts: each
+ * process streams the touching pairs of its blocks (each pair is one process's) in the
  * frame's order: by the smaller id, then the other, then the image shift (dem_store_pairs_open).
  * Process 0 merges the streams by that key, holding one chunk of each; when a process's chunk is
  * used up and it has more, process 0 pulls the next: a round, in which process 0's list of the
@@ -1981,7 +1993,19 @@ struct frame_merge {
     store_stream *walls;    /* process 0: the wall contacts, after the pairs */
     dem_contact_source wsrc;
     uint64_t wall_count;
+    /* the particles (streams_particles): each process's own, in the frame's order (the list's,
+     * so each process's are one range of it), pulled a chunk at a time by process 0 */
+    int particles;
+    size_t pchunk;          /* particles a pull brings */
+    dem_particle *pbuf;     /* process 0: the chunk received; elsewhere: the chunk to send */
+    size_t pfirst, pn;      /* process 0: pbuf holds particles [pfirst, pfirst + pn) */
 };
+
+/* A round's list (pull, K flags and a word): the processes that send their next chunk of
+ * pairs; or, process 0's flag PULL_PARTICLES, the one that sends its particles from the word's
+ * index on (the reader may read them more than once: the energy's reference does). */
+enum { PULL_PAIRS = 1, PULL_PARTICLES = 2 };
+#define PULL_BYTES(K) ((K) + sizeof(uint64_t))
 
 static void merge_free(struct sim_dist *d)
 {
@@ -1994,8 +2018,47 @@ static void merge_free(struct sim_dist *d)
     free(m->at);
     free(m->left);
     free(m->pull);
+    free(m->pbuf);
     free(m);
     d->merge = NULL;
+}
+
+/* The particles of process r's range [*p0, *p1) at the current cuts. */
+static void owned_range(const dem_sim *sim, size_t r, size_t *p0, size_t *p1)
+{
+    *p0 = block_particle(sim, sim->dist->bcut[r]);
+    *p1 = block_particle(sim, sim->dist->bcut[r + 1]);
+}
+
+/* A particles' round (its list: the one process flagged sends): that process's next chunk of its
+ * own particles' frame records to process 0, from where it left off. */
+static void particle_round(dem_sim *sim)
+{
+    struct sim_dist *d = sim->dist;
+    struct frame_merge *m = d->merge;
+    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, from = K;
+    for (size_t r = 1; r < K; r++)
+        if (m->pull[r]) from = r;
+    uint64_t at;
+    memcpy(&at, m->pull + K, sizeof at);
+    size_t p0, p1, n = 0;
+    if (from < K) {
+        owned_range(sim, from, &p0, &p1);
+        if ((me == from || me == 0) && at >= p0 && at < p1) n = p1 - at < m->pchunk ? p1 - at : m->pchunk; /* both sides know it */
+    }
+    if (me == from)
+        for (size_t k = 0; k < n; k++) dem_particle_record(sim, at + k, &m->pbuf[k]);
+    for (size_t r = 0; r < K; r++) {
+        d->off[r] = d->roff[r] = 0;
+        d->len[r] = me == from && r == 0 ? n * sizeof *m->pbuf : 0;
+        d->rlen[r] = me == 0 && r == from ? n * sizeof *m->pbuf : 0;
+    }
+    sendrecv(d, m->pbuf, m->pbuf);
+    if (me == 0) {
+        m->pfirst = at;
+        m->pn = n;
+    }
+    memset(m->pull, 0, PULL_BYTES(K));
 }
 
 /* A round: process 0's list to every process; each process on it sends its next chunk to
@@ -2007,11 +2070,15 @@ static int merge_round(dem_sim *sim)
     size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, any = 0;
     for (size_t r = 0; r < K; r++) {
         d->off[r] = 0;
-        d->len[r] = r == 0 ? K : 0;
+        d->len[r] = r == 0 ? PULL_BYTES(K) : 0;
     }
     allgather(d, m->pull);
     for (size_t r = 1; r < K; r++) any |= m->pull[r];
     if (!any) return 1;
+    if (m->pull[0] == PULL_PARTICLES) { /* process 0's own flag: a particles' round */
+        particle_round(sim);
+        return 0;
+    }
     size_t mine = 0;
     if (me != 0 && m->pull[me]) {
         mine = dem_store_pairs_left(m->own) < m->chunk ? dem_store_pairs_left(m->own) : m->chunk;
@@ -2031,7 +2098,7 @@ static int merge_round(dem_sim *sim)
         }
     }
     sendrecv(d, m->buf, m->buf);
-    memset(m->pull, 0, K);
+    memset(m->pull, 0, PULL_BYTES(K));
     return 0;
 }
 
@@ -2081,7 +2148,42 @@ static dem_status merge_next(void *ctx, dem_contact *c, dem_error *err)
     return DEM_OK;
 }
 
-dem_status dem_dist_frame_contacts(dem_sim *sim, dem_contact_source *src, dem_error *err)
+/* dem_particle_source at process 0: its own particles' records from its state, the others' from
+ * the chunks their processes send, pulled in the frame's order (the writer reads it front to
+ * back; each process's particles are one range of it). */
+static dem_status merge_particles(void *ctx, size_t first, size_t n, dem_particle *out, dem_error *err)
+{
+    dem_sim *sim = ctx;
+    struct sim_dist *d = sim->dist;
+    struct frame_merge *m = d->merge;
+    size_t K = (size_t)d->comm.size;
+    for (size_t k = 0; k < n; k++) {
+        size_t a = first + k, p0 = 0, p1 = 0;
+        if (!m->particles || (a >= d->p0 && a < d->p1)) { /* held here */
+            dem_particle_record(sim, a, &out[k]);
+            continue;
+        }
+        if (a < m->pfirst || a >= m->pfirst + m->pn) {
+            size_t r = 1;
+            for (; r < K; r++) {
+                owned_range(sim, r, &p0, &p1);
+                if (a < p1) break;
+            }
+            if (r == K || a < p0) return dem_fail(err, DEM_ERR_VALUE, "internal error: particle %zu of the frame has no process", a);
+            uint64_t at = a;
+            m->pull[0] = PULL_PARTICLES;
+            m->pull[r] = 1;
+            memcpy(m->pull + K, &at, sizeof at);
+            merge_round(sim);
+            if (a < m->pfirst || a >= m->pfirst + m->pn)
+                return dem_fail(err, DEM_ERR_VALUE, "internal error: process %zu did not send particle %zu", r, a);
+        }
+        out[k] = m->pbuf[a - m->pfirst];
+    }
+    return DEM_OK;
+}
+
+dem_status dem_dist_frame_sources(dem_sim *sim, dem_particle_source *psrc, dem_contact_source *src, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     sim_store *c = &sim->c;
@@ -2094,9 +2196,12 @@ dem_status dem_dist_frame_contacts(dem_sim *sim, dem_contact_source *src, dem_er
     if (ok) {
         d->merge = m;
         m->chunk = chunk;
-        m->pull = calloc(K, 1);
+        m->pull = calloc(PULL_BYTES(K), 1);
         m->buf = malloc((me == 0 ? K : 1) * chunk * sizeof *m->buf);
-        ok = m->pull && m->buf;
+        m->particles = streams_particles(sim);
+        m->pchunk = d->comm.frame_chunk > 0 ? (size_t)d->comm.frame_chunk : MERGE_BYTES / sizeof(dem_particle);
+        m->pbuf = m->particles ? malloc(m->pchunk * sizeof *m->pbuf) : NULL;
+        ok = m->pull && m->buf && (m->pbuf || !m->particles);
         if (ok && me == 0) {
             m->have = calloc(K, sizeof *m->have);
             m->at = calloc(K, sizeof *m->at);
@@ -2126,6 +2231,7 @@ dem_status dem_dist_frame_contacts(dem_sim *sim, dem_contact_source *src, dem_er
     src->count = (size_t)total + m->wall_count;
     src->next = merge_next;
     src->ctx = sim;
+    *psrc = (dem_particle_source){sim->p.n, merge_particles, sim};
     return DEM_OK;
 }
 
@@ -2135,7 +2241,7 @@ void dem_dist_frame_contacts_end(dem_sim *sim)
     if (!d || !d->merge) return;
     struct frame_merge *m = d->merge;
     if (d->comm.rank == 0 && !m->ended) {
-        memset(m->pull, 0, (size_t)d->comm.size);
+        memset(m->pull, 0, PULL_BYTES((size_t)d->comm.size));
         merge_round(sim); /* the empty list: the others return */
     }
     merge_free(d);

@@ -455,7 +455,7 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
 
 /* Where complete_state brings a group's state (dist.h): to every process; to process 0, which
  * writes the frame or takes the energy's reference, the pairs with it; or without the pairs,
- * which a frame then streams from their processes (dem_dist_frame_contacts). */
+ * which a frame then streams from their processes with the particles (dem_dist_frame_sources). */
 enum { STATE_EVERY, STATE_ROOT, STATE_ROOT_STREAMED };
 
 /* What a frame reads, complete: the last step's books, the forces of the current state and, in a
@@ -560,14 +560,15 @@ static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream *
     return DEM_OK;
 }
 
-/* A group's frame whose pair contacts stream to process 0 (dist.h): the state complete where a
- * frame reads it (process 0's, but the pairs), then the pairs' rounds open: at process 0, src
- * gives the frame's contacts; the others take part in the rounds until process 0 ends them
- * (streamed_end), and only then return. The same status at every process. */
-static dem_status streamed_begin(dem_sim *sim, dem_contact_source *src, dem_error *err)
+/* A group's frame whose particles and pair contacts stream to process 0 (dist.h): the state
+ * complete where a frame reads it (at process 0, the wall slots and clumps; the rest stays with
+ * the owners), then the rounds open: at process 0, psrc and src give the frame's particles and
+ * contacts; the others take part in the rounds until process 0 ends them (streamed_end), and
+ * only then return. The same status at every process. */
+static dem_status streamed_begin(dem_sim *sim, dem_particle_source *psrc, dem_contact_source *src, dem_error *err)
 {
     dem_status st = complete_state(sim, STATE_ROOT_STREAMED, err);
-    return st ? st : dem_dist_frame_contacts(sim, src, err);
+    return st ? st : dem_dist_frame_sources(sim, psrc, src, err);
 }
 
 /* The frame's head from the complete state (its tables go), checked at process 0 for src. */
@@ -592,8 +593,8 @@ static dem_status put_streamed(dem_sim *sim, dem_system *frame, dem_writer *w, d
 {
     int root = sim->dist->comm.rank == 0;
     dem_contact_source src;
-    dem_particle_source psrc = {sim->p.n, fill_particles, sim};
-    dem_status st = streamed_begin(sim, &src, err);
+    dem_particle_source psrc;
+    dem_status st = streamed_begin(sim, &psrc, &src, err);
     if (!st && root && w && !(st = streamed_head(sim, frame, &src, err))) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
     streamed_end(sim);
     if (!st && w && !root) st = dem_fail(err, DEM_ERR_ARG, "in a group of processes, process 0 writes the frames (process %d was given a writer)", sim->dist->comm.rank);
@@ -644,8 +645,8 @@ dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_s
      * value: none of them holds every pair for it (its frame's head is made all the same) */
     *ref = NAN;
     if (dist_streams_frames(sim)) { /* process 0 takes it as the pairs stream to it (its frame's head is made everywhere) */
-        dem_particle_source psrc = {sim->p.n, fill_particles, sim};
-        if (!(st = streamed_begin(sim, &src, err)) && !(st = streamed_head(sim, frame, &src, err)) && sim->dist->comm.rank == 0)
+        dem_particle_source psrc;
+        if (!(st = streamed_begin(sim, &psrc, &src, err)) && !(st = streamed_head(sim, frame, &src, err)) && sim->dist->comm.rank == 0)
             st = dem_energy_reference_source(frame, settings, &psrc, &src, ref, err);
         streamed_end(sim);
         return reference_from_root(sim, st, ref, err);

@@ -111,8 +111,8 @@ struct sim_dist {
     int slim, have_next, framed;
     size_t *next_bcut, *gpblk, cap_gpblk;
     sim_store frame;
-    /* A frame's pair contacts written from the slim store (dem_dist_frame_contacts): each process
-     * streams its own touching pairs in the frame's order, process 0 merges them. */
+    /* A frame written from the slim store (dem_dist_frame_sources): each process streams its own
+     * particles and touching pairs in the frame's order, process 0 merges the pairs. */
     struct frame_merge *merge;
 };
 
@@ -177,17 +177,19 @@ void dem_dist_share_pairs(dem_sim *sim, int records);
  * the group (dem_dist_join) is slim from its first list. */
 DEM_MUST_CHECK dem_status dem_dist_slim(dem_sim *sim, dem_error *err);
 /* Whether a frame's pair contacts are streamed from their processes to process 0
- * (dem_dist_frame_contacts) rather than gathered there (dem_dist_to_root with pairs): the slim
+ * (dem_dist_frame_sources) rather than gathered there (dem_dist_to_root with pairs): the slim
  * store. */
 static inline int dist_streams_frames(const dem_sim *sim) { return dist_slim(sim); }
-/* A frame's contacts, collective, after dem_dist_to_root without the pairs: at process 0, src is
- * the frame's contacts in its order for the writer, the pair contacts merged from every
- * process's own touching pairs (each pulled a chunk at a time, a round that every process takes
- * part in), then the wall contacts from its store; at the others, the rounds until process 0
- * ends them (dem_dist_frame_contacts_end), then the return. A failure (memory) is every
- * process's. */
-DEM_MUST_CHECK dem_status dem_dist_frame_contacts(dem_sim *sim, dem_contact_source *src, dem_error *err);
-/* Process 0: the rounds end (the others return from dem_dist_frame_contacts), whether or not the
+/* A frame's particles and contacts, collective, after dem_dist_to_root without the pairs: at
+ * process 0, psrc and src give them in the frame's order for the writer: the particles its own
+ * from its state, the others' pulled from their processes a chunk at a time (or all from its
+ * state, gathered to it, where it evaluates bonds for the frame); the pair contacts merged from
+ * every process's own touching pairs, each pulled a chunk at a time; then the wall contacts from
+ * its store. Each pull is a round that every process takes part in. At the others: the rounds
+ * until process 0 ends them (dem_dist_frame_contacts_end), then the return. A failure (memory)
+ * is every process's. */
+DEM_MUST_CHECK dem_status dem_dist_frame_sources(dem_sim *sim, dem_particle_source *psrc, dem_contact_source *src, dem_error *err);
+/* Process 0: the rounds end (the others return from dem_dist_frame_sources), whether or not the
  * writer took every contact; at every process, the streams go. */
 void dem_dist_frame_contacts_end(dem_sim *sim);
 /* What a frame at every process reads of the pairs: every pair's record and result from its
@@ -252,7 +254,8 @@ void dem_dist_whole(dem_sim *sim);
  * and wall slots (in place: the other processes' copies stay stale), and (pairs, or without the
  * slim store) every pair's record and result from its owner (with the slim store, as
  * dem_dist_every_pair does at every process; a frame streams them instead:
- * dem_dist_frame_contacts). Collective, with the same pairs at every process. */
+ * dem_dist_frame_sources, which streams the particles too but with bonds). Collective, with the
+ * same pairs at every process. */
 DEM_MUST_CHECK dem_status dem_dist_to_root(dem_sim *sim, int pairs, dem_error *err);
 /* Own stepping, before a rebuild or a re-sort (sort), when the state is stale: for a re-sort (and
  * the hierarchical grid's rebuild) what they read of every particle (positions, image counters),
