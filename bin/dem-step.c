@@ -34,7 +34,8 @@ static const char *const usage_parts[] = {
 "DEM_MPI_BALANCE=work|count|skew|shift chooses the ranks' cuts. Each rank steps its own\n"
 "particles and keeps only theirs and its halo's state (with DEM_MPI_REPLICATE=1, every rank\n"
 "steps the whole system; for tests, DEM_MPI_CHECK_STALE=1 fills what a rank does not keep\n"
-"with NaN, and DEM_MPI_FRAME_CHUNK=N sends a frame's contacts to rank 0 N at a time).\n"
+"with NaN, and DEM_MPI_FRAME_CHUNK=N sends a frame's particles and contacts to rank 0 N at\n"
+"a time).\n"
 "Not yet on several ranks: --integrator variational, --minimize. README, \"Running on a\n"
 "cluster (MPI)\".\n"
 "\n"
@@ -801,7 +802,7 @@ static int mpi_switch(const char *name, const char *what)
     return 0;
 }
 
-/* DEM_MPI_FRAME_CHUNK: the contacts each rank sends rank 0 at a time for a frame (sim.h's
+/* DEM_MPI_FRAME_CHUNK: the particles and contacts each rank sends rank 0 at a time for a frame (sim.h's
  * dem_comm.frame_chunk; unset: the library's default); small ones, for tests, make many rounds. */
 static int mpi_frame_chunk(void)
 {

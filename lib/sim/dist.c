@@ -1988,7 +1988,7 @@ struct frame_merge {
     dem_contact *buf;       /* process 0: a chunk a process; elsewhere: the chunk to send */
     size_t *have, *at;      /* process 0: each process's chunk: its contacts, the next one to merge */
     uint64_t *left;         /* process 0: each process's contacts not yet pulled */
-    unsigned char *pull;    /* a round's list (K flags, process 0's) */
+    unsigned char *pull;    /* a round's list, process 0's (PULL_BYTES: below) */
     int pairs_done, ended;
     store_stream *walls;    /* process 0: the wall contacts, after the pairs */
     dem_contact_source wsrc;
@@ -2001,9 +2001,9 @@ struct frame_merge {
     size_t pfirst, pn;      /* process 0: pbuf holds particles [pfirst, pfirst + pn) */
 };
 
-/* A round's list (pull, K flags and a word): the processes that send their next chunk of
- * pairs; or, process 0's flag PULL_PARTICLES, the one that sends its particles from the word's
- * index on (the reader may read them more than once: the energy's reference does). */
+/* A round's list (pull, K flags and a word): the processes that send their next chunk of pairs
+ * (PULL_PAIRS); or, process 0's own flag PULL_PARTICLES, the one flagged sends its particles from
+ * the word's index on (the reader may read them more than once: the energy's reference does). */
 enum { PULL_PAIRS = 1, PULL_PARTICLES = 2 };
 #define PULL_BYTES(K) ((K) + sizeof(uint64_t))
 
@@ -2130,7 +2130,7 @@ static dem_status merge_next(void *ctx, dem_contact *c, dem_error *err)
             m->at[0] = 0;
             m->left[0] -= n;
         } else {
-            m->pull[r] = 1;
+            m->pull[r] = PULL_PAIRS;
             round = 1;
         }
     }

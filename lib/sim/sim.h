@@ -103,10 +103,10 @@ typedef struct {
      * is stale (0, the default), or (1, for tests) filled with NaN, so that a read of it would
      * change the results. The same bits either way. */
     int check_stale;
-    /* A frame's pair contacts stream from the processes that own them to process 0, a chunk of
-     * each at a time (dist.h's dem_dist_frame_contacts): the contacts of a chunk (0, the default:
-     * 4 MiB over all processes, at least 16 each; small ones, for tests, make many rounds). The
-     * same bytes either way. */
+    /* A frame's particles and pair contacts stream from the processes that own them to process
+     * 0, a chunk at a time (dist.h's dem_dist_frame_sources): the particles or contacts of a chunk
+     * (0, the default: 4 MiB of particles, and of contacts over all processes, at least 16 each;
+     * small ones, for tests, make many rounds). The same bytes either way. */
     int frame_chunk;
 } dem_comm;
 /* Join the group (size 1: nothing changes). Refuses, naming it, what is not yet distributed:

@@ -26,8 +26,8 @@ on_ranks() {
 # every rebuild (shift: every rebuild hands pairs to other ranks): every output cmp the same. The
 # 3 ranks' runs fill the other ranks' stale particles with NaN (DEM_MPI_CHECK_STALE=1), where the
 # others give their pages back: a read of what a rank does not keep would change the bytes; and
-# they send a frame's contacts to rank 0 five at a time (DEM_MPI_FRAME_CHUNK=5: many rounds of
-# its merge, where the others' frames take one).
+# they send a frame's particles and contacts to rank 0 five at a time (DEM_MPI_FRAME_CHUNK=5:
+# many rounds, where the others' frames take a few).
 # SAME_ALL=1 adds 1 rank, 3 ranks cut by work and by count (the first test; tests/unit/test_dist.c
 # runs every cut too).
 same_for_ranks() {
