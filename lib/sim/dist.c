@@ -914,33 +914,28 @@ static void to_root(dem_sim *sim, void *base, size_t elem, bound_fn at)
     sendrecv(d, base, base);
 }
 
-static dem_status gather_touching(dem_sim *sim, int all, dem_error *err);
+static dem_status gather_touching(dem_sim *sim, dem_error *err);
 static void pairs_back(dem_sim *sim);
 
 /* A frame's particles stream to process 0 from their owners (dem_dist_frame_sources), but where
  * it evaluates the bonds for the frame, which reads every particle's position. */
 static int streams_particles(const dem_sim *sim) { return sim->bd.n == 0; }
 
-dem_status dem_dist_to_root(dem_sim *sim, int pairs, dem_error *err)
+void dem_dist_to_root(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
-    if (!d) return DEM_OK;
-    if (d->stale && (pairs || !d->slim || !streams_particles(sim))) {
-        const field f[] = {FRAME_FIELDS(sim), SLOT_FIELDS(sim)};
-        each_array(sim, f, sizeof f / sizeof f[0], to_root);
-    } else if (d->stale) { /* the particles stream to it as the writer takes them (dem_dist_frame_sources) */
+    if (!d) return;
+    d->stats.root_gathers++;
+    if (!d->stale) return; /* every process holds every particle current */
+    if (streams_particles(sim)) { /* the particles stream to it as the writer takes them (dem_dist_frame_sources) */
         const field f[] = {SLOT_FIELDS(sim)};
         each_array(sim, f, sizeof f / sizeof f[0], to_root);
+    } else {
+        const field f[] = {FRAME_FIELDS(sim), SLOT_FIELDS(sim)};
+        each_array(sim, f, sizeof f / sizeof f[0], to_root);
     }
-    if (d->stale) {
-        gather_clumps(sim, 1);
-        if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
-    }
-    d->stats.root_gathers++;
-    if (d->slim) return pairs ? gather_touching(sim, 0, err) : DEM_OK;
-    const field p[] = {PAIR_FIELDS(sim, 1)};
-    each_array(sim, p, sizeof p / sizeof p[0], to_root);
-    return DEM_OK;
+    gather_clumps(sim, 1);
+    if (d->comm.rank == 0 && sim->bd.n) dem_bonds_eval_all(sim); /* as dem_dist_whole */
 }
 
 void dem_dist_for_rebuild(dem_sim *sim, int sort)
@@ -1865,15 +1860,14 @@ dem_status dem_dist_scanned_all(dem_sim *sim, dem_error *err)
 }
 
 /* One array of the touching pairs' (elem bytes an element, base this process's, dst the frame
- * list's) to the frame list at every process (all) or at process 0: each process's own at its
- * place in the list, the others' received there, point to point or by the group's gather (no
- * staging of the whole list: only a process's own, to send them). */
-static void gather_touching_array(dem_sim *sim, int all, const void *base, void *dst, size_t elem, size_t before, size_t n)
+ * list's) to the frame list at every process: each process's own at its place in the list, the
+ * others' received there by the group's gather (no staging). */
+static void gather_touching_array(dem_sim *sim, const void *base, void *dst, size_t elem, size_t before)
 {
     struct sim_dist *d = sim->dist;
     const sim_store *c = &sim->c;
-    size_t K = (size_t)d->comm.size, me = (size_t)d->comm.rank, q0 = c->pblk[d->b0], q1 = c->pblk[d->b1];
-    char *at = dst ? (char *)dst + before * elem : d->stage; /* where this process's go: in place, or packed to send */
+    size_t K = (size_t)d->comm.size, q0 = c->pblk[d->b0], q1 = c->pblk[d->b1];
+    char *at = (char *)dst + before * elem; /* this process's, in place */
     for (size_t p = q0; p < q1; p++)
         if (c->ptouch[p]) {
             memcpy(at, (const char *)base + p * elem, elem);
@@ -1884,22 +1878,13 @@ static void gather_touching_array(dem_sim *sim, int all, const void *base, void 
         d->len[r] = d->rlen[r] = d->counts[3 * r] * elem;
         a += d->counts[3 * r];
     }
-    if (all) {
-        allgather(d, dst);
-        return;
-    }
-    for (size_t r = 0; r < K; r++) { /* to process 0 alone, from the packed sends */
-        d->off[r] = 0;
-        d->len[r] = r == 0 && me != 0 ? n * elem : 0;
-        if (me != 0 || r == 0) d->rlen[r] = 0;
-    }
-    sendrecv(d, d->stage, dst ? dst : d->stage);
+    allgather(d, dst);
 }
 
-/* The touching pairs of every process (at root alone, or at every one: all), with their results
- * and side records, into a list of them all, in list order, swapped in for this process's own
- * (dem_dist_frame_done swaps it back). */
-static dem_status gather_touching(dem_sim *sim, int all, dem_error *err)
+/* The touching pairs of every process, with their results and side records, into a list of them
+ * all at every process, in list order, swapped in for this process's own (dem_dist_frame_done
+ * swaps it back). */
+static dem_status gather_touching(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     sim_store *c = &sim->c;
@@ -1912,35 +1897,27 @@ static dem_status gather_touching(dem_sim *sim, int all, dem_error *err)
         if (r < me) before += d->counts[3 * r];
         total += d->counts[3 * r];
     }
-    int take = all || me == 0;
-    size_t big = sizeof *c->pairs; /* a process's own, packed to send, one array at a time */
-    if (sizeof *c->out > big) big = sizeof *c->out;
-    if (c->roll && sizeof *c->roll > big) big = sizeof *c->roll;
-    int ok = stage_reserve(d, n * big);
     sim_store *f = &d->frame;
     dem_store_free_pairs(f);
-    if (ok && take) {
-        size_t np = sim->p.n + 1, cap = total ? total : 1;
-        f->pairs = malloc(cap * sizeof *f->pairs);
-        f->out = aligned_alloc(64, cap * sizeof *f->out);
-        f->ptouch = malloc(cap);
-        f->roll = c->roll ? malloc(cap * sizeof *f->roll) : NULL;
-        f->jadj = malloc(cap * sizeof *f->jadj);
-        f->jadj_start = malloc(np * sizeof *f->jadj_start);
-        f->istart = malloc(np * sizeof *f->istart);
-        f->pblk = malloc((c->nblk + 1) * sizeof *f->pblk);
-        f->cap_pairs = f->cap_out = f->cap_adj = cap;
-        ok = f->pairs && f->out && f->ptouch && (f->roll || !c->roll) && f->jadj && f->jadj_start && f->istart && f->pblk;
-    }
+    size_t np = sim->p.n + 1, cap = total ? total : 1;
+    f->pairs = malloc(cap * sizeof *f->pairs);
+    f->out = aligned_alloc(64, cap * sizeof *f->out);
+    f->ptouch = malloc(cap);
+    f->roll = c->roll ? malloc(cap * sizeof *f->roll) : NULL;
+    f->jadj = malloc(cap * sizeof *f->jadj);
+    f->jadj_start = malloc(np * sizeof *f->jadj_start);
+    f->istart = malloc(np * sizeof *f->istart);
+    f->pblk = malloc((c->nblk + 1) * sizeof *f->pblk);
+    f->cap_pairs = f->cap_out = f->cap_adj = cap;
+    int ok = f->pairs && f->out && f->ptouch && (f->roll || !c->roll) && f->jadj && f->jadj_start && f->istart && f->pblk;
     size_t failed = first_failed(sim, ok);
     if (failed < K) {
         dem_store_free_pairs(f);
         return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame's contacts on process %zu of %zu", failed, K);
     }
-    gather_touching_array(sim, all, c->pairs, take ? f->pairs : NULL, sizeof *c->pairs, before, n);
-    gather_touching_array(sim, all, c->out, take ? f->out : NULL, sizeof *c->out, before, n);
-    if (c->roll) gather_touching_array(sim, all, c->roll, take ? f->roll : NULL, sizeof *c->roll, before, n);
-    if (!take) return DEM_OK;
+    gather_touching_array(sim, c->pairs, f->pairs, sizeof *c->pairs, before);
+    gather_touching_array(sim, c->out, f->out, sizeof *c->out, before);
+    if (c->roll) gather_touching_array(sim, c->roll, f->roll, sizeof *c->roll, before);
     memset(f->ptouch, 1, total);
     f->npairs = total;
     dem_store_swap_pairs(c, f);
@@ -2198,7 +2175,7 @@ dem_status dem_dist_frame_sources(dem_sim *sim, dem_particle_source *psrc, dem_c
         m->chunk = chunk;
         m->pull = calloc(PULL_BYTES(K), 1);
         m->buf = malloc((me == 0 ? K : 1) * chunk * sizeof *m->buf);
-        m->particles = streams_particles(sim);
+        m->particles = d->local && streams_particles(sim); /* else every process holds every particle current */
         m->pchunk = d->comm.frame_chunk > 0 ? (size_t)d->comm.frame_chunk : MERGE_BYTES / sizeof(dem_particle);
         m->pbuf = m->particles ? malloc(m->pchunk * sizeof *m->pbuf) : NULL;
         ok = m->pull && m->buf && (m->pbuf || !m->particles);
@@ -2235,7 +2212,7 @@ dem_status dem_dist_frame_sources(dem_sim *sim, dem_particle_source *psrc, dem_c
     return DEM_OK;
 }
 
-void dem_dist_frame_contacts_end(dem_sim *sim)
+void dem_dist_frame_sources_end(dem_sim *sim)
 {
     struct sim_dist *d = sim->dist;
     if (!d || !d->merge) return;
@@ -2251,7 +2228,7 @@ dem_status dem_dist_every_pair(dem_sim *sim, dem_error *err)
 {
     struct sim_dist *d = sim->dist;
     if (!d) return DEM_OK;
-    if (d->slim) return gather_touching(sim, 1, err);
+    if (d->slim) return gather_touching(sim, err);
     dem_dist_share_pairs(sim, 1);
     return DEM_OK;
 }

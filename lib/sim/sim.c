@@ -453,22 +453,20 @@ void dem_sim_estimate_dt(dem_sim *sim, dem_dt_estimates *est)
     est->recommended = rec;
 }
 
-/* Where complete_state brings a group's state (dist.h): to every process; to process 0, which
- * writes the frame or takes the energy's reference, the pairs with it; or without the pairs,
- * which a frame then streams from their processes with the particles (dem_dist_frame_sources). */
-enum { STATE_EVERY, STATE_ROOT, STATE_ROOT_STREAMED };
-
 /* What a frame reads, complete: the last step's books, the forces of the current state and, in a
- * group of processes (dist.h), every particle's state and every pair's record and result from the
- * process that owns it, where `where` says (every process calls it once per frame, the ones that
- * write none too); a frame never holds a non-finite state. */
-static dem_status complete_state(dem_sim *sim, int where, dem_error *err)
+ * group of processes (dist.h), at every process (every) every particle's state and every pair's
+ * record and result from the process that owns it; else at process 0, which writes the frame or
+ * takes the energy's reference, what the particles and pairs streaming to it do not bring
+ * (dem_dist_to_root; every process calls it once per frame, the ones that write none too). A
+ * frame never holds a non-finite state. */
+static dem_status complete_state(dem_sim *sim, int every, dem_error *err)
 {
-    if (where == STATE_EVERY) dem_dist_whole(sim); /* dist.h: with own stepping, every process's particles */
+    if (every) dem_dist_whole(sim); /* dist.h: with own stepping, every process's particles */
     dem_books_flush(sim);
     if (!sim->forces_current) dem_forces_setup(sim);
-    dem_status st = where == STATE_EVERY ? dem_dist_every_pair(sim, err)
-                                         : dem_dist_to_root(sim, where == STATE_ROOT, err); /* dem_dist_frame_done after */
+    dem_status st = DEM_OK;
+    if (every) st = dem_dist_every_pair(sim, err); /* dem_dist_frame_done after */
+    else dem_dist_to_root(sim);
     return st ? st : dem_guard_check_finite(sim, err);
 }
 
@@ -492,7 +490,7 @@ static dem_status fill_state(dem_sim *sim, dem_system *out, int particles, dem_e
 }
 
 /* complete_state and fill_state (the particle table allocated if the frame has none). */
-static dem_status store_state(dem_sim *sim, dem_system *out, int particles, int where, dem_error *err)
+static dem_status store_state(dem_sim *sim, dem_system *out, int particles, int every, dem_error *err)
 {
     dem_status st;
     if (particles && !out->particles && sim->p.n) {
@@ -500,13 +498,13 @@ static dem_status store_state(dem_sim *sim, dem_system *out, int particles, int 
             return dem_fail(err, DEM_ERR_NOMEM, "out of memory for a frame of %zu particles", sim->p.n);
         out->cap_particles = sim->p.n;
     }
-    if ((st = complete_state(sim, where, err))) return st;
+    if ((st = complete_state(sim, every, err))) return st;
     return fill_state(sim, out, particles, err);
 }
 
 dem_status dem_sim_store(dem_sim *sim, dem_system *out, dem_error *err)
 {
-    dem_status st = store_state(sim, out, 1, STATE_EVERY, err);
+    dem_status st = store_state(sim, out, 1, 1, err);
     if (!st) st = dem_store_write(sim, out, err);
     dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
     return st;
@@ -543,80 +541,53 @@ static dem_status fill_particles(void *ctx, size_t first, size_t n, dem_particle
     return DEM_OK;
 }
 
-/* The frame's head, without its particles and contacts, which stay in the sim: the frame's
- * tables (the input's, or an earlier store's) go; psrc streams the particles, src the contacts
- * (close ss after use). The checks that need no records are made here (a writer checks each
- * record it encodes; the sim's state is finite: complete_state). */
-static dem_status store_streamed(dem_sim *sim, dem_system *frame, store_stream **ss, dem_particle_source *psrc, dem_contact_source *src,
-                                 dem_error *err)
+/* A frame's particles and contacts as sources (psrc, src), from the complete state: in one
+ * process from the sim (close ss after use); in a group of processes (dist.h), streaming to
+ * process 0 from their owners: there psrc and src give them, and the other processes take part
+ * in the rounds until process 0 ends them (frame_end), and only then return. The same status at
+ * every process. */
+static dem_status frame_begin(dem_sim *sim, store_stream **ss, dem_particle_source *psrc, dem_contact_source *src, dem_error *err)
 {
-    dem_status st;
     *ss = NULL;
+    dem_status st = complete_state(sim, 0, err);
+    if (st) return st;
+    if (sim->dist) return dem_dist_frame_sources(sim, psrc, src, err);
     *psrc = (dem_particle_source){sim->p.n, fill_particles, sim};
-    dem_sim_release_frame(frame);
-    if ((st = store_state(sim, frame, 0, STATE_ROOT, err))) return st; /* in a group: at process 0 (the caller) */
-    if ((st = dem_system_check_head(frame, err)) || (st = dem_store_stream_open(sim, ss, src, err))) return st;
-    frame->hist_slots = src->hist_slots;
-    return DEM_OK;
+    return dem_store_stream_open(sim, ss, src, err);
 }
 
-/* A group's frame whose particles and pair contacts stream to process 0 (dist.h): the state
- * complete where a frame reads it (at process 0, the wall slots and clumps; the rest stays with
- * the owners), then the rounds open: at process 0, psrc and src give the frame's particles and
- * contacts; the others take part in the rounds until process 0 ends them (streamed_end), and
- * only then return. The same status at every process. */
-static dem_status streamed_begin(dem_sim *sim, dem_particle_source *psrc, dem_contact_source *src, dem_error *err)
-{
-    dem_status st = complete_state(sim, STATE_ROOT_STREAMED, err);
-    return st ? st : dem_dist_frame_sources(sim, psrc, src, err);
-}
-
-/* The frame's head from the complete state (its tables go), checked at process 0 for src. */
-static dem_status streamed_head(dem_sim *sim, dem_system *frame, const dem_contact_source *src, dem_error *err)
+/* The frame's head from the complete state, without its particles and contacts, which the sources
+ * give: the frame's tables (the input's, or an earlier store's) go. The checks that need no
+ * records are made where the frame is used (process 0): a writer checks each record it encodes,
+ * and the sim's state is finite (complete_state). */
+static dem_status frame_head(dem_sim *sim, dem_system *frame, const dem_contact_source *src, dem_error *err)
 {
     dem_sim_release_frame(frame);
     dem_status st = fill_state(sim, frame, 0, err);
-    if (sim->dist->comm.rank != 0) return st;
+    if (sim->dist && sim->dist->comm.rank != 0) return st;
     frame->hist_slots = src->hist_slots;
     return st ? st : dem_system_check_head(frame, err);
 }
 
-/* Process 0: the rounds end, the frame used or not; every process: its own pairs again. */
-static void streamed_end(dem_sim *sim)
+/* After frame_begin: process 0 ends the rounds, the frame used or not; every process has its own
+ * pairs again. */
+static void frame_end(dem_sim *sim, store_stream *ss)
 {
-    dem_dist_frame_contacts_end(sim);
+    dem_store_stream_close(ss);
+    dem_dist_frame_sources_end(sim);
     dem_dist_frame_done(sim);
-}
-
-/* dem_sim_put so: process 0 writes, when it has a writer. */
-static dem_status put_streamed(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error *err)
-{
-    int root = sim->dist->comm.rank == 0;
-    dem_contact_source src;
-    dem_particle_source psrc;
-    dem_status st = streamed_begin(sim, &psrc, &src, err);
-    if (!st && root && w && !(st = streamed_head(sim, frame, &src, err))) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
-    streamed_end(sim);
-    if (!st && w && !root) st = dem_fail(err, DEM_ERR_ARG, "in a group of processes, process 0 writes the frames (process %d was given a writer)", sim->dist->comm.rank);
-    return st;
 }
 
 dem_status dem_sim_put(dem_sim *sim, dem_system *frame, dem_writer *w, dem_error *err)
 {
+    int root = !sim->dist || sim->dist->comm.rank == 0; /* dist.h: process 0 writes, the others take part */
     store_stream *ss;
     dem_contact_source src;
     dem_particle_source psrc;
-    if (dist_streams_frames(sim)) return put_streamed(sim, frame, w, err);
-    if (sim->dist && (!w || sim->dist->comm.rank != 0)) { /* dist.h: a process that writes no frame takes part */
-        dem_status st = complete_state(sim, STATE_ROOT, err);
-        dem_dist_frame_done(sim); /* process 0 without a writer gathered one all the same */
-        if (!st && w) st = dem_fail(err, DEM_ERR_ARG, "in a group of processes, process 0 writes the frames (process %d was given a writer)", sim->dist->comm.rank);
-        return st;
-    }
-    dem_status st = store_streamed(sim, frame, &ss, &psrc, &src, err);
-    if (!st) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
-    dem_store_stream_close(ss);
-    dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
+    dem_status st = frame_begin(sim, &ss, &psrc, &src, err);
+    if (!st && root && w && !(st = frame_head(sim, frame, &src, err))) st = dem_writer_put_sources(w, frame, &psrc, &src, err);
+    frame_end(sim, ss);
+    if (!st && w && !root) st = dem_fail(err, DEM_ERR_ARG, "in a group of processes, process 0 writes the frames (process %d was given a writer)", sim->dist->comm.rank);
     return st;
 }
 
@@ -637,30 +608,17 @@ static dem_status reference_from_root(dem_sim *sim, dem_status st, double *ref, 
 
 dem_status dem_sim_energy_reference(dem_sim *sim, dem_system *frame, const dem_settings *settings, double *ref, dem_error *err)
 {
-    store_stream *ss = NULL;
+    store_stream *ss;
     dem_contact_source src;
-    dem_status st;
-    /* the particles and contacts streamed from the sim: no table. dist.h: in a group, process 0
-     * takes it from the state gathered to it, as for a frame it writes, and gives the others its
-     * value: none of them holds every pair for it (its frame's head is made all the same) */
+    dem_particle_source psrc;
+    /* the particles and contacts streamed from the sim, as for a frame: no table. dist.h: in a
+     * group, process 0 takes it as they stream to it and gives the others its value (the frame's
+     * head is made at every process) */
     *ref = NAN;
-    if (dist_streams_frames(sim)) { /* process 0 takes it as the pairs stream to it (its frame's head is made everywhere) */
-        dem_particle_source psrc;
-        if (!(st = streamed_begin(sim, &psrc, &src, err)) && !(st = streamed_head(sim, frame, &src, err)) && sim->dist->comm.rank == 0)
-            st = dem_energy_reference_source(frame, settings, &psrc, &src, ref, err);
-        streamed_end(sim);
-        return reference_from_root(sim, st, ref, err);
-    }
-    if (sim->dist && sim->dist->comm.rank != 0) {
-        dem_sim_release_frame(frame);
-        st = store_state(sim, frame, 0, STATE_ROOT, err);
-    } else {
-        dem_particle_source psrc;
-        st = store_streamed(sim, frame, &ss, &psrc, &src, err);
-        if (!st) st = dem_energy_reference_source(frame, settings, &psrc, &src, ref, err);
-        dem_store_stream_close(ss);
-    }
-    dem_dist_frame_done(sim); /* dist.h: this process's own pairs again */
+    dem_status st = frame_begin(sim, &ss, &psrc, &src, err);
+    if (!st && !(st = frame_head(sim, frame, &src, err)) && (!sim->dist || sim->dist->comm.rank == 0))
+        st = dem_energy_reference_source(frame, settings, &psrc, &src, ref, err);
+    frame_end(sim, ss);
     return sim->dist ? reference_from_root(sim, st, ref, err) : st;
 }
 

@@ -111,8 +111,8 @@ struct sim_dist {
     int slim, have_next, framed;
     size_t *next_bcut, *gpblk, cap_gpblk;
     sim_store frame;
-    /* A frame written from the slim store (dem_dist_frame_sources): each process streams its own
-     * particles and touching pairs in the frame's order, process 0 merges the pairs. */
+    /* A frame being written (dem_dist_frame_sources): each process streams its own particles and
+     * touching pairs in the frame's order, process 0 merges the pairs. */
     struct frame_merge *merge;
 };
 
@@ -176,22 +176,18 @@ void dem_dist_share_pairs(dem_sim *sim, int records);
  * time step's estimate, the energy's reference) every process holds every pair. A sim built in
  * the group (dem_dist_join) is slim from its first list. */
 DEM_MUST_CHECK dem_status dem_dist_slim(dem_sim *sim, dem_error *err);
-/* Whether a frame's pair contacts are streamed from their processes to process 0
- * (dem_dist_frame_sources) rather than gathered there (dem_dist_to_root with pairs): the slim
- * store. */
-static inline int dist_streams_frames(const dem_sim *sim) { return dist_slim(sim); }
-/* A frame's particles and contacts, collective, after dem_dist_to_root without the pairs: at
+/* A frame's particles and contacts, collective, after dem_dist_to_root: at
  * process 0, psrc and src give them in the frame's order for the writer: the particles its own
  * from its state, the others' pulled from their processes a chunk at a time (or all from its
  * state, gathered to it, where it evaluates bonds for the frame); the pair contacts merged from
  * every process's own touching pairs, each pulled a chunk at a time; then the wall contacts from
  * its store. Each pull is a round that every process takes part in. At the others: the rounds
- * until process 0 ends them (dem_dist_frame_contacts_end), then the return. A failure (memory)
+ * until process 0 ends them (dem_dist_frame_sources_end), then the return. A failure (memory)
  * is every process's. */
 DEM_MUST_CHECK dem_status dem_dist_frame_sources(dem_sim *sim, dem_particle_source *psrc, dem_contact_source *src, dem_error *err);
 /* Process 0: the rounds end (the others return from dem_dist_frame_sources), whether or not the
  * writer took every contact; at every process, the streams go. */
-void dem_dist_frame_contacts_end(dem_sim *sim);
+void dem_dist_frame_sources_end(dem_sim *sim);
 /* What a frame at every process reads of the pairs: every pair's record and result from its
  * owner; with the slim store, every process's touching pairs gathered into a list of them all,
  * in list order, swapped in until dem_dist_frame_done. Collective. */
@@ -250,13 +246,11 @@ void dem_dist_went_stale(dem_sim *sim);
  * re-sort or rebuild, a frame, the queries of sim.h, a guard's report). Collective: every
  * process calls it at the same point. Nothing in one process or replicated stepping. */
 void dem_dist_whole(dem_sim *sim);
-/* A frame's state at process 0, which writes it: with own stepping every process's particles
- * and wall slots (in place: the other processes' copies stay stale), and (pairs, or without the
- * slim store) every pair's record and result from its owner (with the slim store, as
- * dem_dist_every_pair does at every process; a frame streams them instead:
- * dem_dist_frame_sources, which streams the particles too but with bonds). Collective, with the
- * same pairs at every process. */
-DEM_MUST_CHECK dem_status dem_dist_to_root(dem_sim *sim, int pairs, dem_error *err);
+/* A frame's state at process 0, which writes it or takes the energy's reference: with own
+ * stepping, every process's wall slots and clumps (in place: the other processes' copies stay
+ * stale), and the particles' frame fields where process 0 evaluates bonds for the frame; the
+ * rest streams to it from the owners (dem_dist_frame_sources). Collective. */
+void dem_dist_to_root(dem_sim *sim);
 /* Own stepping, before a rebuild or a re-sort (sort), when the state is stale: for a re-sort (and
  * the hierarchical grid's rebuild) what they read of every particle (positions, image counters),
  * from the owners; for a rebuild of the single-level grid nothing yet: the grid's binning will
