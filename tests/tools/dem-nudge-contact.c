@@ -13,6 +13,13 @@
 #include <string.h>
 
 #include "dem.h"
+#include "edit_frames.h"
+
+typedef struct {
+    long k;    /* the record, or -1: the last pair contact */
+    int twice; /* write it twice; else add d to its overlap */
+    double d;
+} nudge;
 
 /* The record K names in s, or -1 where it has none. */
 static long pick(const dem_system *s, long k)
@@ -23,44 +30,27 @@ static long pick(const dem_system *s, long k)
     return -1;
 }
 
+static dem_status nudge_frame(dem_system *s, uint64_t frame, void *ctx, dem_error *err)
+{
+    const nudge *n = ctx;
+    long q = pick(s, n->k);
+    if (q < 0) return dem_fail(err, DEM_ERR_VALUE, "frame %llu has no contact %ld", (unsigned long long)frame, n->k);
+    if (!n->twice) {
+        s->contacts[q].overlap += n->d;
+        return DEM_OK;
+    }
+    dem_contact c = s->contacts[q];
+    return dem_system_push_contact(s, &c, err);
+}
+
 int main(int argc, char **argv)
 {
     char *end = NULL;
-    long k = argc == 3 ? strtol(argv[1], &end, 10) : 0;
-    int twice = argc == 3 && strcmp(argv[2], "twice") == 0;
-    double d = argc == 3 && !twice ? strtod(argv[2], NULL) : 0.0;
-    if (argc != 3 || !end || *end || k < -1) {
+    nudge n = {argc == 3 ? strtol(argv[1], &end, 10) : 0, argc == 3 && strcmp(argv[2], "twice") == 0, 0.0};
+    if (argc == 3 && !n.twice) n.d = strtod(argv[2], NULL);
+    if (argc != 3 || !end || *end || n.k < -1) {
         fprintf(stderr, "usage: dem-nudge-contact K D|twice < stream > stream\n");
         return 2;
     }
-    dem_error err;
-    dem_system s;
-    dem_system_init(&s);
-    dem_reader *r = dem_reader_new_fd(0, &err);
-    dem_writer *w = r ? dem_writer_new(stdout, 1, &err) : NULL;
-    int st = w ? 1 : -1, rc = 0;
-    while (w && (st = dem_reader_next(r, &s, &err)) == 1) {
-        long q = pick(&s, k);
-        if (q < 0) {
-            fprintf(stderr, "dem-nudge-contact: frame %llu has no contact %ld\n", (unsigned long long)(dem_reader_frames(r) - 1), k);
-            rc = 1;
-            break;
-        }
-        if (twice) {
-            dem_contact c = s.contacts[q];
-            if (dem_system_push_contact(&s, &c, &err)) st = -1;
-        } else {
-            s.contacts[q].overlap += d;
-        }
-        if (st < 0 || dem_writer_put(w, &s, &err)) st = -1;
-        if (st < 0) break;
-    }
-    if (!rc && (st < 0 || dem_writer_finish(w, &err))) {
-        fprintf(stderr, "dem-nudge-contact: %s\n", err.msg);
-        rc = 1;
-    }
-    dem_writer_free(w);
-    dem_reader_free(r);
-    dem_system_free(&s);
-    return rc;
+    return edit_frames("dem-nudge-contact", nudge_frame, &n);
 }

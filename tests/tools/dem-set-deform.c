@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "dem.h"
+#include "edit_frames.h"
 
 static int parse_matrix(char **argv, dem_mat3 *f)
 {
@@ -24,6 +25,13 @@ static int parse_matrix(char **argv, dem_mat3 *f)
     return 1;
 }
 
+static dem_status set_deform(dem_system *s, uint64_t frame, void *f, dem_error *err)
+{
+    if (!s->cell.flags) return dem_fail(err, DEM_ERR_VALUE, "frame %llu has no periodic cell", (unsigned long long)frame);
+    s->cell.deform = *(const dem_mat3 *)f;
+    return DEM_OK;
+}
+
 int main(int argc, char **argv)
 {
     dem_mat3 f;
@@ -32,29 +40,5 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!parse_matrix(argv + 1, &f)) return 2;
-    dem_error err;
-    dem_system s;
-    dem_system_init(&s);
-    dem_reader *r = dem_reader_new_fd(0, &err);
-    dem_writer *w = r ? dem_writer_new(stdout, 1, &err) : NULL;
-    int st = w ? 1 : -1, rc = 0;
-    while (w && (st = dem_reader_next(r, &s, &err)) == 1) {
-        if (!s.cell.flags) {
-            fprintf(stderr, "dem-set-deform: frame %llu has no periodic cell\n",
-                    (unsigned long long)(dem_reader_frames(r) - 1));
-            rc = 1;
-            break;
-        }
-        s.cell.deform = f;
-        if (dem_writer_put(w, &s, &err)) st = -1;
-        if (st < 0) break;
-    }
-    if (!rc && (st < 0 || dem_writer_finish(w, &err))) {
-        fprintf(stderr, "dem-set-deform: %s\n", err.msg);
-        rc = 1;
-    }
-    dem_writer_free(w);
-    dem_reader_free(r);
-    dem_system_free(&s);
-    return rc;
+    return edit_frames("dem-set-deform", set_deform, &f);
 }
